@@ -1,0 +1,92 @@
+// @ts-check
+import js from '@eslint/js';
+import boundaries from 'eslint-plugin-boundaries';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  {
+    ignores: [
+      '**/node_modules/**',
+      '**/dist/**',
+      'data/**',
+      'e2e/screenshots/**',
+      'apps/server/scratch/**',
+      '**/*.js',
+      '**/*.mjs',
+    ],
+  },
+  js.configs.recommended,
+  ...tseslint.configs.recommendedTypeChecked,
+  {
+    languageOptions: {
+      parserOptions: {
+        projectService: { allowDefaultProject: ['vitest.config.ts'] },
+        tsconfigRootDir: import.meta.dirname,
+      },
+    },
+    plugins: { boundaries },
+    settings: {
+      // Re-exports and lazy imports cross boundaries as surely as plain imports do.
+      'boundaries/dependency-nodes': ['import', 'export', 'dynamic-import'],
+      'boundaries/include': ['apps/**', 'packages/**', 'e2e/**', 'bench/**'],
+      'boundaries/elements': [
+        { type: 'contracts', pattern: 'packages/contracts/**', mode: 'full' },
+        { type: 'server', pattern: 'apps/server/**', mode: 'full' },
+        { type: 'gateway', pattern: 'apps/gateway/**', mode: 'full' },
+        { type: 'web-app', pattern: 'apps/web/src/app/**', mode: 'full' },
+        {
+          type: 'web-feature',
+          pattern: 'apps/web/src/features/*/**',
+          mode: 'full',
+          capture: ['feature'],
+        },
+        { type: 'web-shared', pattern: 'apps/web/src/shared/**', mode: 'full' },
+        { type: 'web', pattern: 'apps/web/**', mode: 'full' },
+        { type: 'e2e', pattern: 'e2e/**', mode: 'full' },
+        { type: 'bench', pattern: 'bench/**', mode: 'full' },
+      ],
+    },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      // Fastify's plugin and hook APIs take async functions whether or not they await.
+      '@typescript-eslint/require-await': 'off',
+      '@typescript-eslint/switch-exhaustiveness-check': 'error',
+      '@typescript-eslint/consistent-type-imports': 'error',
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
+      ],
+      '@typescript-eslint/restrict-template-expressions': ['error', { allowNumber: true }],
+      // Imports flow one way: shared -> features -> app; apps never import each other; everything
+      // shared between apps goes through packages/contracts (CONVENTIONS.md).
+      'boundaries/element-types': [
+        'error',
+        {
+          default: 'disallow',
+          rules: [
+            { from: 'contracts', allow: ['contracts'] },
+            { from: 'server', allow: ['server', 'contracts'] },
+            { from: 'gateway', allow: ['gateway', 'contracts'] },
+            { from: 'web-shared', allow: ['web-shared', 'contracts'] },
+            {
+              from: 'web-feature',
+              allow: ['web-shared', 'contracts', ['web-feature', { feature: '${from.feature}' }]],
+            },
+            { from: 'web-app', allow: ['web-app', 'web-feature', 'web-shared', 'contracts'] },
+            { from: 'web', allow: ['web', 'web-app', 'web-feature', 'web-shared', 'contracts'] },
+            { from: 'e2e', allow: ['e2e', 'contracts'] },
+            // A benchmark seeds through the server's own database layer; it ships nowhere.
+            { from: 'bench', allow: ['bench', 'contracts', 'server'] },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['**/*.test.ts', '**/*.test.tsx', '**/test/**', '**/testing.ts'],
+    rules: {
+      '@typescript-eslint/no-non-null-assertion': 'off',
+      '@typescript-eslint/unbound-method': 'off',
+    },
+  },
+);

@@ -1,0 +1,36 @@
+import { z } from 'zod';
+
+export const identityMessages = {
+  usernameRequired: '用户名不能为空',
+  passwordRequired: '密码不能为空',
+  loginOk: '登录成功',
+  loginFailed: '登录失败',
+  wrongCredentials: '用户名或密码错误',
+  logoutConfirm: '此操作将解绑当前账号并退出登录，是否继续？',
+} as const;
+
+/** The login form as the user fills it in (the web form validates with this). */
+export const loginFormSchema = z.object({
+  psnCode: z.string().trim().min(1, identityMessages.usernameRequired),
+  passWord: z.string().min(1, identityMessages.passwordRequired),
+});
+export type LoginForm = z.infer<typeof loginFormSchema>;
+
+/** POST body of /api/wechat/bindUser: passWord is the cipher text of password-cipher.ts. */
+export const wechatBindUserBody = loginFormSchema.extend({
+  openId: z.string().max(128).optional(),
+});
+export type WechatBindUserBody = z.infer<typeof wechatBindUserBody>;
+
+/** POST body of /api/dingding/bindUser. */
+export const dingdingBindUserBody = loginFormSchema.extend({
+  dingDingUserId: z.string().max(128).optional(),
+  mobile: z.string().max(32).optional(),
+});
+export type DingdingBindUserBody = z.infer<typeof dingdingBindUserBody>;
+
+export const loginReply = z.object({ keyId: z.string() });
+export type LoginReply = z.infer<typeof loginReply>;
+
+export const userInfo = z.object({ name: z.string(), nickName: z.string() });
+export type UserInfo = z.infer<typeof userInfo>;

@@ -1,0 +1,67 @@
+import { z } from 'zod';
+import { machineState } from './mqtt.ts';
+
+/** What the phone sends on /ws/realtime/:snCode on open and every 30 s (spec section 7). */
+export const realtimeClientMessage = z.object({
+  SN: z.string().max(64),
+  MsgType: z.literal('machineFunction'),
+  machineFunctionName: z.literal('machineList'),
+});
+export type RealtimeClientMessage = z.infer<typeof realtimeClientMessage>;
+
+export const productDataKeys = [
+  'ppm',
+  'peakPpm',
+  'avgPpm',
+  'yield',
+  'produced',
+  'ok',
+  'ng',
+  'dt',
+] as const;
+export type ProductDataKey = (typeof productDataKeys)[number];
+
+/** Labels of the real-time report's product cards. */
+export const productDataNames: Record<ProductDataKey, string> = {
+  ppm: '实时PPM',
+  peakPpm: '峰值PPM',
+  avgPpm: '平均PPM',
+  yield: '良率',
+  produced: '产量',
+  ok: 'OK数',
+  ng: 'NG数',
+  dt: '停机时间',
+};
+
+/** The real-time payload: EquipmentStatus, productData, progress, dateData (spec section 3). */
+export const realtimePayload = z.object({
+  MsgType: z.literal('machineList'),
+  SN: z.string(),
+  deviceName: z.string(),
+  /** 0 when the machine is offline (no telemetry for 60 s). */
+  EquipmentStatus: z.union([machineState, z.literal(0)]),
+  updatedAt: z.number().nullable(),
+  /** yield is a percent, dt is seconds, the rest are counts or parts per minute. */
+  productData: z.array(
+    z.object({ key: z.enum(productDataKeys), name: z.string(), value: z.number() }),
+  ),
+  progress: z.array(
+    z.object({
+      existingName: z.string(),
+      existing: z.number(),
+      amountName: z.string(),
+      amount: z.number(),
+      /** Two decimals, capped at 100; "0.00" if either value is 0 (spec section 9). */
+      percent: z.string(),
+    }),
+  ),
+  /** Produced per hour over the last 24 hours, oldest first. */
+  dateData: z.array(z.object({ hour: z.string(), produced: z.number() })),
+});
+export type RealtimePayload = z.infer<typeof realtimePayload>;
+
+export const progressPercent = (existing: number, amount: number): string =>
+  existing === 0 || amount === 0 ? '0.00' : Math.min(100, (existing / amount) * 100).toFixed(2);
+
+/** The server closes a socket with this code when keyId or visibility is refused. */
+export const SOCKET_CLOSE = { notSignedIn: 4405, forbidden: 4403, badRequest: 4400 } as const;
