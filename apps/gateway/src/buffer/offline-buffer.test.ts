@@ -1,0 +1,146 @@
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { runCleanups, tempDir } from '../testing.ts';
+import { BufferDirInUseError, OfflineBuffer, type BufferedMessage } from './offline-buffer.ts';
+
+const message = (seq: number): BufferedMessage => ({
+  seq,
+  kind: seq % 3 === 0 ? 'events' : 'telemetry',
+  payload: JSON.stringify({ seq, readings: [{ n: seq }] }),
+});
+
+const fill = (buffer: OfflineBuffer, count: number) => {
+  for (let i = 0; i < count; i++) buffer.append(message(buffer.nextSeq));
+};
+
+const contents = (buffer: OfflineBuffer): BufferedMessage[] => {
+  const out: BufferedMessage[] = [];
+  for (let next = buffer.nextFrom(0); next; next = buffer.nextFrom(next.seq + 1)) out.push(next);
+  return out;
+};
+
+const segmentFiles = (dir: string) => fs.readdirSync(dir).filter((f) => f.startsWith('seg-'));
+
+/** Leaves the lock file as a killed process would: held by a pid that no longer exists. */
+const abandon = (dir: string) => {
+  const deadPid = spawnSync(process.execPath, ['-e', '']).pid;
+  fs.writeFileSync(path.join(dir, 'lock'), String(deadPid));
+};
+
+describe('OfflineBuffer', () => {
+  afterEach(runCleanups);
+
+  it('numbers from 1 and keeps messages, in order, across a reopen', () => {
+    const dir = tempDir();
+    const buffer = OfflineBuffer.open(dir, { maxMessages: 100 });
+    expect(buffer.nextSeq).toBe(1);
+    fill(buffer, 5);
+    buffer.close();
+
+    const reopened = OfflineBuffer.open(dir, { maxMessages: 100 });
+    expect(contents(reopened)).toEqual([1, 2, 3, 4, 5].map(message));
+    expect(reopened.nextSeq).toBe(6);
+    reopened.close();
+  });
+
+  it('survives a killed process, skipping a torn last line', () => {
+    const dir = tempDir();
+    const buffer = OfflineBuffer.open(dir, { maxMessages: 100, messagesPerSegment: 2 });
+    fill(buffer, 3);
+    const [last] = segmentFiles(dir).sort().reverse();
+    fs.appendFileSync(path.join(dir, last!), '{"seq":4,"kind":"telem');
+    abandon(dir);
+
+    const reopened = OfflineBuffer.open(dir, { maxMessages: 100, messagesPerSegment: 2 });
+    expect(contents(reopened)).toEqual([1, 2, 3].map(message));
+    fill(reopened, 2);
+    reopened.close();
+
+    const again = OfflineBuffer.open(dir, { maxMessages: 100 });
+    expect(contents(again).map((m) => m.seq)).toEqual([1, 2, 3, 4, 5]);
+    again.close();
+  });
+
+  it('refuses a directory another open buffer holds', () => {
+    const dir = tempDir();
+    const buffer = OfflineBuffer.open(dir, { maxMessages: 10 });
+    expect(() => OfflineBuffer.open(dir, { maxMessages: 10 })).toThrow(BufferDirInUseError);
+    buffer.close();
+    OfflineBuffer.open(dir, { maxMessages: 10 }).close();
+  });
+
+  it('drops the oldest messages when full and counts them', () => {
+    const dir = tempDir();
+    const drops: number[] = [];
+    const buffer = OfflineBuffer.open(dir, {
+      maxMessages: 5,
+      messagesPerSegment: 2,
+      onDrop: (total) => drops.push(total),
+    });
+    fill(buffer, 8);
+    expect(contents(buffer).map((m) => m.seq)).toEqual([4, 5, 6, 7, 8]);
+    expect(buffer.dropped).toBe(3);
+    expect(drops).toEqual([1, 2, 3]);
+    buffer.close();
+
+    const reopened = OfflineBuffer.open(dir, { maxMessages: 5 });
+    expect(contents(reopened).map((m) => m.seq)).toEqual([4, 5, 6, 7, 8]);
+    expect(reopened.dropped).toBe(3);
+    expect(reopened.nextSeq).toBe(9);
+    reopened.close();
+  });
+
+  it('trims acknowledged messages, deleting spent segment files', () => {
+    const dir = tempDir();
+    const buffer = OfflineBuffer.open(dir, { maxMessages: 100, messagesPerSegment: 3 });
+    fill(buffer, 10);
+    expect(segmentFiles(dir)).toHaveLength(4);
+    buffer.ack(7);
+    expect(buffer.oldestSeq).toBe(8);
+    expect(buffer.size).toBe(3);
+    expect(segmentFiles(dir)).toHaveLength(2);
+    buffer.ack(5);
+    expect(buffer.oldestSeq).toBe(8);
+    buffer.close();
+
+    const reopened = OfflineBuffer.open(dir, { maxMessages: 100 });
+    expect(contents(reopened).map((m) => m.seq)).toEqual([8, 9, 10]);
+    reopened.close();
+  });
+
+  it('continues the sequence after a restart with everything acknowledged', () => {
+    const dir = tempDir();
+    const buffer = OfflineBuffer.open(dir, { maxMessages: 100 });
+    fill(buffer, 3);
+    buffer.ack(3);
+    expect(buffer.size).toBe(0);
+    expect(segmentFiles(dir)).toHaveLength(0);
+    abandon(dir);
+
+    const reopened = OfflineBuffer.open(dir, { maxMessages: 100 });
+    expect(reopened.size).toBe(0);
+    expect(reopened.nextSeq).toBe(4);
+    reopened.close();
+  });
+
+  it('moves past a server watermark above its own last seq', () => {
+    const dir = tempDir();
+    const buffer = OfflineBuffer.open(dir, { maxMessages: 100 });
+    fill(buffer, 2);
+    buffer.ack(40);
+    expect(buffer.size).toBe(0);
+    expect(buffer.nextSeq).toBe(41);
+    buffer.close();
+    const reopened = OfflineBuffer.open(dir, { maxMessages: 100 });
+    expect(reopened.nextSeq).toBe(41);
+    reopened.close();
+  });
+
+  it('refuses an append out of sequence', () => {
+    const buffer = OfflineBuffer.open(tempDir(), { maxMessages: 10 });
+    expect(() => buffer.append(message(2))).toThrow(/expected seq 1/);
+    buffer.close();
+  });
+});

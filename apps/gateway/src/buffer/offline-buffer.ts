@@ -1,0 +1,285 @@
+import fs from 'node:fs';
+import path from 'node:path';
+
+/*
+ * Durable FIFO of a gateway's unacknowledged messages, plus its sequence counter.
+ *
+ * On disk: append-only segment files `seg-<firstSeq>.jsonl` (one message per line) and `meta.json`
+ * ({ floor, lastSeq, dropped }), where every seq <= floor is acknowledged or dropped. Trimming never
+ * rewrites a file: it raises the floor and deletes segments that lie wholly below it; lines below
+ * the floor are skipped on load.
+ *
+ * Durability: each append is a synchronous write(2), so it is in the OS page cache and survives a
+ * killed process; fdatasync runs once a second, so a power cut can lose the last second. meta.json is replaced atomically and written synchronously before any segment is deleted,
+ * so lastSeq can never go backwards, which would make the server take new messages for duplicates.
+ */
+
+export type BufferedKind = 'telemetry' | 'events';
+
+export interface BufferedMessage {
+  readonly seq: number;
+  readonly kind: BufferedKind;
+  /** The serialised message exactly as it is published. */
+  readonly payload: string;
+}
+
+interface OfflineBufferOptions {
+  maxMessages: number;
+  messagesPerSegment?: number;
+  onDrop?: (droppedTotal: number) => void;
+}
+
+interface Meta {
+  floor: number;
+  lastSeq: number;
+  dropped: number;
+}
+
+interface Segment {
+  file: string;
+  firstSeq: number;
+  lastSeq: number;
+}
+
+const SYNC_INTERVAL_MS = 1000;
+const META = 'meta.json';
+const LOCK = 'lock';
+const SEGMENT = /^seg-(\d+)\.jsonl$/;
+
+export class BufferDirInUseError extends Error {}
+
+export class OfflineBuffer {
+  private messages: BufferedMessage[] = [];
+  /** Index in `messages` of the oldest live message; the array is compacted lazily. */
+  private head = 0;
+  private segments: Segment[] = [];
+  private fd: number | null = null;
+  private unsynced = false;
+  private metaDirty = false;
+  private readonly timer: NodeJS.Timeout;
+
+  private constructor(
+    private readonly dir: string,
+    private readonly meta: Meta,
+    private readonly options: OfflineBufferOptions,
+  ) {
+    this.timer = setInterval(() => this.sync(), SYNC_INTERVAL_MS);
+    this.timer.unref();
+  }
+
+  static open(dir: string, options: OfflineBufferOptions): OfflineBuffer {
+    fs.mkdirSync(dir, { recursive: true });
+    lockDir(dir);
+    const buffer = new OfflineBuffer(dir, readMeta(dir), options);
+    buffer.load();
+    return buffer;
+  }
+
+  get size(): number {
+    return this.messages.length - this.head;
+  }
+
+  get nextSeq(): number {
+    return this.meta.lastSeq + 1;
+  }
+
+  /** Seq of the oldest buffered message, or undefined when everything is acknowledged. */
+  get oldestSeq(): number | undefined {
+    return this.messages[this.head]?.seq;
+  }
+
+  get dropped(): number {
+    return this.meta.dropped;
+  }
+
+  /** The oldest buffered message with a seq >= `seq`. */
+  nextFrom(seq: number): BufferedMessage | undefined {
+    let low = this.head;
+    let high = this.messages.length;
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      if (this.messages[mid]!.seq < seq) low = mid + 1;
+      else high = mid;
+    }
+    return this.messages[low];
+  }
+
+  append(message: BufferedMessage): void {
+    if (message.seq !== this.nextSeq) {
+      throw new Error(`buffer: expected seq ${this.nextSeq}, got ${message.seq}`);
+    }
+    const current = this.segments.at(-1);
+    if (
+      this.fd === null ||
+      !current ||
+      current.lastSeq - current.firstSeq + 1 >= this.segmentSize
+    ) {
+      this.startSegment(message.seq);
+    }
+    fs.writeSync(
+      this.fd!,
+      `{"seq":${message.seq},"kind":"${message.kind}","message":${message.payload}}\n`,
+    );
+    this.segments.at(-1)!.lastSeq = message.seq;
+    this.unsynced = true;
+    this.messages.push(message);
+    this.meta.lastSeq = message.seq;
+    this.metaDirty = true;
+    const excess = this.size - this.options.maxMessages;
+    if (excess > 0) this.drop(excess);
+  }
+
+  /**
+   * Everything <= seq is acknowledged. An ack beyond our last seq means our own counter was lost
+   * (buffer dir wiped): continue above the server's watermark so new messages are not duplicates.
+   */
+  ack(seq: number): void {
+    if (seq <= this.meta.floor) return;
+    if (seq > this.meta.lastSeq) {
+      this.meta.lastSeq = seq;
+      this.writeMeta();
+    }
+    this.raiseFloor(seq);
+  }
+
+  /** Flushes data and meta to disk and releases the directory. */
+  close(): void {
+    clearInterval(this.timer);
+    this.sync();
+    this.closeSegment();
+    fs.rmSync(path.join(this.dir, LOCK), { force: true });
+  }
+
+  private get segmentSize(): number {
+    return this.options.messagesPerSegment ?? 1000;
+  }
+
+  private drop(count: number): void {
+    this.meta.dropped += count;
+    this.raiseFloor(this.messages[this.head + count - 1]!.seq);
+    this.options.onDrop?.(this.meta.dropped);
+  }
+
+  private raiseFloor(floor: number): void {
+    this.meta.floor = floor;
+    this.metaDirty = true;
+    while (this.head < this.messages.length && this.messages[this.head]!.seq <= floor) this.head++;
+    if (this.head > 1024 && this.head * 2 > this.messages.length) {
+      this.messages = this.messages.slice(this.head);
+      this.head = 0;
+    }
+    const obsolete = this.segments.filter((s) => s.lastSeq <= floor);
+    if (obsolete.length === 0) return;
+    this.writeMeta();
+    if (obsolete.includes(this.segments.at(-1)!)) this.closeSegment();
+    for (const segment of obsolete) fs.rmSync(path.join(this.dir, segment.file), { force: true });
+    this.segments = this.segments.filter((s) => s.lastSeq > floor);
+  }
+
+  private startSegment(firstSeq: number): void {
+    this.closeSegment();
+    const file = `seg-${String(firstSeq).padStart(16, '0')}.jsonl`;
+    // 'w': a file of that name can only hold a torn line from before a crash.
+    this.fd = fs.openSync(path.join(this.dir, file), 'w');
+    this.segments.push({ file, firstSeq, lastSeq: firstSeq - 1 });
+  }
+
+  private closeSegment(): void {
+    if (this.fd === null) return;
+    fs.fdatasyncSync(this.fd);
+    fs.closeSync(this.fd);
+    this.fd = null;
+    this.unsynced = false;
+  }
+
+  private sync(): void {
+    if (this.unsynced && this.fd !== null) fs.fdatasyncSync(this.fd);
+    this.unsynced = false;
+    if (this.metaDirty) this.writeMeta();
+  }
+
+  private writeMeta(): void {
+    const file = path.join(this.dir, META);
+    fs.writeFileSync(`${file}.tmp`, JSON.stringify(this.meta));
+    fs.renameSync(`${file}.tmp`, file);
+    this.metaDirty = false;
+  }
+
+  private load(): void {
+    const files = fs
+      .readdirSync(this.dir)
+      .flatMap((file) => {
+        const match = SEGMENT.exec(file);
+        return match ? [{ file, firstSeq: Number(match[1]) }] : [];
+      })
+      .sort((a, b) => a.firstSeq - b.firstSeq);
+    let last = this.meta.floor;
+    for (const { file, firstSeq } of files) {
+      const segment: Segment = { file, firstSeq, lastSeq: firstSeq - 1 };
+      for (const line of fs.readFileSync(path.join(this.dir, file), 'utf8').split('\n')) {
+        const message = parseLine(line);
+        // Torn lines (a killed write) and anything not newer than what we hold are skipped.
+        if (!message || message.seq <= last) continue;
+        segment.lastSeq = message.seq;
+        last = message.seq;
+        this.messages.push(message);
+      }
+      if (segment.lastSeq >= firstSeq) this.segments.push(segment);
+      else fs.rmSync(path.join(this.dir, file));
+    }
+    this.meta.lastSeq = Math.max(this.meta.lastSeq, last);
+    const excess = this.size - this.options.maxMessages;
+    if (excess > 0) this.drop(excess);
+    else this.raiseFloor(this.meta.floor);
+  }
+}
+
+function parseLine(line: string): BufferedMessage | null {
+  if (line === '') return null;
+  try {
+    const record = JSON.parse(line) as { seq?: unknown; kind?: unknown; message?: unknown };
+    if (
+      typeof record.seq !== 'number' ||
+      (record.kind !== 'telemetry' && record.kind !== 'events')
+    ) {
+      return null;
+    }
+    return { seq: record.seq, kind: record.kind, payload: JSON.stringify(record.message) };
+  } catch {
+    return null;
+  }
+}
+
+function readMeta(dir: string): Meta {
+  try {
+    const meta = JSON.parse(fs.readFileSync(path.join(dir, META), 'utf8')) as Partial<Meta>;
+    return { floor: meta.floor ?? 0, lastSeq: meta.lastSeq ?? 0, dropped: meta.dropped ?? 0 };
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    return { floor: 0, lastSeq: 0, dropped: 0 };
+  }
+}
+
+/** Two writers on one directory would interleave seqs; a lock held by a dead pid is stale. */
+function lockDir(dir: string): void {
+  const file = path.join(dir, LOCK);
+  try {
+    const holder = Number(fs.readFileSync(file, 'utf8'));
+    if (holder === process.pid || isAlive(holder)) {
+      throw new BufferDirInUseError(`buffer dir ${dir} is in use by process ${holder}`);
+    }
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  fs.writeFileSync(file, String(process.pid));
+}
+
+function isAlive(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

@@ -1,0 +1,99 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import { gatewayIdSchema, snCodeSchema } from '@linewatch/contracts/mqtt';
+
+const ms = z.number().int().positive();
+
+const simulatedMachine = z.strictObject({
+  driver: z.literal('simulated'),
+  sn: snCodeSchema,
+  seed: z.number().int().optional(),
+  ppmTarget: z.number().positive().default(60),
+  faultRate: z.number().min(0).default(0.02),
+  resetRate: z.number().min(0).default(0),
+  timeScale: z.number().positive().default(1),
+});
+
+// Further drivers (modbus) join this union.
+const machine = z.discriminatedUnion('driver', [simulatedMachine]);
+
+const gateway = z.strictObject({
+  id: gatewayIdSchema,
+  password: z.string().min(1),
+  bufferDir: z.string().min(1),
+  machines: z.array(machine).min(1).max(1000),
+});
+
+const configSchema = z.strictObject({
+  brokerUrl: z
+    .string()
+    .regex(/^(mqtts?|tcp|ssl|wss?):\/\/./, 'expected an mqtt:// or mqtts:// URL'),
+  pollIntervalMs: ms.default(1000),
+  heartbeatMs: ms.default(5000),
+  ackTimeoutMs: ms.default(10_000),
+  bufferMaxMessages: z.number().int().min(1).default(100_000),
+  readingsPerMessage: z.number().int().min(1).max(500).default(500),
+  keepaliveSec: z.number().int().min(1).max(65_535).default(30),
+  reconnectMinMs: ms.default(1000),
+  reconnectMaxMs: ms.default(30_000),
+  gateways: z.array(gateway).min(1),
+});
+
+export type Config = z.infer<typeof configSchema>;
+export type GatewayConfig = Config['gateways'][number];
+export type MachineConfig = GatewayConfig['machines'][number];
+/** Settings shared by every gateway of one process. */
+export type AgentSettings = Omit<Config, 'gateways'>;
+
+export class ConfigError extends Error {}
+
+/** Validates a parsed config; relative bufferDirs are taken relative to `baseDir`. */
+export function parseConfig(raw: unknown, baseDir = process.cwd()): Config {
+  const result = configSchema.safeParse(raw);
+  if (!result.success) {
+    const issue = result.error.issues[0]!;
+    const unknownKey = issue.code === 'unrecognized_keys' ? issue.keys[0] : undefined;
+    const at = unknownKey === undefined ? issue.path : [...issue.path, unknownKey];
+    const field = at.reduce<string>(
+      (name, key) =>
+        typeof key === 'number' ? `${name}[${key}]` : name ? `${name}.${String(key)}` : String(key),
+      '',
+    );
+    throw new ConfigError(
+      `config: ${field || '(root)'}: ${unknownKey === undefined ? issue.message : 'unknown field'}`,
+    );
+  }
+  const config = result.data;
+  if (config.reconnectMaxMs < config.reconnectMinMs) {
+    throw new ConfigError('config: reconnectMaxMs: must not be below reconnectMinMs');
+  }
+  const seen = new Set<string>();
+  const unique = (field: string, value: string) => {
+    if (seen.has(value)) throw new ConfigError(`config: ${field}: duplicate ${value}`);
+    seen.add(value);
+  };
+  config.gateways.forEach((gw, i) => {
+    gw.bufferDir = path.resolve(baseDir, gw.bufferDir);
+    unique(`gateways[${i}].id`, gw.id);
+    unique(`gateways[${i}].bufferDir`, gw.bufferDir);
+    gw.machines.forEach((m, j) => unique(`gateways[${i}].machines[${j}].sn`, m.sn));
+  });
+  return config;
+}
+
+export function loadConfig(file: string): Config {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new ConfigError(`config: cannot read ${file}: ${(error as Error).message}`);
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (error) {
+    throw new ConfigError(`config: ${file} is not valid JSON: ${(error as Error).message}`);
+  }
+  return parseConfig(raw, path.dirname(path.resolve(file)));
+}
