@@ -1,0 +1,194 @@
+import cookie from '@fastify/cookie';
+import helmet from '@fastify/helmet';
+import fastifyStatic from '@fastify/static';
+import websocket from '@fastify/websocket';
+import { parseTopic } from '@linewatch/contracts/mqtt';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { startEmbeddedBroker, type EmbeddedBroker } from './broker/embedded-broker.ts';
+import type { Bus } from './broker/bus.ts';
+import { connectBus } from './broker/mqtt-bus.ts';
+import type { Config } from './config.ts';
+import { openDatabase, type OpenDatabase, type OpenOptions } from './db/database.ts';
+import { seedDemo } from './demo/seed.ts';
+import { DeviceRegistry } from './devices/device-registry.ts';
+import { createDevicesRepository } from './devices/repository.ts';
+import { devicesRoutes } from './devices/routes.ts';
+import { createDevicesService } from './devices/service.ts';
+import { createGatewayVerifier } from './gateways/credentials.ts';
+import { registerErrorHandling } from './http/error-handler.ts';
+import { createIdentityRepository } from './identity/repository.ts';
+import { identityRoutes } from './identity/routes.ts';
+import { createIdentityService } from './identity/service.ts';
+import { authPlugin } from './plugins/auth.ts';
+import { GatewayPresence } from './telemetry/gateway-presence.ts';
+import { healthRoutes } from './telemetry/health-routes.ts';
+import { Ingestor } from './telemetry/ingest.ts';
+import { LiveState } from './telemetry/live-state.ts';
+import { realtimeSocket, websocketOptions } from './telemetry/realtime-socket.ts';
+import { createTelemetryRepository } from './telemetry/repository.ts';
+
+export interface BuildOptions extends OpenOptions {
+  logger?: boolean;
+}
+
+export interface Linewatch {
+  app: FastifyInstance;
+  database: OpenDatabase;
+  broker: EmbeddedBroker | null;
+  bus: Bus;
+  ingestor: Ingestor;
+  registry: DeviceRegistry;
+  presence: GatewayPresence;
+  /** Where gateways connect: MQTT_URL, or the embedded broker. */
+  mqttUrl: string;
+  /** Graceful stop: intake, flush, sockets, broker, database (checkpoint). */
+  close(): Promise<void>;
+}
+
+const DEFAULT_WEB_DIST = fileURLToPath(new URL('../../web/dist/', import.meta.url));
+
+/** Builds the whole server in its plugin order; the caller listens. */
+export const buildApp = async (config: Config, options: BuildOptions = {}): Promise<Linewatch> => {
+  const app = Fastify({
+    logger: options.logger === false ? false : { level: config.LOG_LEVEL },
+    trustProxy: config.TRUST_PROXY,
+    bodyLimit: 1 << 20,
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  const database = await openDatabase(config, options);
+  const cleanup: (() => Promise<unknown>)[] = [() => database.close()];
+  try {
+    const { db } = database;
+    if (config.DEMO) await seedDemo(db, config, app.log);
+
+    const registry = new DeviceRegistry(db);
+    await registry.reload();
+    const telemetryRepo = createTelemetryRepository(db, config.TIMEZONE);
+    const live = new LiveState(config.TIMEZONE);
+    live.load(await telemetryRepo.loadLiveSeed());
+
+    const ingestor = new Ingestor({
+      repo: telemetryRepo,
+      live,
+      devices: registry,
+      publishAck: (gw, seq) => bus.publishAck(gw, seq),
+      log: app.log,
+    });
+    const presence = new GatewayPresence(telemetryRepo, app.log, (gw) => ingestor.requestAck(gw));
+    await presence.load();
+
+    let broker: EmbeddedBroker | null = null;
+    if (!config.MQTT_URL) {
+      broker = await startEmbeddedBroker({
+        port: config.MQTT_PORT,
+        verifyGateway: createGatewayVerifier(db),
+      });
+      const embedded = broker;
+      cleanup.unshift(() => embedded.close());
+    }
+    const mqttUrl = config.MQTT_URL ?? broker!.url;
+
+    await ingestor.start();
+    const onMessage = (topic: string, payload: Buffer) => {
+      if (parseTopic(topic)?.kind === 'state') presence.handle(topic, payload);
+      else ingestor.handle(topic, payload);
+    };
+    const bus: Bus = broker
+      ? await broker.inProcessBus(onMessage)
+      : await connectBus({
+          url: mqttUrl,
+          username: config.MQTT_USERNAME,
+          password: config.MQTT_PASSWORD,
+          log: app.log,
+          onMessage,
+        });
+    cleanup.unshift(() => bus.close());
+
+    const identity = createIdentityService(
+      createIdentityRepository(db),
+      config.SESSION_TTL_HOURS * 3_600_000,
+    );
+    const sessionPurge = setInterval(() => {
+      identity
+        .purgeExpiredSessions()
+        .catch((error: unknown) =>
+          app.log.error({ err: error }, 'purging expired sessions failed'),
+        );
+    }, 3_600_000);
+    sessionPurge.unref();
+    cleanup.unshift(async () => clearInterval(sessionPurge));
+    const devices = createDevicesService({
+      repo: createDevicesRepository(db),
+      live,
+      isGatewayOnline: (gw) => presence.isOnline(gw),
+      timeZone: config.TIMEZONE,
+    });
+
+    await app.register(cookie);
+    await app.register(helmet, {
+      contentSecurityPolicy: {
+        directives: {
+          'default-src': ["'self'"],
+          'img-src': ["'self'", 'data:', 'blob:'],
+          'style-src': ["'self'", "'unsafe-inline'"],
+          'connect-src': ["'self'", 'ws:', 'wss:'],
+          'upgrade-insecure-requests': null,
+        },
+      },
+      crossOriginEmbedderPolicy: false,
+    });
+    await app.register(websocket, websocketOptions);
+    const webDist = config.WEB_DIST ?? DEFAULT_WEB_DIST;
+    const appShell = existsSync(webDist);
+    if (appShell) await app.register(fastifyStatic, { root: webDist, wildcard: false });
+    registerErrorHandling(app, { appShell });
+    await app.register(authPlugin, { identity });
+    await app.register(identityRoutes, {
+      identity,
+      secureCookie: config.PUBLIC_URL?.startsWith('https:') ?? false,
+    });
+    await app.register(devicesRoutes, { devices });
+    await app.register(healthRoutes, { ingestor, bus, databaseKind: database.kind });
+    await app.register(async (scope) =>
+      realtimeSocket(scope, {
+        identity,
+        devices,
+        registry,
+        live,
+        timeZone: config.TIMEZONE,
+        publicUrl: config.PUBLIC_URL,
+      }),
+    );
+
+    let closing: Promise<void> | null = null;
+    return {
+      app,
+      database,
+      broker,
+      bus,
+      ingestor,
+      registry,
+      presence,
+      mqttUrl,
+      close: () =>
+        (closing ??= (async () => {
+          await bus.stopIntake();
+          await ingestor.stop();
+          await app.close();
+          for (const step of cleanup)
+            await step().catch((error: unknown) =>
+              app.log.error({ err: error }, 'shutdown step failed'),
+            );
+        })()),
+    };
+  } catch (error) {
+    for (const step of cleanup) await step().catch(() => undefined);
+    await app.close();
+    throw error;
+  }
+};

@@ -1,0 +1,136 @@
+import { parseTopic, serverSubscriptions, topicOf } from '@linewatch/contracts/mqtt';
+import { Aedes, type AuthenticateError, type Client } from 'aedes';
+import { createServer, type Server } from 'node:net';
+import type { Bus, MessageHandler } from './bus.ts';
+
+export class BrokerPortInUseError extends Error {}
+
+type Principal = { kind: 'gateway'; id: string };
+
+export interface EmbeddedBrokerOptions {
+  port: number;
+  host?: string;
+  verifyGateway: (gatewayId: string, password: string) => Promise<boolean>;
+}
+
+const GATEWAY_PUBLISHES = new Set(['telemetry', 'events', 'state', 'cmd/reply']);
+const GATEWAY_SUBSCRIBES = new Set(['ack', 'cmd']);
+
+const authError = (): AuthenticateError =>
+  Object.assign(new Error('bad username or password'), { returnCode: 4 as const });
+
+/**
+ * The in-process MQTT broker (Aedes) of the embedded setup. Gateways sign in with their id and
+ * secret and may publish and subscribe only under their own topics (DESIGN.md section 6).
+ */
+export const startEmbeddedBroker = async (options: EmbeddedBrokerOptions) => {
+  const principals = new WeakMap<Client, Principal>();
+  const broker = await Aedes.createBroker({
+    authenticate: (client, username, password, done) => {
+      const secret = password?.toString('utf8') ?? '';
+      if (!username) return done(authError(), false);
+      options.verifyGateway(username, secret).then(
+        (ok) => {
+          if (ok) principals.set(client, { kind: 'gateway', id: username });
+          done(ok ? null : authError(), ok);
+        },
+        () => done(authError(), false),
+      );
+    },
+    authorizePublish: (client, packet, callback) => {
+      // No client: the server itself, publishing in process.
+      if (!client) return callback(null);
+      const who = principals.get(client);
+      const topic = parseTopic(packet.topic);
+      const allowed =
+        who?.kind === 'gateway' && topic?.gatewayId === who.id && GATEWAY_PUBLISHES.has(topic.kind);
+      callback(allowed ? null : new Error(`publish to ${packet.topic} not allowed`));
+    },
+    authorizeSubscribe: (client, subscription, callback) => {
+      const who = principals.get(client);
+      const topic = parseTopic(subscription.topic);
+      const allowed =
+        who?.kind === 'gateway' &&
+        topic?.gatewayId === who.id &&
+        GATEWAY_SUBSCRIBES.has(topic.kind);
+      callback(
+        allowed ? null : new Error(`subscribe to ${subscription.topic} not allowed`),
+        allowed ? subscription : null,
+      );
+    },
+  });
+
+  const server: Server = createServer(broker.handle);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (error: NodeJS.ErrnoException) => {
+      broker.close();
+      reject(
+        error.code === 'EADDRINUSE'
+          ? new BrokerPortInUseError(
+              `MQTT 端口 ${options.port} 已被占用 / MQTT port ${options.port} is in use (another broker, e.g. Mosquitto?): ` +
+                'set MQTT_PORT to a free port for the embedded broker, or MQTT_URL to use that broker instead',
+            )
+          : error,
+      );
+    });
+    server.listen(options.port, options.host ?? '0.0.0.0', () => resolve());
+  });
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : options.port;
+
+  /**
+   * The server's side of the embedded broker, in process: no socket, no second MQTT parse for
+   * every message (the ingest hot path).
+   */
+  const inProcessBus = async (onMessage: MessageHandler): Promise<Bus> => {
+    const deliver = (packet: { topic: string; payload: Buffer | string }, done: () => void) => {
+      onMessage(
+        packet.topic,
+        Buffer.isBuffer(packet.payload) ? packet.payload : Buffer.from(packet.payload),
+      );
+      done();
+    };
+    const topics = Object.values(serverSubscriptions);
+    const each = (fn: (topic: string, cb: () => void) => void) =>
+      Promise.all(topics.map((t) => new Promise<void>((resolve) => fn(t, resolve))));
+    await each((t, cb) => broker.subscribe(t, deliver, cb));
+    let intakeStopped = false;
+    return {
+      get connected() {
+        return !broker.closed;
+      },
+      publishAck(gatewayId, seq) {
+        broker.publish(
+          {
+            cmd: 'publish',
+            topic: topicOf(gatewayId, 'ack'),
+            payload: Buffer.from(JSON.stringify({ seq })),
+            qos: 1,
+            retain: false,
+            dup: false,
+          },
+          () => undefined,
+        );
+      },
+      async stopIntake() {
+        if (intakeStopped) return;
+        intakeStopped = true;
+        await each((t, cb) => broker.unsubscribe(t, deliver, cb));
+      },
+      close: async () => undefined,
+    };
+  };
+
+  return {
+    port,
+    url: `mqtt://127.0.0.1:${port}`,
+    inProcessBus,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close();
+        broker.close(() => resolve());
+      }),
+  };
+};
+
+export type EmbeddedBroker = Awaited<ReturnType<typeof startEmbeddedBroker>>;

@@ -1,0 +1,80 @@
+import { z } from 'zod';
+
+const DEFAULT_SECRET = 'linewatch-demo-secret';
+
+const flag = z.enum(['0', '1', 'true', 'false', '']).transform((v) => v === '1' || v === 'true');
+
+const schema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().default('0.0.0.0'),
+  DATA_DIR: z.string().min(1).default('data'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://')
+    .optional(),
+  /** Schema inside DATABASE_URL to use (each test run gets its own). */
+  DATABASE_SCHEMA: z
+    .string()
+    .regex(/^[a-z_][a-z0-9_]{0,62}$/, 'must be a lower-case SQL identifier')
+    .default('public'),
+  MQTT_URL: z
+    .string()
+    .regex(/^mqtts?:\/\//, 'must start with mqtt:// or mqtts://')
+    .optional(),
+  MQTT_USERNAME: z.string().optional(),
+  MQTT_PASSWORD: z.string().optional(),
+  MQTT_PORT: z.coerce.number().int().min(0).max(65535).default(1883),
+  DEMO: flag.default(false),
+  /** Secret for the demo gateways' credentials and other server-side secrets. */
+  SECRET: z.string().min(16, 'must be at least 16 characters').default(DEFAULT_SECRET),
+  PUBLIC_URL: z.url().optional(),
+  TIMEZONE: z
+    .string()
+    .refine((tz) => {
+      try {
+        new Intl.DateTimeFormat('en', { timeZone: tz });
+        return true;
+      } catch {
+        return false;
+      }
+    }, 'is not a known IANA time zone')
+    .default('Asia/Shanghai'),
+  /**
+   * Behind a reverse proxy, take the client's address from X-Forwarded-For. Off by default: a
+   * direct client could otherwise pick its own address and dodge the per-address sign-in throttle.
+   */
+  TRUST_PROXY: flag.default(false),
+  SESSION_TTL_HOURS: z.coerce
+    .number()
+    .positive()
+    .default(24 * 7),
+  /** Where the web app's built files are; the server serves them when present. */
+  WEB_DIST: z.string().optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+export type Config = z.infer<typeof schema>;
+
+export class ConfigError extends Error {}
+
+/** Reads and validates the environment; throws one line naming the bad variable. */
+export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
+  const present = Object.fromEntries(
+    Object.entries(env).filter(([, v]) => v !== undefined && v !== ''),
+  );
+  const result = schema.safeParse(present);
+  if (!result.success) {
+    const issue = result.error.issues[0]!;
+    const name = String(issue.path[0] ?? 'environment');
+    throw new ConfigError(
+      `配置错误 / invalid configuration: ${name}=${JSON.stringify(env[name] ?? '')} ${issue.message}`,
+    );
+  }
+  const config = result.data;
+  if (!config.DEMO && config.SECRET === DEFAULT_SECRET) {
+    throw new ConfigError(
+      '配置错误 / invalid configuration: SECRET is the default demo secret; set SECRET (16+ characters) or DEMO=1',
+    );
+  }
+  return config;
+};

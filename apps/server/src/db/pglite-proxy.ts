@@ -1,0 +1,123 @@
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { WorkerError, WorkerInit, WorkerReply, WorkerRequest } from './pglite-protocol.ts';
+
+type Distribute<T> = T extends unknown ? Omit<T, 'id'> : never;
+type Request = Distribute<WorkerRequest>;
+
+interface QueryResult {
+  rows: unknown[];
+  affectedRows?: number;
+}
+
+interface Queryable {
+  query(sql: string, params?: unknown[], options?: unknown): Promise<QueryResult>;
+}
+
+export class DatabaseError extends Error {
+  readonly code: string | undefined;
+  readonly detail: string | undefined;
+  readonly constraint: string | undefined;
+  constructor(error: WorkerError) {
+    super(error.message);
+    this.name = 'DatabaseError';
+    this.code = error.code;
+    this.detail = error.detail;
+    this.constraint = error.constraint;
+  }
+}
+
+/**
+ * The subset of PGlite's API that Kysely's PGliteDialect uses, forwarded to a worker thread
+ * (see pglite-worker.ts for why).
+ */
+export class PGliteProxy implements Queryable {
+  ready = false;
+  closed = false;
+  readonly waitReady: Promise<void>;
+  #worker: Worker;
+  #pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
+  #nextId = 1;
+
+  constructor(init: WorkerInit) {
+    // The worker is TypeScript, and Node 20 does not pass loader hooks on to workers: load it
+    // through tsx's API whether we run under tsx, vitest or plain node.
+    const tsxRoot = dirname(createRequire(import.meta.url).resolve('tsx/package.json'));
+    // the ESM build of 'tsx/esm/api' (require.resolve would pick the CommonJS one)
+    const tsxApi = pathToFileURL(join(tsxRoot, 'dist/esm/api/index.mjs')).href;
+    const entry = new URL('./pglite-worker.ts', import.meta.url).href;
+    const bootstrap = `import(${JSON.stringify(tsxApi)}).then((m) => m.tsImport(${JSON.stringify(entry)}, ${JSON.stringify(entry)}))`;
+    this.#worker = new Worker(bootstrap, { eval: true, workerData: init });
+    this.waitReady = new Promise<void>((resolve, reject) => {
+      this.#pending.set(0, {
+        resolve: () => {
+          this.ready = true;
+          resolve();
+        },
+        reject,
+      });
+      this.#worker.once('error', reject);
+    });
+    this.#worker.on('message', (reply: WorkerReply) => {
+      const waiter = this.#pending.get(reply.id);
+      if (!waiter) return;
+      this.#pending.delete(reply.id);
+      if (reply.error) waiter.reject(new DatabaseError(reply.error));
+      else waiter.resolve(reply.result);
+    });
+    this.#worker.on('exit', (code) => {
+      this.closed = true;
+      for (const waiter of this.#pending.values())
+        waiter.reject(new Error(`database worker exited (${code})`));
+      this.#pending.clear();
+    });
+  }
+
+  #call<T>(request: Request): Promise<T> {
+    if (this.closed) return Promise.reject(new Error('database is closed'));
+    const id = this.#nextId++;
+    return new Promise<T>((resolve, reject) => {
+      this.#pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
+      this.#worker.postMessage({ ...request, id });
+    });
+  }
+
+  query(sql: string, params: unknown[] = []): Promise<QueryResult> {
+    return this.#call({ op: 'query', sql, params });
+  }
+
+  exec(sql: string): Promise<void> {
+    return this.#call({ op: 'exec', sql });
+  }
+
+  async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
+    const txId = await this.#call<number>({ op: 'begin' });
+    const tx: Queryable = {
+      query: (sql, params = []) => this.#call({ op: 'query', sql, params, txId }),
+    };
+    try {
+      const result = await fn(tx);
+      await this.#call({ op: 'end', txId, commit: true });
+      return result;
+    } catch (error) {
+      await this.#call({ op: 'end', txId, commit: false });
+      throw error;
+    }
+  }
+
+  dump(): Promise<Uint8Array> {
+    return this.#call({ op: 'dump' });
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    try {
+      await this.#call({ op: 'close' });
+    } finally {
+      this.closed = true;
+      await this.#worker.terminate();
+    }
+  }
+}

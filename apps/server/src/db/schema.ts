@@ -1,0 +1,162 @@
+import type { ColumnType, Generated } from 'kysely';
+
+type Timestamp = ColumnType<Date, Date | string, Date | string>;
+type DefaultNow = ColumnType<Date, Date | string | undefined, Date | string>;
+type Count = ColumnType<number, number | undefined, number>;
+
+export interface UsersTable {
+  id: Generated<number>;
+  psn_code: string;
+  name: string;
+  nick_name: ColumnType<string, string | undefined, string>;
+  password_hash: string;
+  is_admin: ColumnType<boolean, boolean | undefined, boolean>;
+  open_id: string | null;
+  dingding_user_id: string | null;
+  mobile: string | null;
+  created_at: DefaultNow;
+}
+
+export interface SessionsTable {
+  key_hash: string;
+  user_id: number;
+  expires_at: Timestamp;
+  created_at: DefaultNow;
+}
+
+export interface ProductionLinesTable {
+  id: Generated<number>;
+  name: string;
+  sort: Count;
+}
+
+export interface ProductGroupsTable {
+  id: Generated<number>;
+  line_id: number;
+  name: string;
+}
+
+export interface UserLinesTable {
+  user_id: number;
+  line_id: number;
+}
+
+export interface GatewaysTable {
+  id: string;
+  name: ColumnType<string, string | undefined, string>;
+  password_hash: string;
+  last_seq: Count;
+  online: ColumnType<boolean, boolean | undefined, boolean>;
+  state_changed_at: Timestamp | null;
+  created_at: DefaultNow;
+}
+
+export interface DevicesTable {
+  sn_code: string;
+  nick_sn_code: ColumnType<string, string | undefined, string>;
+  device_name: string;
+  nick_device_name: ColumnType<string, string | undefined, string>;
+  machine_name: ColumnType<string, string | undefined, string>;
+  project_name: ColumnType<string, string | undefined, string>;
+  line_id: number;
+  group_id: number | null;
+  ppm_target: Count;
+  yield_target: Count;
+  superiority_rate_target: Count;
+  use_rate_target: Count;
+  produce_target_number: Count;
+  ng_target_number: Count;
+  capacity_target: Count;
+  country: ColumnType<string, string | undefined, string>;
+  province: ColumnType<string, string | undefined, string>;
+  city: ColumnType<string, string | undefined, string>;
+  lng: number | null;
+  lat: number | null;
+  gateway_id: string | null;
+  plc_ip: string | null;
+  plc_model: string | null;
+  created_at: DefaultNow;
+}
+
+export interface DeviceLiveTable {
+  sn_code: string;
+  ts: Timestamp;
+  status: number;
+  idle_reason: string | null;
+  produced: number;
+  ok: number;
+  ng: number;
+  first_pass_ok: number;
+  active_alarms: ColumnType<string[], string[] | undefined, string[]>;
+}
+
+interface RollupFigures {
+  produced: Count;
+  ok: Count;
+  ng: Count;
+  first_pass_ok: Count;
+  running_ms: Count;
+  idle_ms: Count;
+  fault_ms: Count;
+  idle_upstream_ms: Count;
+  idle_downstream_ms: Count;
+}
+
+export interface RollupMinuteTable extends RollupFigures {
+  sn_code: string;
+  minute: Timestamp;
+}
+
+export interface RollupDayTable extends RollupFigures {
+  sn_code: string;
+  /** 'YYYY-MM-DD' in the factory's time zone. */
+  day: ColumnType<string, string, string>;
+  max_minute_produced: Count;
+}
+
+export interface StatusChangesTable {
+  id: Generated<number>;
+  sn_code: string;
+  ts: Timestamp;
+  status: number;
+  idle_reason: string | null;
+}
+
+export interface AlarmsTable {
+  id: Generated<number>;
+  sn_code: string;
+  code: string;
+  begin_at: Timestamp;
+  end_at: Timestamp | null;
+}
+
+export interface OperationLogsTable {
+  id: Generated<number>;
+  sn_code: string;
+  ts: Timestamp;
+  comment: string;
+  set_value: string;
+  user_name: string;
+}
+
+export interface UserFollowsTable {
+  user_id: number;
+  sn_code: string;
+}
+
+export interface Database {
+  users: UsersTable;
+  sessions: SessionsTable;
+  production_lines: ProductionLinesTable;
+  product_groups: ProductGroupsTable;
+  user_lines: UserLinesTable;
+  gateways: GatewaysTable;
+  devices: DevicesTable;
+  device_live: DeviceLiveTable;
+  rollup_minute: RollupMinuteTable;
+  rollup_day: RollupDayTable;
+  status_changes: StatusChangesTable;
+  alarms: AlarmsTable;
+  operation_logs: OperationLogsTable;
+  user_follows: UserFollowsTable;
+}

@@ -1,0 +1,436 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Transaction } from 'kysely';
+import { createHmac } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { Config } from '../config.ts';
+import type { Db } from '../db/database.ts';
+import type { Database } from '../db/schema.ts';
+import { hashSecret } from '../shared/secrets.ts';
+import { dayOf } from '../shared/time.ts';
+
+export const demoSignIns = [
+  { label: '管理员 (sees every line)', psnCode: 'admin', password: 'Admin@2026' },
+  { label: '操作员 (sees SMT一线 and 组装一线)', psnCode: 'operator', password: 'Operator@2026' },
+] as const;
+
+interface LineSpec {
+  name: string;
+  code: string;
+  province: string;
+  city: string;
+  lng: number;
+  lat: number;
+  groups: { name: string; machine: string; ppm: number }[];
+}
+
+const LINES: LineSpec[] = [
+  {
+    name: 'SMT一线',
+    code: 'S1',
+    province: '广东省',
+    city: '深圳市',
+    lng: 114.06,
+    lat: 22.54,
+    groups: [
+      { name: '贴片', machine: '高速贴片机', ppm: 80 },
+      { name: '回流焊', machine: '回流焊炉', ppm: 70 },
+      { name: 'AOI检测', machine: 'AOI检测仪', ppm: 75 },
+    ],
+  },
+  {
+    name: 'SMT二线',
+    code: 'S2',
+    province: '广东省',
+    city: '东莞市',
+    lng: 113.75,
+    lat: 23.02,
+    groups: [
+      { name: '贴片', machine: '高速贴片机', ppm: 80 },
+      { name: '回流焊', machine: '回流焊炉', ppm: 70 },
+      { name: 'AOI检测', machine: 'AOI检测仪', ppm: 75 },
+    ],
+  },
+  {
+    name: '组装一线',
+    code: 'A1',
+    province: '江苏省',
+    city: '苏州市',
+    lng: 120.58,
+    lat: 31.3,
+    groups: [
+      { name: '锁附', machine: '自动锁螺丝机', ppm: 40 },
+      { name: '点胶', machine: '点胶机', ppm: 45 },
+      { name: '功能测试', machine: '功能测试机', ppm: 30 },
+    ],
+  },
+  {
+    name: '组装二线',
+    code: 'A2',
+    province: '浙江省',
+    city: '杭州市',
+    lng: 120.16,
+    lat: 30.27,
+    groups: [
+      { name: '锁附', machine: '自动锁螺丝机', ppm: 40 },
+      { name: '点胶', machine: '点胶机', ppm: 45 },
+      { name: '功能测试', machine: '功能测试机', ppm: 30 },
+    ],
+  },
+  {
+    name: '包装线',
+    code: 'P1',
+    province: '四川省',
+    city: '成都市',
+    lng: 104.07,
+    lat: 30.57,
+    groups: [
+      { name: '称重', machine: '自动称重机', ppm: 50 },
+      { name: '封箱', machine: '封箱机', ppm: 35 },
+    ],
+  },
+];
+const MACHINES_PER_LINE = 12;
+const MACHINES_PER_GATEWAY = 10;
+const HISTORY_DAYS = 90;
+const ALARM_CODES = ['E101', 'E205', 'E307', 'E412', 'E518'];
+const OPERATOR_LINES = ['SMT一线', '组装一线'];
+
+/** Deterministic per-machine randomness, so every demo factory looks the same. */
+const prng = (seed: number) => () => {
+  seed = (seed + 0x6d2b79f5) | 0;
+  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+  return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+};
+
+const gatewayIdOf = (index: number) => `LWGW${String(index + 1).padStart(8, '0')}`;
+/** Demo gateway secrets derive from SECRET, so nothing secret is written to the database. */
+const gatewaySecret = (config: Config, gatewayId: string) =>
+  createHmac('sha256', config.SECRET)
+    .update(`gateway:${gatewayId}`)
+    .digest('base64url')
+    .slice(0, 32);
+
+interface DemoMachine {
+  sn: string;
+  name: string;
+  line: LineSpec;
+  group: LineSpec['groups'][number];
+  gatewayId: string;
+  seed: number;
+}
+
+const demoMachines = (): DemoMachine[] => {
+  const machines: DemoMachine[] = [];
+  LINES.forEach((line) => {
+    for (let i = 0; i < MACHINES_PER_LINE; i++) {
+      const group = line.groups[i % line.groups.length]!;
+      const index = machines.length;
+      machines.push({
+        sn: `LW-${line.code}-${String(i + 1).padStart(3, '0')}`,
+        name: `${group.machine}${String(Math.floor(i / line.groups.length) + 1).padStart(2, '0')}`,
+        line,
+        group,
+        gatewayId: gatewayIdOf(Math.floor(index / MACHINES_PER_GATEWAY)),
+        seed: index + 1,
+      });
+    }
+  });
+  return machines;
+};
+
+const MINUTE = 60_000;
+const DAY = 24 * 60 * MINUTE;
+
+/** 90 days of day totals and the last 24 hours minute by minute, alarms and status changes. */
+const backfill = async (
+  tx: Transaction<Database>,
+  machines: DemoMachine[],
+  timeZone: string,
+  now: number,
+) => {
+  const windowStart = now - (now % MINUTE) - DAY;
+  const minuteRows: Database['rollup_minute'][] extends never ? never : Record<string, unknown>[] =
+    [];
+  const dayRows = new Map<string, Record<string, number | string>>();
+  const alarms: { sn_code: string; code: string; begin_at: Date; end_at: Date }[] = [];
+  const statusChanges: { sn_code: string; ts: Date; status: number; idle_reason: string | null }[] =
+    [];
+  const addDay = (sn: string, day: string, f: Record<string, number>) => {
+    const key = `${sn}|${day}`;
+    const row = dayRows.get(key) ?? {
+      sn_code: sn,
+      day,
+      produced: 0,
+      ok: 0,
+      ng: 0,
+      first_pass_ok: 0,
+      running_ms: 0,
+      idle_ms: 0,
+      fault_ms: 0,
+      idle_upstream_ms: 0,
+      idle_downstream_ms: 0,
+      max_minute_produced: 0,
+    };
+    for (const [k, v] of Object.entries(f))
+      row[k] = k === 'max_minute_produced' ? Math.max(Number(row[k]), v) : Number(row[k]) + v;
+    dayRows.set(key, row);
+  };
+
+  for (const m of machines) {
+    const random = prng(m.seed * 7919);
+    const ppm = m.group.ppm;
+    // Days wholly before the minute window: plausible day totals and a few alarms each.
+    for (let d = HISTORY_DAYS; d >= 1; d--) {
+      const dayStart = windowStart - d * DAY;
+      const share = 1;
+      const useRate = 0.7 + random() * 0.22;
+      const faultShare = 0.02 + random() * 0.06;
+      const runningMs = Math.round(DAY * useRate * share);
+      const faultMs = Math.round(DAY * faultShare * share);
+      const idleMs = Math.round(DAY * share) - runningMs - faultMs;
+      const produced = Math.round((runningMs / MINUTE) * ppm * (0.9 + random() * 0.15));
+      const ng = Math.round(produced * (0.005 + random() * 0.025));
+      const ok = produced - ng;
+      addDay(m.sn, dayOf(dayStart + DAY / 2, timeZone), {
+        produced,
+        ok,
+        ng,
+        first_pass_ok: Math.round(ok * (0.95 + random() * 0.04)),
+        running_ms: runningMs,
+        idle_ms: idleMs,
+        fault_ms: faultMs,
+        idle_upstream_ms: Math.round(idleMs * 0.5),
+        idle_downstream_ms: Math.round(idleMs * 0.3),
+        max_minute_produced: Math.round(ppm * (1.1 + random() * 0.15)),
+      });
+      const alarmCount = 1 + Math.floor(random() * 4);
+      for (let a = 0; a < alarmCount; a++) {
+        const begin = dayStart + Math.floor(random() * (DAY - 3_600_000));
+        alarms.push({
+          sn_code: m.sn,
+          code: ALARM_CODES[Math.floor(random() * ALARM_CODES.length)]!,
+          begin_at: new Date(begin),
+          end_at: new Date(begin + (2 + Math.floor(random() * 40)) * MINUTE),
+        });
+      }
+    }
+    // The last 24 hours minute by minute, from a small status chain.
+    let status: 1 | 2 | 3 = 2;
+    let alarmCode = '';
+    let alarmBegin = 0;
+    for (let t = windowStart; t < now - (now % MINUTE); t += MINUTE) {
+      const roll = random();
+      const next: 1 | 2 | 3 =
+        status === 2 ? (roll < 0.015 ? 3 : roll < 0.04 ? 1 : 2) : roll < 0.2 ? 2 : status;
+      if (next !== status) {
+        statusChanges.push({
+          sn_code: m.sn,
+          ts: new Date(t),
+          status: next,
+          idle_reason: next === 1 ? (random() < 0.5 ? 'upstream' : 'downstream') : null,
+        });
+        if (next === 3) {
+          alarmCode = ALARM_CODES[Math.floor(random() * ALARM_CODES.length)]!;
+          alarmBegin = t;
+        } else if (status === 3) {
+          alarms.push({
+            sn_code: m.sn,
+            code: alarmCode,
+            begin_at: new Date(alarmBegin),
+            end_at: new Date(t),
+          });
+        }
+        status = next;
+      }
+      const produced = status === 2 ? Math.max(0, Math.round(ppm * (0.85 + random() * 0.3))) : 0;
+      const ng = produced > 0 && random() < 0.6 ? Math.round(produced * random() * 0.04) : 0;
+      const f = {
+        produced,
+        ok: produced - ng,
+        ng,
+        first_pass_ok: Math.round((produced - ng) * 0.97),
+        running_ms: status === 2 ? MINUTE : 0,
+        idle_ms: status === 1 ? MINUTE : 0,
+        fault_ms: status === 3 ? MINUTE : 0,
+        idle_upstream_ms: 0,
+        idle_downstream_ms: 0,
+      };
+      minuteRows.push({ sn_code: m.sn, minute: new Date(t), ...f });
+      addDay(m.sn, dayOf(t, timeZone), { ...f, max_minute_produced: produced });
+    }
+    if (status === 3)
+      alarms.push({
+        sn_code: m.sn,
+        code: alarmCode,
+        begin_at: new Date(alarmBegin),
+        end_at: new Date(now - (now % MINUTE)),
+      });
+  }
+
+  const insertChunks = async <T extends keyof Database>(
+    table: T,
+    rows: Record<string, unknown>[],
+  ) => {
+    for (let i = 0; i < rows.length; i += 1000) {
+      await tx
+        .insertInto(table)
+        .values(rows.slice(i, i + 1000) as never)
+        .execute();
+    }
+  };
+  await insertChunks('rollup_minute', minuteRows);
+  await insertChunks('rollup_day', [...dayRows.values()]);
+  await insertChunks('alarms', alarms);
+  await insertChunks('status_changes', statusChanges);
+};
+
+/** Seeds the demo factory once; a restart finds it and changes nothing. */
+export const seedDemo = async (
+  db: Db,
+  config: Config,
+  log: FastifyBaseLogger,
+  now = Date.now(),
+) => {
+  const seeded = await db
+    .selectFrom('users')
+    .select('id')
+    .where('psn_code', '=', 'admin')
+    .executeTakeFirst();
+  if (seeded) return;
+  const started = Date.now();
+  const machines = demoMachines();
+  const [adminHash, operatorHash] = await Promise.all(
+    demoSignIns.map((s) => hashSecret(s.password)),
+  );
+  const gatewayIds = [...new Set(machines.map((m) => m.gatewayId))];
+  const gatewayHashes = await Promise.all(
+    gatewayIds.map((id) => hashSecret(gatewaySecret(config, id))),
+  );
+
+  await db.transaction().execute(async (tx) => {
+    await tx
+      .insertInto('users')
+      .values([
+        {
+          psn_code: 'admin',
+          name: '管理员',
+          nick_name: '王厂长',
+          password_hash: adminHash!,
+          is_admin: true,
+        },
+        {
+          psn_code: 'operator',
+          name: '操作员',
+          nick_name: '李班长',
+          password_hash: operatorHash!,
+          is_admin: false,
+        },
+      ])
+      .execute();
+    const lineIds = new Map<string, number>();
+    const groupIds = new Map<string, number>();
+    for (const [index, line] of LINES.entries()) {
+      const { id } = await tx
+        .insertInto('production_lines')
+        .values({ name: line.name, sort: index })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      lineIds.set(line.name, id);
+      for (const group of line.groups) {
+        const g = await tx
+          .insertInto('product_groups')
+          .values({ line_id: id, name: group.name })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        groupIds.set(`${line.name}|${group.name}`, g.id);
+      }
+    }
+    const operator = await tx
+      .selectFrom('users')
+      .select('id')
+      .where('psn_code', '=', 'operator')
+      .executeTakeFirstOrThrow();
+    await tx
+      .insertInto('user_lines')
+      .values(OPERATOR_LINES.map((name) => ({ user_id: operator.id, line_id: lineIds.get(name)! })))
+      .execute();
+    await tx
+      .insertInto('gateways')
+      .values(
+        gatewayIds.map((id, i) => ({
+          id,
+          name: `演示网关${i + 1}`,
+          password_hash: gatewayHashes[i]!,
+        })),
+      )
+      .execute();
+    await tx
+      .insertInto('devices')
+      .values(
+        machines.map((m) => {
+          const random = prng(m.seed);
+          return {
+            sn_code: m.sn,
+            device_name: m.name,
+            nick_sn_code: m.seed % 7 === 0 ? `${m.line.name}-${m.name}` : '',
+            machine_name: m.group.machine,
+            project_name: m.line.name,
+            line_id: lineIds.get(m.line.name)!,
+            group_id: groupIds.get(`${m.line.name}|${m.group.name}`)!,
+            ppm_target: m.group.ppm,
+            yield_target: 97,
+            superiority_rate_target: 94,
+            use_rate_target: 80,
+            produce_target_number: m.group.ppm * 60 * 20,
+            ng_target_number: Math.round(m.group.ppm * 60 * 20 * 0.02),
+            capacity_target: m.group.ppm * 60 * 22,
+            province: m.line.province,
+            city: m.line.city,
+            lng: m.line.lng + (random() - 0.5) * 0.1,
+            lat: m.line.lat + (random() - 0.5) * 0.1,
+            gateway_id: m.gatewayId,
+            plc_ip: `192.168.${10 + Math.floor(m.seed / 50)}.${(m.seed % 200) + 20}`,
+            plc_model: 'SIM-PLC',
+          };
+        }),
+      )
+      .execute();
+    await backfill(tx, machines, config.TIMEZONE, now);
+  });
+  log.info({ machines: machines.length, ms: Date.now() - started }, 'demo factory seeded');
+};
+
+/** The config file of the demo gateways (apps/gateway), in DATA_DIR/demo. */
+export const writeDemoGatewayConfig = (config: Config, brokerUrl: string): string => {
+  const dir = resolve(config.DATA_DIR, 'demo');
+  mkdirSync(dir, { recursive: true });
+  const byGateway = new Map<string, DemoMachine[]>();
+  for (const m of demoMachines())
+    byGateway.set(m.gatewayId, [...(byGateway.get(m.gatewayId) ?? []), m]);
+  const file = join(dir, 'gateways.json');
+  writeFileSync(
+    file,
+    JSON.stringify(
+      {
+        brokerUrl,
+        gateways: [...byGateway].map(([id, machines]) => ({
+          id,
+          password: gatewaySecret(config, id),
+          bufferDir: join(dir, 'buffers', id),
+          machines: machines.map((m) => ({
+            sn: m.sn,
+            driver: 'simulated',
+            seed: m.seed,
+            ppmTarget: m.group.ppm,
+          })),
+        })),
+      },
+      null,
+      2,
+    ),
+    { mode: 0o600 },
+  );
+  return file;
+};

@@ -1,0 +1,43 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Config } from '../config.ts';
+import { writeDemoGatewayConfig } from './seed.ts';
+
+// The gateway agent is its own app: the demo runs it as a process, exactly as on an edge box.
+const GATEWAY_MAIN = fileURLToPath(new URL('../../../gateway/src/main.ts', import.meta.url));
+
+/** Starts the demo factory's gateways in one child process and restarts it if it dies. */
+export const startDemoGateways = (config: Config, mqttUrl: string, log: FastifyBaseLogger) => {
+  const configFile = writeDemoGatewayConfig(config, mqttUrl);
+  let child: ChildProcess | null = null;
+  let stopped = false;
+  let restarts = 0;
+
+  const start = () => {
+    child = spawn(process.execPath, ['--import', 'tsx', GATEWAY_MAIN, '--config', configFile], {
+      cwd: join(fileURLToPath(new URL('../../../..', import.meta.url))),
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+    child.on('exit', (code, signal) => {
+      child = null;
+      if (stopped) return;
+      const delay = Math.min(30_000, 1000 * 2 ** Math.min(restarts++, 5));
+      log.warn({ code, signal, delay }, 'demo gateways exited; restarting');
+      setTimeout(() => !stopped && start(), delay).unref();
+    });
+  };
+  start();
+
+  return {
+    stop: () =>
+      new Promise<void>((resolve) => {
+        stopped = true;
+        const running = child;
+        if (!running) return resolve();
+        running.once('exit', () => resolve());
+        running.kill('SIGTERM');
+      }),
+  };
+};

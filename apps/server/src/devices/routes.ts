@@ -1,0 +1,39 @@
+import {
+  machineListQuery,
+  machineListReply,
+  menuNode,
+  processAndCountQuery,
+} from '@linewatch/contracts/devices';
+import { envelopeSchema } from '@linewatch/contracts/envelope';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { ok } from '../http/envelope.ts';
+import { userOf } from '../plugins/auth.ts';
+import type { DevicesService } from './service.ts';
+
+export const devicesRoutes: FastifyPluginAsyncZod<{ devices: DevicesService }> = async (
+  app,
+  { devices },
+) => {
+  app.get(
+    '/api/wechat/machine/list/findMachineDataByCondition',
+    {
+      schema: {
+        querystring: machineListQuery,
+        response: { 200: envelopeSchema(machineListReply) },
+      },
+    },
+    async (request) => ok(await devices.list(userOf(request), request.query)),
+  );
+
+  app.get(
+    '/api/rpf/userFollowSn/getProcessAndCount',
+    {
+      schema: {
+        querystring: processAndCountQuery,
+        response: { 200: envelopeSchema(z.array(menuNode)) },
+      },
+    },
+    async (request) => ok(await devices.menu(userOf(request), request.query.isFollow === '1')),
+  );
+};

@@ -1,0 +1,35 @@
+import { messages, ReplyCode, type Envelope } from '@linewatch/contracts/envelope';
+
+/** A rule the service refuses on; the error handler turns it into the envelope. */
+export class DomainError extends Error {
+  constructor(
+    readonly code: Exclude<ReplyCode, '0000'>,
+    message: string,
+    readonly data: unknown = null,
+  ) {
+    super(message);
+    this.name = 'DomainError';
+  }
+}
+
+export const refused = (msg: string) => new DomainError(ReplyCode.refused, msg);
+export const forbidden = () => new DomainError(ReplyCode.forbidden, messages.forbidden);
+export const notSignedIn = () => new DomainError(ReplyCode.notSignedIn, messages.notSignedIn);
+export const notFound = (msg: string = messages.notFound) =>
+  new DomainError(ReplyCode.notFound, msg);
+export const badInput = (msg: string, path = '') =>
+  new DomainError(ReplyCode.badInput, msg, { errors: [{ path, message: msg }] });
+
+export const ok = <T>(data: T, msg = 'success'): Envelope<T> => ({
+  success: true,
+  code: ReplyCode.ok,
+  msg,
+  data,
+});
+
+export const failure = (code: Exclude<ReplyCode, '0000'>, msg: string, data: unknown = null) => ({
+  success: false,
+  code,
+  msg,
+  data,
+});

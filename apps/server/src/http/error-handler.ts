@@ -1,0 +1,55 @@
+import { httpStatusOf, messages, ReplyCode } from '@linewatch/contracts/envelope';
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { DomainError, failure } from './envelope.ts';
+
+/** Every failure leaves as the envelope of DESIGN.md section 6; never a stack trace. */
+export const registerErrorHandling = (
+  app: FastifyInstance,
+  { appShell }: { appShell: boolean },
+) => {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error instanceof DomainError) {
+      return reply
+        .status(httpStatusOf[error.code])
+        .send(failure(error.code, error.message, error.data));
+    }
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      const errors = error.validation.map((v) => ({
+        path: v.instancePath.replace(/^\//, '').replaceAll('/', '.'),
+        message: v.message ?? '参数错误',
+      }));
+      return reply
+        .status(400)
+        .send(failure(ReplyCode.badInput, errors[0]?.message ?? '参数错误', { errors }));
+    }
+    if (error.statusCode === 429) {
+      return reply.status(429).send(failure(ReplyCode.refused, messages.tooManyAttempts));
+    }
+    if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
+      // Fastify's own refusals: malformed JSON, wrong content type, body too large.
+      const msg = error.statusCode === 413 ? '请求内容过大' : '请求格式错误';
+      return reply
+        .status(error.statusCode)
+        .send(failure(ReplyCode.badInput, msg, { errors: [{ path: '', message: msg }] }));
+    }
+    request.log.error({ err: error }, 'request failed');
+    return reply.status(500).send(failure(ReplyCode.fault, messages.fault));
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0] ?? '';
+    // History-mode routes: a page path that is not an API, socket or file gets the app shell.
+    if (
+      appShell &&
+      request.method === 'GET' &&
+      !/^\/(api|ws)\//.test(path) &&
+      !path.includes('.')
+    ) {
+      return reply.sendFile('index.html');
+    }
+    return reply
+      .status(404)
+      .send(failure(ReplyCode.notFound, `${messages.notFound}: ${request.method} ${path}`));
+  });
+};

@@ -1,0 +1,52 @@
+import { messages } from '@linewatch/contracts/envelope';
+import { identityMessages } from '@linewatch/contracts/identity';
+import { encryptPassword } from '@linewatch/contracts/password-cipher';
+import { afterEach, describe, expect, it } from 'vitest';
+import { loginRequest } from '../test/clients.ts';
+import { factories } from '../test/factories.ts';
+import { startTestServer, type TestServer } from '../test/test-server.ts';
+
+// Thirty failed sign-ins from one address within fifteen minutes block that address.
+const ADDRESS_LIMIT = 30;
+
+let server: TestServer | undefined;
+afterEach(() => server?.close());
+
+/** Fails ADDRESS_LIMIT sign-ins, each for another account and claiming another forwarded address. */
+const guessFromSpoofedAddresses = async (baseUrl: string) => {
+  for (let i = 0; i < ADDRESS_LIMIT; i++) {
+    const reply = await loginRequest(
+      baseUrl,
+      { psnCode: `nobody${i}`, passWord: encryptPassword('guess') },
+      { 'x-forwarded-for': `203.0.113.${i + 1}` },
+    );
+    expect(reply.body.msg).toBe(identityMessages.wrongCredentials);
+  }
+};
+
+describe('the per-address sign-in throttle', () => {
+  it('ignores X-Forwarded-For by default, so a client cannot pick its own address', async () => {
+    server = await startTestServer();
+    const user = await factories(server.linewatch).createUser();
+    await guessFromSpoofedAddresses(server.baseUrl);
+    const next = await loginRequest(
+      server.baseUrl,
+      { psnCode: user.psnCode, passWord: encryptPassword(user.password) },
+      { 'x-forwarded-for': '198.51.100.7' },
+    );
+    expect(next.body).toMatchObject({ code: '0410', msg: messages.tooManyAttempts });
+  });
+
+  it('counts the forwarded address when TRUST_PROXY=1 (behind a reverse proxy)', async () => {
+    server = await startTestServer({ TRUST_PROXY: '1' });
+    const user = await factories(server.linewatch).createUser();
+    await guessFromSpoofedAddresses(server.baseUrl);
+    const next = await loginRequest(
+      server.baseUrl,
+      { psnCode: user.psnCode, passWord: encryptPassword(user.password) },
+      { 'x-forwarded-for': '198.51.100.7' },
+    );
+    expect(next.status).toBe(200);
+    expect(next.body.success).toBe(true);
+  });
+});

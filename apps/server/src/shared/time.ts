@@ -1,0 +1,47 @@
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+const partsFormatter = (timeZone: string) => {
+  let f = formatters.get(timeZone);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-CA', {
+      timeZone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      hourCycle: 'h23',
+    });
+    formatters.set(timeZone, f);
+  }
+  return f;
+};
+
+// Intl formatting costs microseconds and runs for every reading and every socket push; the
+// parts only change from one minute to the next (every zone offset is whole minutes).
+const cache = new Map<string, Record<string, string>>();
+const CACHE_LIMIT = 20_000;
+
+const parts = (ts: number, timeZone: string) => {
+  const key = `${timeZone}|${Math.floor(ts / 60_000)}`;
+  let out = cache.get(key);
+  if (!out) {
+    out = {};
+    for (const p of partsFormatter(timeZone).formatToParts(ts)) out[p.type] = p.value;
+    if (cache.size >= CACHE_LIMIT) cache.clear();
+    cache.set(key, out);
+  }
+  return out;
+};
+
+/** 'YYYY-MM-DD' of an instant in the factory's time zone. */
+export const dayOf = (ts: number, timeZone: string): string => {
+  const p = parts(ts, timeZone);
+  return `${p.year}-${p.month}-${p.day}`;
+};
+
+/** 'HH:00' of an instant in the factory's time zone. */
+export const hourLabelOf = (ts: number, timeZone: string): string =>
+  `${parts(ts, timeZone).hour}:00`;
+
+export const HOUR_MS = 3_600_000;
+export const hourOf = (ts: number) => ts - (ts % HOUR_MS);

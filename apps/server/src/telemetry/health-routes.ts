@@ -1,0 +1,19 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { Bus } from '../broker/bus.ts';
+import { ok } from '../http/envelope.ts';
+import type { Ingestor } from './ingest.ts';
+
+/** Liveness and intake counters, for operators and the tests (public, holds no machine data). */
+export const healthRoutes: FastifyPluginAsync<{
+  ingestor: Ingestor;
+  bus: Bus;
+  databaseKind: string;
+}> = async (app, { ingestor, bus, databaseKind }) => {
+  app.get('/healthz', { config: { public: true } }, async () =>
+    ok({
+      database: databaseKind,
+      broker: bus.connected ? 'connected' : 'disconnected',
+      ingest: ingestor.counters,
+    }),
+  );
+};

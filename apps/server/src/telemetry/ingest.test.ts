@@ -1,0 +1,351 @@
+import type { MachineCard, MachineListReply } from '@linewatch/contracts/devices';
+import { SOCKET_MAX_PAYLOAD_BYTES } from '@linewatch/contracts/limits';
+import { topicOf } from '@linewatch/contracts/mqtt';
+import {
+  SOCKET_CLOSE,
+  type RealtimeClientMessage,
+  type RealtimePayload,
+} from '@linewatch/contracts/socket';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import {
+  api,
+  connectGateway,
+  login,
+  openSocket,
+  reading,
+  runGatewayAgent,
+  waitFor,
+  type AgentProcess,
+  type GatewayClient,
+  type SocketClient,
+} from '../test/clients.ts';
+import { factories, type TestLine } from '../test/factories.ts';
+import { ingestCounters, probes } from '../test/probes.ts';
+import { externalMqttUrl, startTestServer, type TestServer } from '../test/test-server.ts';
+
+const LIST = '/api/wechat/machine/list/findMachineDataByCondition';
+
+let server: TestServer;
+let make: ReturnType<typeof factories>;
+let db: ReturnType<typeof probes>;
+let line: TestLine;
+let hiddenLine: TestLine;
+let keyId: string;
+
+const cleanups: (() => Promise<unknown>)[] = [];
+const track = <T extends AgentProcess | GatewayClient | SocketClient>(resource: T): T => {
+  cleanups.push(async () => {
+    if ('dispose' in resource) await resource.dispose();
+    else if ('client' in resource) await resource.close();
+    else resource.close();
+  });
+  return resource;
+};
+
+beforeAll(async () => {
+  server = await startTestServer();
+  make = factories(server.linewatch);
+  db = probes(server.linewatch.database.db);
+  line = await make.createLine();
+  hiddenLine = await make.createLine();
+  const operator = await make.createUser({ lines: [line] });
+  keyId = await login(server.baseUrl, operator.psnCode, operator.password);
+});
+afterEach(async () => {
+  for (let step = cleanups.pop(); step; step = cleanups.pop()) await step();
+});
+afterAll(() => server?.close());
+
+const card = async (sn: string): Promise<MachineCard | undefined> => {
+  const reply = await api(server.baseUrl, keyId).get<MachineListReply>(LIST, { nameTag: sn });
+  return reply.body.data.data.find((d) => d.snCode === sn);
+};
+
+const produced = (payload: RealtimePayload) =>
+  payload.productData.find((p) => p.key === 'produced')!.value;
+
+const realtimePath = (sn: string, key: string | null = keyId) =>
+  `/ws/realtime/${sn}${key ? `?keyId=${encodeURIComponent(key)}` : ''}`;
+
+const hello = (sn: string): RealtimeClientMessage => ({
+  SN: sn,
+  MsgType: 'machineFunction',
+  machineFunctionName: 'machineList',
+});
+
+/** A gateway with one machine on the operator's line, and an MQTT client signed in as it. */
+const gatewayWithMachine = async () => {
+  const gateway = await make.createGateway();
+  const sn = await make.createDevice({ line, gateway });
+  const client = track(await connectGateway(server.mqttUrl, gateway));
+  return { gateway, sn, client };
+};
+
+describe('telemetry from a real gateway agent', () => {
+  it('shows the machine running with a growing count, and pushes it to the real-time socket', async () => {
+    const gateway = await make.createGateway();
+    const sn = await make.createDevice({ line, gateway, produceTargetNumber: 100_000 });
+
+    const socket = track(openSocket(server.wsUrl, realtimePath(sn)));
+    expect(await socket.opened).toBe(true);
+    socket.send(hello(sn));
+    const first = await socket.waitForMessage<RealtimePayload>(() => true);
+    expect(first).toMatchObject({ MsgType: 'machineList', SN: sn, EquipmentStatus: 0 });
+    expect(produced(first)).toBe(0);
+
+    const agent = track(
+      runGatewayAgent({
+        mqttUrl: server.mqttUrl,
+        gateways: [{ ...gateway, machines: [{ sn, seed: 11, timeScale: 60, ppmTarget: 120 }] }],
+      }),
+    );
+
+    const pushed = await socket.waitForMessage<RealtimePayload>((m) => produced(m) > 0, 30_000);
+    expect(pushed.SN).toBe(sn);
+    expect(pushed.updatedAt).not.toBeNull();
+    expect(pushed.EquipmentStatus).not.toBe(0);
+
+    const running = await waitFor(
+      async () => {
+        const c = await card(sn);
+        return c?.deviceStatus === 'running' && c.produceNumber > 0 && c;
+      },
+      { timeout: 40_000, what: `${sn} running with parts produced` },
+    );
+    expect(running.iot).toBe(1);
+    await waitFor(async () => ((await card(sn))?.produceNumber ?? 0) > running.produceNumber, {
+      timeout: 40_000,
+      what: `${sn}'s count to grow past ${running.produceNumber}`,
+    });
+    // The socket keeps up with the same telemetry.
+    const later = await socket.waitForMessage<RealtimePayload>(
+      (m) => produced(m) > produced(pushed),
+      30_000,
+    );
+    expect(later.progress[0]).toMatchObject({ existing: produced(later), amount: 100_000 });
+    expect(agent.stderr()).not.toMatch(/refused|not allowed/i);
+  });
+});
+
+describe('real-time socket access', () => {
+  it('closes with 4403 for a machine on a line the user cannot see', async () => {
+    const sn = await make.createDevice({ line: hiddenLine });
+    const socket = track(openSocket(server.wsUrl, realtimePath(sn)));
+    expect(await socket.closed).toMatchObject({ code: SOCKET_CLOSE.forbidden });
+    expect(socket.messages).toEqual([]);
+  });
+
+  it('closes with 4405 without a keyId, or with an unknown one', async () => {
+    const sn = await make.createDevice({ line });
+    for (const key of [null, 'not-a-session']) {
+      const socket = track(openSocket(server.wsUrl, realtimePath(sn, key)));
+      expect(await socket.closed).toMatchObject({ code: SOCKET_CLOSE.notSignedIn });
+      expect(socket.messages).toEqual([]);
+    }
+  });
+
+  it('refuses a handshake from a foreign Origin and accepts our own', async () => {
+    const sn = await make.createDevice({ line });
+    const foreign = track(
+      openSocket(server.wsUrl, realtimePath(sn), { origin: 'https://evil.example' }),
+    );
+    expect(await foreign.refused).toBe(403);
+    const own = track(openSocket(server.wsUrl, realtimePath(sn), { origin: server.baseUrl }));
+    expect(await own.opened).toBe(true);
+    await own.waitForMessage<RealtimePayload>((m) => m.SN === sn);
+  });
+});
+
+describe('real-time socket input', () => {
+  it('closes with 4400 on a message that is not the agreed one', async () => {
+    const sn = await make.createDevice({ line });
+    const socket = track(openSocket(server.wsUrl, realtimePath(sn)));
+    await socket.waitForMessage<RealtimePayload>((m) => m.SN === sn);
+    socket.send({ MsgType: 'somethingElse' });
+    expect(await socket.closed).toMatchObject({ code: SOCKET_CLOSE.badRequest });
+  });
+
+  it('closes with 1009 on a message over the size limit', async () => {
+    const sn = await make.createDevice({ line });
+    const socket = track(openSocket(server.wsUrl, realtimePath(sn)));
+    await socket.waitForMessage<RealtimePayload>((m) => m.SN === sn);
+    socket.send({ ...hello(sn), padding: 'x'.repeat(SOCKET_MAX_PAYLOAD_BYTES) });
+    expect(await socket.closed).toMatchObject({ code: 1009 });
+  });
+});
+
+describe('ingest', () => {
+  it('drops malformed messages and readings for machines of another gateway, counting them', async () => {
+    const { gateway, sn, client } = await gatewayWithMachine();
+    const otherGateway = await make.createGateway();
+    const foreignSn = await make.createDevice({ line, gateway: otherGateway });
+
+    await client.telemetry(1, [reading(sn, { produced: 100 })]);
+    await client.telemetry(2, [reading(sn, { produced: 150 })]);
+    await client.waitForAck(2);
+    const before = await ingestCounters(server.baseUrl);
+    const cardBefore = await card(sn);
+    expect(cardBefore?.produceNumber).toBe(50);
+
+    await client.publish('telemetry', Buffer.from('{"seq": 3, "readings": [ not json'));
+    await client.publish('telemetry', {
+      seq: 3,
+      readings: [{ ...reading(sn, { produced: 9_999 }), status: 7 }],
+    });
+    await client.publish('telemetry', { seq: 3, readings: [] });
+    // Well-formed, but the machine belongs to another gateway.
+    await client.telemetry(3, [reading(foreignSn, { produced: 5_000 })]);
+    await client.telemetry(4, [reading(foreignSn, { produced: 7_000 })]);
+    // One connection, one subscriber: everything above has been handled once this is acked.
+    await client.telemetry(5, [reading(sn, { produced: 150 })]);
+    await client.waitForAck(5);
+
+    const after = await ingestCounters(server.baseUrl);
+    expect(after.unknownMachine - before.unknownMachine).toBe(2);
+    // Other test servers' gateways on a shared broker count as unknown gateways, not here.
+    expect(after.malformed - before.malformed).toBe(3);
+    expect(await db.live(foreignSn)).toBeUndefined();
+    expect(await db.producedTotal(foreignSn)).toBe(0);
+    expect((await card(foreignSn))?.produceNumber).toBe(0);
+    expect(await db.producedTotal(sn)).toBe(50);
+    expect((await db.live(sn))?.produced).toBe(150);
+    expect((await card(sn))?.produceNumber).toBe(50);
+    expect(await db.lastSeq(gateway.id)).toBe(5);
+    expect(await db.lastSeq(otherGateway.id)).toBe(0);
+  });
+
+  it('ignores a duplicate seq and acknowledges it again', async () => {
+    const { gateway, sn, client } = await gatewayWithMachine();
+    await client.telemetry(1, [reading(sn, { produced: 1_000 })]);
+    await client.telemetry(2, [reading(sn, { produced: 1_010 })]);
+    await client.waitForAck(2);
+    const duplicatesBefore = (await ingestCounters(server.baseUrl)).duplicates;
+    const acksBefore = client.acks.length;
+
+    await client.telemetry(2, [reading(sn, { produced: 1_500 })]);
+    await waitFor(() => client.acks.length > acksBefore, { what: 'the ack of the duplicate' });
+    expect(client.acks.at(-1)).toBe(2);
+    expect((await ingestCounters(server.baseUrl)).duplicates).toBe(duplicatesBefore + 1);
+    expect(await db.producedTotal(sn)).toBe(10);
+    expect((await db.live(sn))?.produced).toBe(1_010);
+
+    // The next message counts from the first seq 2, not from the duplicate.
+    await client.telemetry(3, [reading(sn, { produced: 1_020 })]);
+    await client.waitForAck(3);
+    expect(await db.producedTotal(sn)).toBe(20);
+    expect(await db.producedByMinutes(sn)).toBe(20);
+    expect(await db.lastSeq(gateway.id)).toBe(3);
+  });
+
+  it('does not accept past a gap until the missing message arrives', async () => {
+    const { gateway, sn, client } = await gatewayWithMachine();
+    await client.telemetry(1, [reading(sn, { produced: 0 })]);
+    await client.waitForAck(1);
+    const outOfOrderBefore = (await ingestCounters(server.baseUrl)).outOfOrder;
+
+    await client.telemetry(3, [reading(sn, { produced: 30 })]);
+    await waitFor(
+      async () => (await ingestCounters(server.baseUrl)).outOfOrder === outOfOrderBefore + 1,
+      { what: 'seq 3 to be refused' },
+    );
+    expect(await db.lastSeq(gateway.id)).toBe(1);
+    expect(await db.producedTotal(sn)).toBe(0);
+    expect((await card(sn))?.produceNumber).toBe(0);
+
+    await client.telemetry(2, [reading(sn, { produced: 20 })]);
+    await client.waitForAck(2);
+    expect(Math.max(...client.acks)).toBe(2);
+    expect(await db.lastSeq(gateway.id)).toBe(2);
+    expect(await db.producedTotal(sn)).toBe(20);
+
+    // The gateway resends what was not acknowledged; now it follows on.
+    await client.telemetry(3, [reading(sn, { produced: 30 })]);
+    await client.waitForAck(3);
+    expect(await db.producedTotal(sn)).toBe(30);
+  });
+
+  it('acknowledges a seq only once its rows are in the database', async () => {
+    const { gateway, sn, client } = await gatewayWithMachine();
+    const seen: Promise<{ seq: number; lastSeq: number; produced: number | undefined }>[] = [];
+    // Read the database the moment each ack arrives.
+    client.onAck((seq) =>
+      seen.push(
+        Promise.all([db.lastSeq(gateway.id), db.live(sn)]).then(([lastSeq, live]) => ({
+          seq,
+          lastSeq,
+          produced: live?.produced,
+        })),
+      ),
+    );
+    const counters = [5, 12, 20, 33, 41];
+    for (const [i, produced] of counters.entries()) {
+      await client.telemetry(i + 1, [reading(sn, { produced })]);
+    }
+    await client.waitForAck(counters.length);
+    const observed = await Promise.all(seen);
+    expect(observed.length).toBeGreaterThan(0);
+    for (const o of observed) {
+      expect(o.lastSeq).toBeGreaterThanOrEqual(o.seq);
+      expect(o.produced).toBeGreaterThanOrEqual(counters[o.seq - 1]!);
+    }
+    expect(await db.producedTotal(sn)).toBe(41 - 5);
+  });
+
+  it.runIf(externalMqttUrl)(
+    'on a shared broker, counts messages of gateways it does not know apart and drops them',
+    async () => {
+      const { sn, client } = await gatewayWithMachine();
+      const before = await ingestCounters(server.baseUrl);
+      await client.publish(
+        { topic: topicOf('LWGWNOTOURS1', 'telemetry') },
+        { seq: 1, readings: [reading(sn, { produced: 9_000 })] },
+      );
+      await client.telemetry(1, [reading(sn, { produced: 100 })]);
+      await client.waitForAck(1);
+      const after = await ingestCounters(server.baseUrl);
+      expect(after.unknownGateway - before.unknownGateway).toBeGreaterThanOrEqual(1);
+      expect(after.malformed).toBe(before.malformed);
+      expect((await db.live(sn))?.produced).toBe(100);
+    },
+  );
+
+  it.skipIf(externalMqttUrl)(
+    'keeps a gateway off another gateway’s topics (embedded broker ACL; with MQTT_URL that is the external broker’s job)',
+    async () => {
+      const { gateway, sn, client } = await gatewayWithMachine();
+      const intruder = await make.createGateway();
+      const intruderClient = track(await connectGateway(server.mqttUrl, intruder));
+      const receivedBefore = (await ingestCounters(server.baseUrl)).received;
+
+      // The broker refuses a subscription to another gateway's topic (it drops the connection).
+      const subscribed = await intruderClient.client
+        .subscribeAsync(topicOf(gateway.id, 'ack'), { qos: 1 })
+        .then(
+          (granted) => granted.every((g) => g.qos !== 128),
+          () => false,
+        );
+      expect(subscribed).toBe(false);
+      // And refuses a publication there.
+      const forger = track(await connectGateway(server.mqttUrl, intruder));
+      const outcome = await new Promise<string>((resolve) => {
+        forger.client.once('close', () => resolve('closed'));
+        forger.client.publish(
+          topicOf(gateway.id, 'telemetry'),
+          JSON.stringify({ seq: 1, readings: [reading(sn, { produced: 9_000 })] }),
+          { qos: 1 },
+          (error) => resolve(error ? 'refused' : 'accepted'),
+        );
+      });
+      expect(outcome).not.toBe('accepted');
+
+      // The owner's own seq 1 is new to the server, so the forged one never arrived.
+      await client.telemetry(1, [reading(sn, { produced: 500 })]);
+      await client.telemetry(2, [reading(sn, { produced: 510 })]);
+      await client.waitForAck(2);
+      const after = await ingestCounters(server.baseUrl);
+      expect(after.received - receivedBefore).toBe(2);
+      expect((await db.live(sn))?.produced).toBe(510);
+      expect(await db.producedTotal(sn)).toBe(10);
+    },
+  );
+});

@@ -1,0 +1,125 @@
+import { SOCKET_MAX_PAYLOAD_BYTES } from '@linewatch/contracts/limits';
+import { realtimeClientMessage, SOCKET_CLOSE } from '@linewatch/contracts/socket';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { WebSocket } from 'ws';
+import type { DeviceRegistry } from '../devices/device-registry.ts';
+import type { DevicesService } from '../devices/service.ts';
+import { forbidden } from '../http/envelope.ts';
+import type { IdentityService } from '../identity/service.ts';
+import { keyIdOf } from '../plugins/auth.ts';
+import type { LiveState } from './live-state.ts';
+import { presentRealtime } from './realtime-presenter.ts';
+
+export interface RealtimeDeps {
+  identity: IdentityService;
+  devices: DevicesService;
+  registry: DeviceRegistry;
+  live: LiveState;
+  timeZone: string;
+  publicUrl: string | undefined;
+}
+
+/** Browsers send Origin on a handshake: only our own pages may open a socket. */
+const sameOrigin = (request: FastifyRequest, publicUrl: string | undefined): boolean => {
+  const origin = request.headers.origin;
+  if (!origin) return true;
+  try {
+    const url = new URL(origin);
+    return (
+      url.host === request.headers.host ||
+      (publicUrl !== undefined && url.origin === new URL(publicUrl).origin)
+    );
+  } catch {
+    return false;
+  }
+};
+
+const STATUS_CHECK_MS = 5_000;
+const MAX_BUFFERED_BYTES = 1 << 20;
+
+export const realtimeSocket = async (app: FastifyInstance, deps: RealtimeDeps) => {
+  const sockets = new Map<string, Set<WebSocket>>();
+  const lastStatus = new Map<string, number>();
+  const dirty = new Set<string>();
+  let scheduled = false;
+
+  const push = (sn: string) => {
+    const listeners = sockets.get(sn);
+    const device = deps.registry.get(sn);
+    if (!listeners?.size || !device) return;
+    const payload = presentRealtime(device, deps.live, deps.timeZone);
+    lastStatus.set(sn, payload.EquipmentStatus);
+    const text = JSON.stringify(payload);
+    for (const socket of listeners) {
+      if (socket.readyState === socket.OPEN && socket.bufferedAmount < MAX_BUFFERED_BYTES)
+        socket.send(text);
+    }
+  };
+
+  // Several readings of one machine in one tick become one push.
+  const unsubscribe = deps.live.onChange((sn) => {
+    if (!sockets.has(sn)) return;
+    dirty.add(sn);
+    if (scheduled) return;
+    scheduled = true;
+    setImmediate(() => {
+      scheduled = false;
+      for (const s of dirty) push(s);
+      dirty.clear();
+    });
+  });
+  // A machine that falls silent changes to offline without a message: look for that.
+  const statusTimer = setInterval(() => {
+    for (const sn of sockets.keys()) {
+      const status = deps.live.statusOf(sn);
+      if ((status === 'offLine') !== (lastStatus.get(sn) === 0)) push(sn);
+    }
+  }, STATUS_CHECK_MS);
+  app.addHook('onClose', async () => {
+    unsubscribe();
+    clearInterval(statusTimer);
+  });
+
+  app.get<{ Params: { snCode: string } }>(
+    '/ws/realtime/:snCode',
+    {
+      websocket: true,
+      config: { public: true },
+      preValidation: async (request) => {
+        if (!sameOrigin(request, deps.publicUrl)) throw forbidden();
+      },
+    },
+    async (socket, request) => {
+      const sn = request.params.snCode;
+      const keyId = keyIdOf(request, true);
+      const user = keyId ? await deps.identity.authenticate(keyId) : null;
+      if (!user) return socket.close(SOCKET_CLOSE.notSignedIn, 'not signed in');
+      const device = deps.registry.get(sn);
+      if (!device || !(await deps.devices.canSee(user, device.lineId))) {
+        return socket.close(SOCKET_CLOSE.forbidden, 'forbidden');
+      }
+      let set = sockets.get(sn);
+      if (!set) sockets.set(sn, (set = new Set()));
+      set.add(socket);
+      socket.on('message', (data: Buffer) => {
+        let message: unknown;
+        try {
+          message = JSON.parse(data.toString('utf8'));
+        } catch {
+          message = null;
+        }
+        if (!realtimeClientMessage.safeParse(message).success) {
+          return socket.close(SOCKET_CLOSE.badRequest, 'bad message');
+        }
+        push(sn);
+      });
+      socket.on('close', () => {
+        set.delete(socket);
+        if (set.size === 0) sockets.delete(sn);
+      });
+      push(sn);
+    },
+  );
+};
+
+export const websocketOptions = { options: { maxPayload: SOCKET_MAX_PAYLOAD_BYTES } };

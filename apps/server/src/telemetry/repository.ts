@@ -1,0 +1,299 @@
+import { sql } from 'kysely';
+import type { Db } from '../db/database.ts';
+import type { Totals } from '../shared/metrics.ts';
+import { dayOf, HOUR_MS } from '../shared/time.ts';
+import { MINUTE_MS, type Figures, type MachineSnapshot } from './reading-effects.ts';
+import type { LiveSeed } from './live-state.ts';
+
+export interface AlarmEdge {
+  sn: string;
+  code: string;
+  ts: number;
+  active: boolean;
+}
+
+/** Everything accepted since the last flush; written in one transaction with the ack watermarks. */
+export interface Batch {
+  gatewaySeq: Map<string, number>;
+  minutes: Map<string, { sn: string; minute: number; figures: Figures }>;
+  statusChanges: { sn: string; ts: number; status: number; idleReason: string | null }[];
+  alarmEdges: AlarmEdge[];
+  operations: { sn: string; ts: number; comment: string; setValue: string; user: string }[];
+  snapshots: Map<string, MachineSnapshot>;
+}
+
+export const emptyBatch = (): Batch => ({
+  gatewaySeq: new Map(),
+  minutes: new Map(),
+  statusChanges: [],
+  alarmEdges: [],
+  operations: [],
+  snapshots: new Map(),
+});
+
+const CHUNK = 1000;
+const chunks = <T>(items: T[]) => {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += CHUNK) out.push(items.slice(i, i + CHUNK));
+  return out;
+};
+
+const figureColumns = (f: Figures) => ({
+  produced: f.produced,
+  ok: f.ok,
+  ng: f.ng,
+  first_pass_ok: f.firstPassOk,
+  running_ms: f.runningMs,
+  idle_ms: f.idleMs,
+  fault_ms: f.faultMs,
+  idle_upstream_ms: f.idleUpstreamMs,
+  idle_downstream_ms: f.idleDownstreamMs,
+});
+
+const ADDED = [
+  'produced',
+  'ok',
+  'ng',
+  'first_pass_ok',
+  'running_ms',
+  'idle_ms',
+  'fault_ms',
+  'idle_upstream_ms',
+  'idle_downstream_ms',
+] as const;
+
+export const createTelemetryRepository = (db: Db, timeZone: string) => ({
+  async loadGatewaySeqs(): Promise<Map<string, number>> {
+    const rows = await db.selectFrom('gateways').select(['id', 'last_seq']).execute();
+    return new Map(rows.map((r) => [r.id, r.last_seq]));
+  },
+
+  async loadLiveSeed(now = Date.now()): Promise<LiveSeed> {
+    const live = await db.selectFrom('device_live').selectAll().execute();
+    const today = await db
+      .selectFrom('rollup_day')
+      .selectAll()
+      .where('day', '=', dayOf(now, timeZone))
+      .execute();
+    const since = new Date(now - 24 * HOUR_MS);
+    const hourly = await db
+      .selectFrom('rollup_minute')
+      .select([
+        'sn_code',
+        sql<Date>`date_trunc('hour', minute)`.as('hour'),
+        sql<number>`sum(produced)::int`.as('produced'),
+      ])
+      .where('minute', '>', since)
+      .groupBy(['sn_code', sql`date_trunc('hour', minute)`])
+      .execute();
+    const recent = await db
+      .selectFrom('rollup_minute')
+      .select(['sn_code', 'minute', 'produced'])
+      .where('minute', '>=', new Date(now - 5 * MINUTE_MS))
+      .execute();
+    return {
+      snapshots: new Map(
+        live.map((r) => [
+          r.sn_code,
+          {
+            ts: r.ts.getTime(),
+            status: r.status as 1 | 2 | 3,
+            idleReason: r.idle_reason as MachineSnapshot['idleReason'],
+            produced: r.produced,
+            ok: r.ok,
+            ng: r.ng,
+            firstPassOk: r.first_pass_ok,
+            activeAlarms: r.active_alarms,
+          },
+        ]),
+      ),
+      today: new Map(
+        today.map((r): [string, Totals] => [
+          r.sn_code,
+          {
+            produced: r.produced,
+            ok: r.ok,
+            ng: r.ng,
+            firstPassOk: r.first_pass_ok,
+            runningMs: r.running_ms,
+            idleMs: r.idle_ms,
+            faultMs: r.fault_ms,
+            maxMinuteProduced: r.max_minute_produced,
+          },
+        ]),
+      ),
+      hourly: hourly.map((r) => ({
+        sn: r.sn_code,
+        hour: new Date(r.hour).getTime(),
+        produced: r.produced,
+      })),
+      recentMinutes: recent.map((r) => ({
+        sn: r.sn_code,
+        minute: r.minute.getTime(),
+        produced: r.produced,
+      })),
+    };
+  },
+
+  async writeBatch(batch: Batch): Promise<void> {
+    await db.transaction().execute(async (tx) => {
+      const minuteRows = [...batch.minutes.values()].map((m) => ({
+        sn_code: m.sn,
+        minute: new Date(m.minute),
+        ...figureColumns(m.figures),
+      }));
+      // Per day: the figures added, and the highest minute total now stored (for max PPM).
+      const days = new Map<
+        string,
+        { sn: string; day: string; figures: Figures; maxMinute: number }
+      >();
+      for (const chunk of chunks(minuteRows)) {
+        const stored = await tx
+          .insertInto('rollup_minute')
+          .values(chunk)
+          .onConflict((oc) =>
+            oc
+              .columns(['sn_code', 'minute'])
+              .doUpdateSet((eb) =>
+                Object.fromEntries(
+                  ADDED.map((c) => [c, eb(`rollup_minute.${c}`, '+', eb.ref(`excluded.${c}`))]),
+                ),
+              ),
+          )
+          .returning(['sn_code', 'minute', 'produced'])
+          .execute();
+        for (const row of stored) {
+          const day = dayOf(row.minute.getTime(), timeZone);
+          const key = `${row.sn_code}|${day}`;
+          const added = batch.minutes.get(`${row.sn_code}|${row.minute.getTime()}`)!.figures;
+          const entry = days.get(key);
+          if (entry) {
+            for (const k of Object.keys(added) as (keyof Figures)[]) entry.figures[k] += added[k];
+            entry.maxMinute = Math.max(entry.maxMinute, row.produced);
+          } else {
+            days.set(key, { sn: row.sn_code, day, figures: { ...added }, maxMinute: row.produced });
+          }
+        }
+      }
+      for (const chunk of chunks([...days.values()])) {
+        await tx
+          .insertInto('rollup_day')
+          .values(
+            chunk.map((d) => ({
+              sn_code: d.sn,
+              day: d.day,
+              ...figureColumns(d.figures),
+              max_minute_produced: d.maxMinute,
+            })),
+          )
+          .onConflict((oc) =>
+            oc.columns(['sn_code', 'day']).doUpdateSet((eb) => ({
+              ...Object.fromEntries(
+                ADDED.map((c) => [c, eb(`rollup_day.${c}`, '+', eb.ref(`excluded.${c}`))]),
+              ),
+              max_minute_produced: sql`greatest(rollup_day.max_minute_produced, excluded.max_minute_produced)`,
+            })),
+          )
+          .execute();
+      }
+      for (const chunk of chunks(batch.statusChanges)) {
+        await tx
+          .insertInto('status_changes')
+          .values(
+            chunk.map((s) => ({
+              sn_code: s.sn,
+              ts: new Date(s.ts),
+              status: s.status,
+              idle_reason: s.idleReason,
+            })),
+          )
+          .execute();
+      }
+      for (const chunk of chunks(batch.operations)) {
+        await tx
+          .insertInto('operation_logs')
+          .values(
+            chunk.map((o) => ({
+              sn_code: o.sn,
+              ts: new Date(o.ts),
+              comment: o.comment,
+              set_value: o.setValue,
+              user_name: o.user,
+            })),
+          )
+          .execute();
+      }
+      // Alarm edges are rare; applied in order so a raise and clear in one batch pair up.
+      for (const edge of batch.alarmEdges) {
+        if (edge.active) {
+          await tx
+            .insertInto('alarms')
+            .values({ sn_code: edge.sn, code: edge.code, begin_at: new Date(edge.ts) })
+            .onConflict((oc) =>
+              oc.columns(['sn_code', 'code']).where('end_at', 'is', null).doNothing(),
+            )
+            .execute();
+        } else {
+          await tx
+            .updateTable('alarms')
+            .set({ end_at: new Date(edge.ts) })
+            .where('sn_code', '=', edge.sn)
+            .where('code', '=', edge.code)
+            .where('end_at', 'is', null)
+            .execute();
+        }
+      }
+      for (const chunk of chunks([...batch.snapshots])) {
+        await tx
+          .insertInto('device_live')
+          .values(
+            chunk.map(([sn, s]) => ({
+              sn_code: sn,
+              ts: new Date(s.ts),
+              status: s.status,
+              idle_reason: s.idleReason,
+              produced: s.produced,
+              ok: s.ok,
+              ng: s.ng,
+              first_pass_ok: s.firstPassOk,
+              active_alarms: s.activeAlarms,
+            })),
+          )
+          .onConflict((oc) =>
+            oc.column('sn_code').doUpdateSet((eb) => ({
+              ts: eb.ref('excluded.ts'),
+              status: eb.ref('excluded.status'),
+              idle_reason: eb.ref('excluded.idle_reason'),
+              produced: eb.ref('excluded.produced'),
+              ok: eb.ref('excluded.ok'),
+              ng: eb.ref('excluded.ng'),
+              first_pass_ok: eb.ref('excluded.first_pass_ok'),
+              active_alarms: eb.ref('excluded.active_alarms'),
+            })),
+          )
+          .execute();
+      }
+      for (const [gatewayId, seq] of batch.gatewaySeq) {
+        await tx
+          .updateTable('gateways')
+          .set({ last_seq: seq })
+          .where('id', '=', gatewayId)
+          .execute();
+      }
+    });
+  },
+
+  setGatewayOnline: (gatewayId: string, online: boolean, at: Date) =>
+    db
+      .updateTable('gateways')
+      .set({ online, state_changed_at: at })
+      .where('id', '=', gatewayId)
+      .execute(),
+
+  loadGatewayOnline: async (): Promise<Map<string, boolean>> => {
+    const rows = await db.selectFrom('gateways').select(['id', 'online']).execute();
+    return new Map(rows.map((r) => [r.id, r.online]));
+  },
+});
+
+export type TelemetryRepository = ReturnType<typeof createTelemetryRepository>;
