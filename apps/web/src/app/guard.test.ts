@@ -1,0 +1,90 @@
+import { describe, expect, it } from 'vitest';
+import { canAccess, decideNavigation, GRANTED_ROLES, type NavigationRequest } from './guard.ts';
+
+const request = (overrides: Partial<NavigationRequest>): NavigationRequest => ({
+  pathname: '/deviceList',
+  search: '',
+  hasToken: false,
+  routesLoaded: false,
+  isDingTalk: false,
+  ...overrides,
+});
+
+const redirectOf = (decision: ReturnType<typeof decideNavigation>) => {
+  if (decision.type !== 'redirect') throw new Error(`expected a redirect, got ${decision.type}`);
+  const url = new URL(decision.to, 'http://app.test');
+  return { pathname: url.pathname, params: Object.fromEntries(url.searchParams) };
+};
+
+describe('navigation guard', () => {
+  it('sends a signed-in user away from /login to /', () => {
+    expect(decideNavigation(request({ pathname: '/login', hasToken: true }))).toEqual({
+      type: 'redirect',
+      to: '/',
+    });
+  });
+
+  it('loads user info, roles and routes on the first navigation with a token', () => {
+    expect(decideNavigation(request({ hasToken: true }))).toEqual({ type: 'load' });
+    expect(decideNavigation(request({ hasToken: true, routesLoaded: true }))).toEqual({
+      type: 'allow',
+    });
+  });
+
+  it('lets a signed-in user open a public page without loading anything', () => {
+    expect(decideNavigation(request({ pathname: '/faultAlarm', hasToken: true }))).toEqual({
+      type: 'allow',
+    });
+  });
+
+  it.each(['/login', '/userApply', '/userAudit', '/faultAlarm', '/refresh'])(
+    'lets anyone open %s',
+    (pathname) => {
+      expect(decideNavigation(request({ pathname }))).toEqual({ type: 'allow' });
+    },
+  );
+
+  it('sends a visitor without a token to /login with the page to come back to', () => {
+    const target = redirectOf(
+      decideNavigation(request({ pathname: '/currentDataReport', search: '?snCode=SN-1' })),
+    );
+    expect(target).toEqual({
+      pathname: '/login',
+      params: { redirect: '/currentDataReport?snCode=SN-1' },
+    });
+  });
+
+  it('passes an OAuth code on to /login next to the redirect', () => {
+    const target = redirectOf(
+      decideNavigation(request({ pathname: '/threeParam', search: '?snCode=SN-1&code=abc' })),
+    );
+    expect(target).toEqual({
+      pathname: '/login',
+      params: { redirect: '/threeParam?snCode=SN-1', code: 'abc' },
+    });
+  });
+
+  it('keeps only the redirect for a DingTalk user', () => {
+    const target = redirectOf(
+      decideNavigation(request({ pathname: '/threeParam', search: '?code=abc', isDingTalk: true })),
+    );
+    expect(target).toEqual({ pathname: '/login', params: { redirect: '/threeParam' } });
+  });
+
+  it('guards unknown paths like any other private page', () => {
+    expect(redirectOf(decideNavigation(request({ pathname: '/nowhere' }))).params.redirect).toBe(
+      '/nowhere',
+    );
+  });
+});
+
+describe('route roles', () => {
+  it('allows routes without roles and routes naming a granted role', () => {
+    expect(canAccess(undefined, [])).toBe(true);
+    expect(canAccess(['map'], GRANTED_ROLES)).toBe(true);
+  });
+
+  it('refuses a route whose roles were not granted', () => {
+    expect(canAccess(['admin'], GRANTED_ROLES)).toBe(false);
+  });
+});

@@ -1,0 +1,59 @@
+import { loginUrl, LOGIN_PATH } from '../shared/login-url.ts';
+
+/** Paths anyone may open (spec section 2). */
+const PUBLIC_PATHS: readonly string[] = [
+  LOGIN_PATH,
+  '/userApply',
+  '/userAudit',
+  '/faultAlarm',
+  '/refresh',
+];
+
+/** The spec fixes the granted roles; route metadata may still ask for one of them. */
+export const GRANTED_ROLES: readonly string[] = [
+  'home',
+  'center',
+  'deviceList',
+  'chartMenu',
+  'msgList',
+  'subscriptionList',
+  'map',
+];
+
+export interface NavigationRequest {
+  pathname: string;
+  search: string;
+  hasToken: boolean;
+  /** User info, roles and routes were loaded since this page load. */
+  routesLoaded: boolean;
+  /** DingTalk users sign in without the messaging app's OAuth code. */
+  isDingTalk: boolean;
+}
+
+export type GuardDecision = { type: 'allow' } | { type: 'load' } | { type: 'redirect'; to: string };
+
+const isPublicPath = (pathname: string): boolean => PUBLIC_PATHS.includes(pathname);
+
+/** The navigation guard of spec section 2, free of routers and storage so it can be tested alone. */
+export const decideNavigation = (request: NavigationRequest): GuardDecision => {
+  const { pathname, search, hasToken, routesLoaded, isDingTalk } = request;
+  if (hasToken) {
+    if (pathname === LOGIN_PATH) return { type: 'redirect', to: '/' };
+    // A stale token must not lock anyone out of a public page (a fault alarm opened from a message).
+    if (isPublicPath(pathname) || routesLoaded) return { type: 'allow' };
+    return { type: 'load' };
+  }
+  if (isPublicPath(pathname)) return { type: 'allow' };
+  const query = new URLSearchParams(search);
+  const code = query.get('code');
+  query.delete('code');
+  const rest = query.toString();
+  const redirect = rest ? `${pathname}?${rest}` : pathname;
+  return { type: 'redirect', to: loginUrl(redirect, isDingTalk ? null : code) };
+};
+
+/** Route role filtering: a route naming roles needs one of them. */
+export const canAccess = (
+  required: readonly string[] | undefined,
+  granted: readonly string[],
+): boolean => !required || required.length === 0 || required.some((role) => granted.includes(role));

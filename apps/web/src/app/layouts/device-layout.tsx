@@ -1,0 +1,41 @@
+import { NavBar, Tabs } from 'antd-mobile';
+import { Suspense } from 'react';
+import { Outlet, useLocation, useNavigate, useSearchParams } from 'react-router';
+import { PageLoading } from '../screens/page-loading.tsx';
+import styles from './device-layout.module.css';
+
+const tabs = [
+  { path: '/currentDataReport', title: '实时数据', testId: 'device-tab-realtime' },
+  { path: '/deviceHistory', title: '历史数据', testId: 'device-tab-history' },
+  { path: '/deviceLog', title: '设备日志', testId: 'device-tab-log' },
+];
+
+/** One machine's pages: top bar back to the list, three tabs that carry ?snCode. */
+export const DeviceLayout = () => {
+  const { pathname } = useLocation();
+  const [params] = useSearchParams();
+  const navigate = useNavigate();
+  const snCode = params.get('snCode');
+  const search = snCode ? `?${new URLSearchParams({ snCode }).toString()}` : '';
+
+  return (
+    <div className={styles.layout}>
+      <div className={styles.top}>
+        <NavBar onBack={() => void navigate('/deviceList')} data-testid="device-navbar">
+          设备数据
+        </NavBar>
+        <Tabs
+          activeKey={pathname}
+          onChange={(path) => void navigate({ pathname: path, search }, { replace: true })}
+        >
+          {tabs.map((tab) => (
+            <Tabs.Tab key={tab.path} title={<span data-testid={tab.testId}>{tab.title}</span>} />
+          ))}
+        </Tabs>
+      </div>
+      <Suspense fallback={<PageLoading />}>
+        <Outlet />
+      </Suspense>
+    </div>
+  );
+};

@@ -1,0 +1,45 @@
+import { TabBar } from 'antd-mobile';
+import { EnvironmentOutline, UnorderedListOutline, UserOutline } from 'antd-mobile-icons';
+import { Suspense } from 'react';
+import { Outlet, useLocation, useNavigate } from 'react-router';
+import { PageLoading } from '../screens/page-loading.tsx';
+import styles from './tab-layout.module.css';
+
+const tabs = [
+  { path: '/map', title: '设备地图', icon: <EnvironmentOutline />, testId: 'tab-map' },
+  {
+    path: '/deviceList',
+    title: '设备列表',
+    icon: <UnorderedListOutline />,
+    testId: 'tab-device-list',
+  },
+  { path: '/center', title: '个人中心', icon: <UserOutline />, testId: 'tab-center' },
+];
+
+/** The main layout: the page above, three tabs at the bottom. */
+export const TabLayout = () => {
+  const { pathname } = useLocation();
+  const navigate = useNavigate();
+  return (
+    <div className={styles.layout}>
+      <main className={styles.content}>
+        <Suspense fallback={<PageLoading />}>
+          <Outlet />
+        </Suspense>
+      </main>
+      <TabBar
+        className={styles.tabBar}
+        activeKey={pathname}
+        safeArea
+        onChange={(path) => {
+          if (path !== pathname) void navigate(path);
+        }}
+        data-testid="tab-bar"
+      >
+        {tabs.map((tab) => (
+          <TabBar.Item key={tab.path} icon={tab.icon} title={tab.title} data-testid={tab.testId} />
+        ))}
+      </TabBar>
+    </div>
+  );
+};

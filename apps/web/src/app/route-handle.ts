@@ -1,0 +1,14 @@
+import type { UIMatch } from 'react-router';
+
+/** Route metadata: the page title and the roles a route asks for. */
+export interface RouteHandle {
+  title?: string;
+  roles?: readonly string[];
+}
+
+export const handleOf = (match: UIMatch): RouteHandle => match.handle ?? {};
+
+const TITLE_SUFFIX: string = import.meta.env.TITLE_SUFFIX || 'Linewatch';
+
+export const pageTitle = (title: string | undefined): string =>
+  title ? `${title} - ${TITLE_SUFFIX}` : TITLE_SUFFIX;

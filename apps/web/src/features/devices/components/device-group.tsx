@@ -1,0 +1,99 @@
+import type { MachineCard as Machine } from '@linewatch/contracts/devices';
+import { DownOutline, RightOutline } from 'antd-mobile-icons';
+import { useCallback } from 'react';
+import { ListState } from '../../../shared/components/list-state.tsx';
+import { listStateOf } from '../../../shared/list-state.ts';
+import { loadedCount, useMachinePages } from '../api.ts';
+import type { GroupSpec } from '../groups.ts';
+import styles from './device-group.module.css';
+import { MachineCard } from './machine-card.tsx';
+
+interface DeviceGroupProps {
+  group: GroupSpec;
+  expanded: boolean;
+  searching: boolean;
+  selecting: boolean;
+  isSelected: (snCode: string) => boolean;
+  onToggle: (key: string) => void;
+  onPressCard: (machine: Machine) => void;
+}
+
+/** One production line: a header that folds, and its own paged list (15 per page). */
+export const DeviceGroup = ({
+  group,
+  expanded,
+  searching,
+  selecting,
+  isSelected,
+  onToggle,
+  onPressCard,
+}: DeviceGroupProps) => {
+  const pages = useMachinePages(group.filter, expanded);
+  const { fetchNextPage, hasNextPage, isFetchingNextPage, refetch } = pages;
+  const items = pages.data?.pages.flatMap((page) => page.data) ?? [];
+  const total = pages.data?.pages[0]?.total;
+  const count = total ?? (searching ? undefined : group.count);
+
+  const loadMore = useCallback(() => {
+    if (hasNextPage && !isFetchingNextPage) void fetchNextPage();
+  }, [fetchNextPage, hasNextPage, isFetchingNextPage]);
+
+  const retry = useCallback(() => {
+    if (pages.isFetchNextPageError) void fetchNextPage();
+    else void refetch();
+  }, [fetchNextPage, pages.isFetchNextPageError, refetch]);
+
+  return (
+    <section
+      className={styles.group}
+      data-testid="device-group"
+      data-key={group.key}
+      data-expanded={expanded}
+    >
+      <button
+        type="button"
+        className={styles.header}
+        data-testid="device-group-header"
+        aria-expanded={expanded}
+        onClick={() => onToggle(group.key)}
+      >
+        {expanded ? (
+          <DownOutline className={styles.arrow} />
+        ) : (
+          <RightOutline className={styles.arrow} />
+        )}
+        <span className={styles.title}>{group.title}</span>
+        {count === undefined ? null : (
+          <span className={styles.count} data-testid="device-group-count">
+            {count}台
+          </span>
+        )}
+      </button>
+      {expanded ? (
+        <div className={styles.body}>
+          {items.map((machine) => (
+            <MachineCard
+              key={machine.snCode}
+              machine={machine}
+              selecting={selecting}
+              selected={isSelected(machine.snCode)}
+              onPress={onPressCard}
+            />
+          ))}
+          <ListState
+            state={listStateOf({
+              itemCount: loadedCount(pages.data?.pages ?? []),
+              isPending: pages.isPending,
+              isError: pages.isError,
+              isFetchingNextPage,
+              hasNextPage,
+              searching,
+            })}
+            onRetry={retry}
+            onLoadMore={loadMore}
+          />
+        </div>
+      ) : null}
+    </section>
+  );
+};

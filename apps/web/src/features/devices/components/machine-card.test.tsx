@@ -1,0 +1,99 @@
+import type { MachineCard as Machine } from '@linewatch/contracts/devices';
+import { render, screen, within } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import { MachineCard } from './machine-card.tsx';
+
+const buildMachine = (overrides: Partial<Machine> = {}): Machine => ({
+  snCode: 'SN-001',
+  nickSnCode: '',
+  deviceName: '点胶机',
+  deviceStatus: 'running',
+  iot: 1,
+  isCollect: false,
+  produceLine: 'L1',
+  produceGroup: 'G1',
+  produceNumber: 1000,
+  produceTargetNumber: 1000,
+  ngNumber: 5,
+  ngTargetNumber: 10,
+  ppm: 12,
+  maxPPM: 15,
+  ppmTarget: 10,
+  superiorityRate: 97,
+  superiorityRateTarget: 95,
+  yield: 99.5,
+  yieldTarget: 98,
+  useRate: 85,
+  useRateTarget: 80,
+  ...overrides,
+});
+
+const renderCard = (machine: Machine, onPress = vi.fn()) => {
+  render(<MachineCard machine={machine} selecting={false} selected={false} onPress={onPress} />);
+  return screen.getByTestId('device-card');
+};
+
+const metric = (card: HTMLElement, name: string) => within(card).getByTestId(`card-metric-${name}`);
+
+describe('machine card', () => {
+  it('colours every figure that meets its target green', () => {
+    const card = renderCard(buildMachine());
+    for (const name of ['produced', 'ppm', 'superiority', 'yield', 'use-rate']) {
+      expect(metric(card, name).dataset.ok).toBe('true');
+    }
+  });
+
+  it('colours figures below target red, and rates equal to target red (they must exceed it)', () => {
+    const card = renderCard(
+      buildMachine({ produceNumber: 999, ppm: 9.5, superiorityRate: 95, yield: 98, useRate: 79 }),
+    );
+    for (const name of ['produced', 'ppm', 'superiority', 'yield', 'use-rate']) {
+      expect(metric(card, name).dataset.ok).toBe('false');
+    }
+  });
+
+  it('shows rates as percent against their targets', () => {
+    const card = renderCard(buildMachine({ yield: 99.456, yieldTarget: 98 }));
+    expect(metric(card, 'yield').textContent).toContain('99.46%/98%');
+  });
+
+  it('names the machine by its nickname when it has one', () => {
+    expect(
+      within(renderCard(buildMachine({ nickSnCode: '一号机' }))).getByTestId('card-name')
+        .textContent,
+    ).toBe('一号机');
+  });
+
+  it('falls back to the SN code for a blank nickname', () => {
+    expect(
+      within(renderCard(buildMachine({ nickSnCode: '  ' }))).getByTestId('card-name').textContent,
+    ).toBe('SN-001');
+  });
+
+  it.each([
+    ['running', '运行'],
+    ['standBy', '待机'],
+    ['error', '故障'],
+    ['offLine', '离线'],
+  ] as const)('labels status %s as %s', (deviceStatus, label) => {
+    expect(
+      within(renderCard(buildMachine({ deviceStatus }))).getByTestId('card-status').textContent,
+    ).toBe(label);
+  });
+
+  it.each([
+    [0, '未绑定网关'],
+    [1, '在线'],
+    [2, '离线'],
+  ] as const)('labels gateway state %i as %s', (iot, label) => {
+    expect(within(renderCard(buildMachine({ iot }))).getByTestId('card-iot').textContent).toBe(
+      label,
+    );
+  });
+
+  it('tags subscribed machines', () => {
+    expect(
+      within(renderCard(buildMachine({ isCollect: true }))).getByTestId('card-collect').textContent,
+    ).toBe('已订阅');
+  });
+});

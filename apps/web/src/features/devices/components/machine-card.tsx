@@ -1,0 +1,143 @@
+import {
+  cardMeetsTarget,
+  type DeviceStatus,
+  type IotState,
+  type MachineCard as Machine,
+} from '@linewatch/contracts/devices';
+import { Checkbox, Tag } from 'antd-mobile';
+import { GlobalOutline } from 'antd-mobile-icons';
+import type { ReactNode } from 'react';
+import { formatNumber, formatPercent } from '../../../shared/format.ts';
+import styles from './machine-card.module.css';
+
+const statusTags: Record<DeviceStatus, { label: string; color: string }> = {
+  running: { label: '运行', color: 'success' },
+  standBy: { label: '待机', color: 'warning' },
+  error: { label: '故障', color: 'danger' },
+  offLine: { label: '离线', color: '#999999' },
+};
+
+const iotLabels: Record<IotState, string> = { 0: '未绑定网关', 1: '在线', 2: '离线' };
+
+export const displayName = (machine: Pick<Machine, 'snCode' | 'nickSnCode'>): string =>
+  machine.nickSnCode.trim() || machine.snCode;
+
+interface MetricProps {
+  name: string;
+  testId: string;
+  ok: boolean;
+  actual: string;
+  target: string;
+}
+
+const Metric = ({ name, testId, ok, actual, target }: MetricProps) => (
+  <div className={styles.metric} data-testid={`card-metric-${testId}`} data-ok={ok}>
+    <div className={styles.metricName}>{name}</div>
+    <div className={styles.metricValue}>
+      <span className={ok ? styles.good : styles.bad}>{actual}</span>
+      <span className={styles.target}>/{target}</span>
+    </div>
+  </div>
+);
+
+interface MachineCardProps {
+  machine: Machine;
+  selecting: boolean;
+  selected: boolean;
+  onPress: (machine: Machine) => void;
+}
+
+export const MachineCard = ({ machine, selecting, selected, onPress }: MachineCardProps) => {
+  const status = statusTags[machine.deviceStatus];
+  const metrics: MetricProps[] = [
+    {
+      name: '产量',
+      testId: 'produced',
+      ok: cardMeetsTarget.produced(machine),
+      actual: formatNumber(machine.produceNumber),
+      target: formatNumber(machine.produceTargetNumber),
+    },
+    {
+      name: 'PPM',
+      testId: 'ppm',
+      ok: cardMeetsTarget.ppm(machine),
+      actual: formatNumber(machine.ppm),
+      target: formatNumber(machine.ppmTarget),
+    },
+    {
+      name: '优率',
+      testId: 'superiority',
+      ok: cardMeetsTarget.superiorityRate(machine),
+      actual: formatPercent(machine.superiorityRate),
+      target: formatPercent(machine.superiorityRateTarget),
+    },
+    {
+      name: '良率',
+      testId: 'yield',
+      ok: cardMeetsTarget.yield(machine),
+      actual: formatPercent(machine.yield),
+      target: formatPercent(machine.yieldTarget),
+    },
+    {
+      name: '稼动率',
+      testId: 'use-rate',
+      ok: cardMeetsTarget.useRate(machine),
+      actual: formatPercent(machine.useRate),
+      target: formatPercent(machine.useRateTarget),
+    },
+  ];
+  let checkbox: ReactNode = null;
+  if (selecting) {
+    checkbox = (
+      <Checkbox
+        className={styles.checkbox}
+        data-testid="card-checkbox"
+        checked={selected}
+        onChange={() => onPress(machine)}
+        onClick={(event) => event.stopPropagation()}
+      />
+    );
+  }
+
+  return (
+    <article
+      className={`${styles.card} ${selected ? styles.selected : ''}`}
+      data-testid="device-card"
+      data-sn={machine.snCode}
+      data-status={machine.deviceStatus}
+      onClick={() => onPress(machine)}
+    >
+      <header className={styles.header}>
+        {checkbox}
+        <h3 className={styles.name} data-testid="card-name">
+          {displayName(machine)}
+        </h3>
+        {machine.isCollect ? (
+          <Tag className={styles.tag} color="primary" fill="outline" data-testid="card-collect">
+            已订阅
+          </Tag>
+        ) : null}
+        <Tag className={styles.tag} color={status.color} data-testid="card-status">
+          {status.label}
+        </Tag>
+      </header>
+      <div className={styles.sub}>
+        <span className={styles.device}>{machine.deviceName}</span>
+        <span
+          className={`${styles.iot} ${styles[`iot${machine.iot}`]}`}
+          data-testid="card-iot"
+          data-iot={machine.iot}
+          title="网关状态"
+        >
+          <GlobalOutline aria-hidden />
+          {iotLabels[machine.iot]}
+        </span>
+      </div>
+      <div className={styles.metrics}>
+        {metrics.map((metric) => (
+          <Metric key={metric.testId} {...metric} />
+        ))}
+      </div>
+    </article>
+  );
+};

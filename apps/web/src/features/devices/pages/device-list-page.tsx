@@ -1,0 +1,175 @@
+import type { MachineCard as Machine } from '@linewatch/contracts/devices';
+import { Button, SearchBar } from 'antd-mobile';
+import { DownFill, HistogramOutline, StarOutline, UnorderedListOutline } from 'antd-mobile-icons';
+import { useCallback, useMemo, useState } from 'react';
+import { useNavigate } from 'react-router';
+import { ListState } from '../../../shared/components/list-state.tsx';
+import { webMessages } from '../../../shared/messages.ts';
+import { toastInfo } from '../../../shared/toast.ts';
+import { useDebouncedValue } from '../../../shared/use-debounced-value.ts';
+import { useProcessMenu } from '../api.ts';
+import { DeviceGroup } from '../components/device-group.tsx';
+import { displayName } from '../components/machine-card.tsx';
+import { MenuDrawer } from '../components/menu-drawer.tsx';
+import { SelectionBar } from '../components/selection-bar.tsx';
+import { ALL, groupsFor, type MenuSelection } from '../groups.ts';
+import styles from './device-list-page.module.css';
+
+const SEARCH_DEBOUNCE_MS = 1000;
+
+const DeviceListPage = () => {
+  const navigate = useNavigate();
+  const menu = useProcessMenu();
+  const [searchText, setSearchText] = useState('');
+  const [submitted, setSubmitted] = useState<string | null>(null);
+  const debounced = useDebouncedValue(searchText, SEARCH_DEBOUNCE_MS);
+  // Enter or clear applies at once; typing waits for the debounce.
+  const nameTag = (submitted ?? debounced).trim();
+  const searching = nameTag !== '';
+  const [selection, setSelection] = useState<MenuSelection>(ALL);
+  const [menuOpen, setMenuOpen] = useState(false);
+  /** null until the user folds or unfolds a group: then the first group is open. */
+  const [expanded, setExpanded] = useState<ReadonlySet<string> | null>(null);
+  const [selecting, setSelecting] = useState(false);
+  const [selected, setSelected] = useState<ReadonlyMap<string, string>>(new Map());
+
+  const groups = useMemo(
+    () => groupsFor(menu.data ?? [], selection, nameTag),
+    [menu.data, selection, nameTag],
+  );
+  // A search opens every group so hits in any line are visible.
+  const isExpanded = (key: string) =>
+    searching || (expanded ? expanded.has(key) : key === groups[0]?.key);
+
+  const toggleGroup = useCallback(
+    (key: string) => {
+      setExpanded((current) => {
+        const next = new Set(current ?? (groups[0] ? [groups[0].key] : []));
+        if (next.has(key)) next.delete(key);
+        else next.add(key);
+        return next;
+      });
+    },
+    [groups],
+  );
+
+  const pressCard = useCallback(
+    (machine: Machine) => {
+      if (!selecting) {
+        void navigate(`/currentDataReport?snCode=${encodeURIComponent(machine.snCode)}`);
+        return;
+      }
+      setSelected((current) => {
+        const next = new Map(current);
+        if (next.has(machine.snCode)) next.delete(machine.snCode);
+        else next.set(machine.snCode, displayName(machine));
+        return next;
+      });
+    },
+    [navigate, selecting],
+  );
+
+  const isSelected = useCallback((snCode: string) => selected.has(snCode), [selected]);
+
+  const toggleSelecting = () => {
+    setSelecting((on) => !on);
+    setSelected(new Map());
+  };
+
+  const confirmSelection = () => {
+    if (selected.size === 0) {
+      toastInfo(webMessages.selectFirst);
+      return;
+    }
+    void navigate(`/followSetting?snCode=${encodeURIComponent([...selected.keys()].join(','))}`);
+  };
+
+  let content;
+  if (menu.isPending) content = <ListState state="loading" />;
+  else if (menu.isError) content = <ListState state="error" onRetry={() => void menu.refetch()} />;
+  else if (groups.length === 0) content = <ListState state="empty" />;
+  else {
+    content = groups.map((group) => (
+      <DeviceGroup
+        key={group.key}
+        group={group}
+        expanded={isExpanded(group.key)}
+        searching={searching}
+        selecting={selecting}
+        isSelected={isSelected}
+        onToggle={toggleGroup}
+        onPressCard={pressCard}
+      />
+    ));
+  }
+
+  return (
+    <div className={`${styles.page} ${selecting ? styles.withBar : ''}`}>
+      <div className={styles.toolbar}>
+        <SearchBar
+          data-testid="device-search"
+          placeholder="搜索机台SN码/名称"
+          value={searchText}
+          onChange={(value) => {
+            setSearchText(value);
+            setSubmitted(null);
+          }}
+          onSearch={(value) => setSubmitted(value)}
+          onClear={() => setSubmitted('')}
+        />
+        <div className={styles.actions}>
+          <button
+            type="button"
+            className={styles.menuButton}
+            data-testid="menu-button"
+            onClick={() => setMenuOpen(true)}
+          >
+            <UnorderedListOutline />
+            <span className={styles.menuText}>{selection.text}</span>
+            <DownFill className={styles.caret} />
+          </button>
+          <Button
+            size="small"
+            fill={selecting ? 'solid' : 'outline'}
+            color="primary"
+            data-testid="subscribe-toggle"
+            onClick={toggleSelecting}
+          >
+            <StarOutline /> {selecting ? '退出设置' : '订阅设置'}
+          </Button>
+          <Button
+            size="small"
+            fill="outline"
+            data-testid="statistics-button"
+            onClick={() => void navigate('/deviceStatistics')}
+          >
+            <HistogramOutline /> 统计
+          </Button>
+        </div>
+      </div>
+      <div className={styles.groups}>{content}</div>
+      <MenuDrawer
+        visible={menuOpen}
+        menu={menu.data}
+        failed={menu.isError}
+        selection={selection}
+        onRetry={() => void menu.refetch()}
+        onClose={() => setMenuOpen(false)}
+        onSelect={(next) => {
+          setSelection(next);
+          setExpanded(null);
+          setMenuOpen(false);
+        }}
+      />
+      {selecting ? (
+        <SelectionBar
+          names={[...selected.values()]}
+          onCancel={toggleSelecting}
+          onConfirm={confirmSelection}
+        />
+      ) : null}
+    </div>
+  );
+};
+
+export default DeviceListPage;

@@ -1,0 +1,39 @@
+import type {
+  DingdingBindUserBody,
+  LoginForm,
+  LoginReply,
+  UserInfo,
+  WechatBindUserBody,
+} from '@linewatch/contracts/identity';
+import { useMutation } from '@tanstack/react-query';
+import { apiRequest } from '../../shared/api-client.ts';
+
+export type LoginClient = 'wechat' | 'dingtalk';
+
+// The cipher is fetched with the first login: signed-in pages never need it.
+const sealed = async (form: LoginForm): Promise<LoginForm> => {
+  const { encryptPassword } = await import('@linewatch/contracts/password-cipher');
+  return { psnCode: form.psnCode.trim(), passWord: encryptPassword(form.passWord) };
+};
+
+const bindWechatUser = (body: WechatBindUserBody): Promise<LoginReply> =>
+  apiRequest('/api/wechat/bindUser', { method: 'POST', body });
+
+const bindDingdingUser = (body: DingdingBindUserBody): Promise<LoginReply> =>
+  apiRequest('/api/dingding/bindUser', { method: 'POST', body });
+
+export const fetchUserInfo = (): Promise<UserInfo> =>
+  apiRequest('/api/getUserInfo', { method: 'POST' });
+
+export const useLoginMutation = (client: LoginClient) =>
+  useMutation({
+    mutationFn: async (form: LoginForm) => {
+      const body = await sealed(form);
+      return client === 'dingtalk' ? bindDingdingUser(body) : bindWechatUser(body);
+    },
+  });
+
+export const useLogoutMutation = () =>
+  useMutation({
+    mutationFn: () => apiRequest<unknown>('/api/wechat/unboundOpenId', { method: 'POST' }),
+  });

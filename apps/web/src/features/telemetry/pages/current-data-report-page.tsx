@@ -1,0 +1,93 @@
+import { DotLoading } from 'antd-mobile';
+import { CloseCircleOutline, UnorderedListOutline } from 'antd-mobile-icons';
+import { lazy, Suspense } from 'react';
+import { useSearchParams } from 'react-router';
+import { messages } from '@linewatch/contracts/envelope';
+import { BlankState } from '../../../shared/components/blank-state.tsx';
+import { webMessages } from '../../../shared/messages.ts';
+import { ProductCards } from '../components/product-cards.tsx';
+import { ProgressList } from '../components/progress-list.tsx';
+import { StatusLight } from '../components/status-light.tsx';
+import { useRealtime } from '../use-realtime.ts';
+import styles from './current-data-report-page.module.css';
+
+// ECharts is loaded only when a chart is about to be drawn.
+const RealtimeChart = lazy(() => import('../components/realtime-chart.tsx'));
+
+const ChartFallback = () => (
+  <div className={styles.chartFallback}>
+    <DotLoading />
+  </div>
+);
+
+const CurrentDataReportPage = () => {
+  const [params] = useSearchParams();
+  const snCode = params.get('snCode')?.trim() || null;
+  const { payload, disconnected, denied } = useRealtime(snCode);
+
+  if (!snCode) {
+    return (
+      <BlankState
+        icon={<UnorderedListOutline />}
+        title={webMessages.noDevice}
+        description="请从设备列表选择设备"
+        testId="no-device"
+      />
+    );
+  }
+  if (denied) {
+    return (
+      <BlankState
+        icon={<CloseCircleOutline />}
+        title={messages.forbidden}
+        testId="realtime-denied"
+      />
+    );
+  }
+
+  return (
+    <div className={styles.page}>
+      {disconnected ? (
+        <div className={styles.disconnected} data-testid="connection-error" role="status">
+          {webMessages.connectionError}，正在重新连接…
+        </div>
+      ) : null}
+      {payload ? (
+        <>
+          <section className={`${styles.card} ${styles.head}`}>
+            <div className={styles.identity}>
+              <div className={styles.deviceName} data-testid="realtime-device-name">
+                {payload.deviceName || payload.SN}
+              </div>
+              <div className={styles.sn}>SN：{payload.SN}</div>
+            </div>
+            <StatusLight status={payload.EquipmentStatus} />
+          </section>
+          <section className={styles.card}>
+            <h2 className={styles.heading}>生产数据</h2>
+            <ProductCards items={payload.productData} />
+          </section>
+          {payload.progress.length > 0 ? (
+            <section className={styles.card}>
+              <h2 className={styles.heading}>生产进度</h2>
+              <ProgressList items={payload.progress} />
+            </section>
+          ) : null}
+          <section className={styles.card}>
+            <h2 className={styles.heading}>24小时产量</h2>
+            <Suspense fallback={<ChartFallback />}>
+              <RealtimeChart points={payload.dateData} />
+            </Suspense>
+          </section>
+        </>
+      ) : (
+        <div className={styles.waiting} data-testid="realtime-loading">
+          {webMessages.loading}
+          <DotLoading />
+        </div>
+      )}
+    </div>
+  );
+};
+
+export default CurrentDataReportPage;

@@ -1,0 +1,132 @@
+import { SOCKET_RETRY_MS } from '@linewatch/contracts/limits';
+import type { RealtimePayload } from '@linewatch/contracts/socket';
+import { act, renderHook } from '@testing-library/react';
+import { Toast } from 'antd-mobile';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { setNavigator } from '../../shared/navigation.ts';
+import { useSession } from '../../shared/session-store.ts';
+import type { SocketFactory, SocketLike } from '../../shared/socket-client.ts';
+import { useRealtime } from './use-realtime.ts';
+
+const sockets: (SocketLike & { url: string; sent: string[] })[] = [];
+const createSocket: SocketFactory = (url) => {
+  const socket = {
+    url,
+    sent: [] as string[],
+    readyState: 0,
+    onopen: null,
+    onmessage: null,
+    onerror: null,
+    onclose: null,
+    send(data: string) {
+      this.sent.push(data);
+    },
+    close() {},
+  } satisfies SocketLike & { url: string; sent: string[] };
+  sockets.push(socket);
+  return socket;
+};
+const current = () => sockets.at(-1) as (typeof sockets)[number];
+const open = () =>
+  act(() => {
+    Object.assign(current(), { readyState: 1 });
+    current().onopen?.(new Event('open'));
+  });
+const push = (data: unknown) =>
+  act(() => current().onmessage?.(new MessageEvent('message', { data: JSON.stringify(data) })));
+const serverClose = (code: number) =>
+  act(() => current().onclose?.(new CloseEvent('close', { code })));
+
+const payload = (overrides: Partial<RealtimePayload> = {}): RealtimePayload => ({
+  MsgType: 'machineList',
+  SN: 'SN-1',
+  deviceName: '贴片机',
+  EquipmentStatus: 2,
+  updatedAt: 1,
+  productData: [{ key: 'yield', name: '良率', value: 99.5 }],
+  progress: [],
+  dateData: [],
+  ...overrides,
+});
+
+const navigate = vi.fn();
+vi.spyOn(Toast, 'show').mockImplementation(() => ({ close: () => {} }));
+
+beforeEach(() => {
+  vi.useFakeTimers();
+  sockets.length = 0;
+  setNavigator(navigate);
+  useSession.getState().signIn('key-1');
+});
+afterEach(() => {
+  vi.useRealTimers();
+  navigate.mockReset();
+});
+
+describe('real-time data', () => {
+  it('asks for the machine with keyId in the address and shows what the server pushes', () => {
+    const { result } = renderHook(() => useRealtime('SN-1', createSocket));
+    expect(current().url).toMatch(/\/ws\/realtime\/SN-1\?keyId=key-1$/);
+    open();
+    expect(JSON.parse(current().sent[0] ?? '')).toEqual({
+      SN: 'SN-1',
+      MsgType: 'machineFunction',
+      machineFunctionName: 'machineList',
+    });
+    push(payload());
+    expect(result.current.payload?.EquipmentStatus).toBe(2);
+  });
+
+  it('ignores messages that break the contract or belong to another machine', () => {
+    const { result } = renderHook(() => useRealtime('SN-1', createSocket));
+    open();
+    push({ MsgType: 'machineList', SN: 'SN-1' });
+    push(payload({ SN: 'SN-2' }));
+    expect(result.current.payload).toBeNull();
+  });
+
+  it('flags the dropped connection and clears the flag once reconnected', () => {
+    const { result } = renderHook(() => useRealtime('SN-1', createSocket));
+    open();
+    serverClose(1006);
+    expect(result.current.disconnected).toBe(true);
+    act(() => {
+      vi.advanceTimersByTime(SOCKET_RETRY_MS);
+    });
+    expect(sockets).toHaveLength(2);
+    open();
+    expect(result.current.disconnected).toBe(false);
+  });
+
+  it('signs out on 4405 without retrying', () => {
+    window.history.replaceState(null, '', '/currentDataReport?snCode=SN-1');
+    renderHook(() => useRealtime('SN-1', createSocket));
+    open();
+    serverClose(4405);
+    act(() => {
+      vi.advanceTimersByTime(SOCKET_RETRY_MS * 2);
+    });
+    expect(sockets).toHaveLength(1);
+    expect(useSession.getState().keyId).toBeNull();
+    expect(navigate).toHaveBeenCalledWith(
+      `/login?redirect=${encodeURIComponent('/currentDataReport?snCode=SN-1')}`,
+      { replace: true },
+    );
+  });
+
+  it('stops on 4403 and reports the machine as not visible', () => {
+    const { result } = renderHook(() => useRealtime('SN-1', createSocket));
+    open();
+    serverClose(4403);
+    act(() => {
+      vi.advanceTimersByTime(SOCKET_RETRY_MS * 2);
+    });
+    expect(sockets).toHaveLength(1);
+    expect(result.current.denied).toBe(true);
+  });
+
+  it('opens nothing without a machine', () => {
+    renderHook(() => useRealtime(null, createSocket));
+    expect(sockets).toHaveLength(0);
+  });
+});

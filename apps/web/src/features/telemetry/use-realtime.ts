@@ -1,0 +1,71 @@
+import { messages } from '@linewatch/contracts/envelope';
+import {
+  realtimePayload,
+  SOCKET_CLOSE,
+  type RealtimeClientMessage,
+  type RealtimePayload,
+} from '@linewatch/contracts/socket';
+import { useEffect, useState } from 'react';
+import { expireSession } from '../../shared/session-expired.ts';
+import { useSession } from '../../shared/session-store.ts';
+import { openSocket, socketUrl, type SocketFactory } from '../../shared/socket-client.ts';
+import { toastFailure } from '../../shared/toast.ts';
+
+export interface RealtimeState {
+  payload: RealtimePayload | null;
+  /** The socket dropped and a reconnect is pending. */
+  disconnected: boolean;
+  /** The server refused this machine (close 4403): no retry. */
+  denied: boolean;
+}
+
+const initial: RealtimeState = { payload: null, disconnected: false, denied: false };
+
+/** Live data of one machine over /ws/realtime/:snCode. */
+export const useRealtime = (snCode: string | null, createSocket?: SocketFactory): RealtimeState => {
+  const [state, setState] = useState<RealtimeState>(initial);
+
+  useEffect(() => {
+    setState(initial);
+    if (!snCode) return;
+    const hello: RealtimeClientMessage = {
+      SN: snCode,
+      MsgType: 'machineFunction',
+      machineFunctionName: 'machineList',
+    };
+    const connection = openSocket({
+      // The keyId cookie is HttpOnly, so the socket names the session in its query.
+      url: () =>
+        socketUrl(
+          `/ws/realtime/${encodeURIComponent(snCode)}?keyId=${encodeURIComponent(useSession.getState().keyId ?? '')}`,
+        ),
+      hello: () => hello,
+      createSocket,
+      onMessage: (data) => {
+        const parsed = realtimePayload.safeParse(data);
+        if (parsed.success && parsed.data.SN === snCode) {
+          setState((current) => ({ ...current, payload: parsed.data }));
+        }
+      },
+      onStatus: (status) => {
+        if (status === 'open') setState((current) => ({ ...current, disconnected: false }));
+        if (status === 'closed') setState((current) => ({ ...current, disconnected: true }));
+      },
+      shouldReconnect: (code) => {
+        if (code === SOCKET_CLOSE.notSignedIn) {
+          expireSession();
+          return false;
+        }
+        if (code === SOCKET_CLOSE.forbidden) {
+          toastFailure(messages.forbidden);
+          setState((current) => ({ ...current, denied: true }));
+          return false;
+        }
+        return code !== SOCKET_CLOSE.badRequest;
+      },
+    });
+    return () => connection.close();
+  }, [snCode, createSocket]);
+
+  return state;
+};

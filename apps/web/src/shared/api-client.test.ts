@@ -1,0 +1,127 @@
+import { REQUEST_TIMEOUT_MS } from '@linewatch/contracts/limits';
+import { Toast } from 'antd-mobile';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { apiRequest, ApiError } from './api-client.ts';
+import { webMessages } from './messages.ts';
+import { setNavigator } from './navigation.ts';
+import { useSession } from './session-store.ts';
+
+const reply = (body: unknown, status = 200) =>
+  Promise.resolve(
+    new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } }),
+  );
+
+const fetchMock = vi.fn<typeof fetch>();
+const navigate = vi.fn();
+const toastShow = vi.spyOn(Toast, 'show').mockImplementation(() => ({ close: () => {} }));
+
+beforeEach(() => {
+  vi.stubGlobal('fetch', fetchMock);
+  setNavigator(navigate);
+  useSession.getState().signIn('key-1');
+  window.history.replaceState(null, '', '/deviceList?nameTag=SN');
+});
+
+afterEach(() => {
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+  fetchMock.mockReset();
+  navigate.mockReset();
+  toastShow.mockClear();
+  useSession.getState().clear();
+});
+
+const toastTexts = () =>
+  toastShow.mock.calls.map(([props]) => (typeof props === 'string' ? props : props.content));
+
+describe('api client', () => {
+  it('returns data of a 0000 reply and sends keyId as a header', async () => {
+    fetchMock.mockReturnValueOnce(
+      reply({ success: true, code: '0000', msg: '', data: { name: 'A', nickName: 'B' } }),
+    );
+    await expect(apiRequest('/api/getUserInfo', { method: 'POST' })).resolves.toEqual({
+      name: 'A',
+      nickName: 'B',
+    });
+    const [url, init] = fetchMock.mock.calls[0] ?? [];
+    expect(url).toBe('/api/getUserInfo');
+    expect(new Headers(init?.headers).get('keyId')).toBe('key-1');
+    expect(toastShow).not.toHaveBeenCalled();
+  });
+
+  it('puts defined query values in the address', async () => {
+    fetchMock.mockReturnValueOnce(reply({ success: true, code: '0000', msg: '', data: null }));
+    await apiRequest('/api/list', {
+      query: { pageIndex: 2, nameTag: 'a b', produceLine: undefined },
+    });
+    expect(fetchMock.mock.calls[0]?.[0]).toBe('/api/list?pageIndex=2&nameTag=a+b');
+  });
+
+  it('on 0405 clears the session and goes to login with the current path and search', async () => {
+    fetchMock.mockReturnValueOnce(
+      reply({ success: false, code: '0405', msg: '请重新登录', data: null }, 401),
+    );
+    await expect(apiRequest('/api/x')).rejects.toMatchObject({ code: '0405' });
+    expect(useSession.getState().keyId).toBeNull();
+    expect(navigate).toHaveBeenCalledWith(
+      `/login?redirect=${encodeURIComponent('/deviceList?nameTag=SN')}`,
+      {
+        replace: true,
+      },
+    );
+  });
+
+  it('throws an ApiError and toasts the server msg for other codes', async () => {
+    fetchMock.mockReturnValueOnce(
+      reply({ success: false, code: '0410', msg: '用户名或密码错误', data: null }, 409),
+    );
+    const error = await apiRequest('/api/wechat/bindUser', { method: 'POST', body: {} }).catch(
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({ code: '0410', message: '用户名或密码错误' });
+    expect(toastTexts()).toEqual(['用户名或密码错误']);
+    expect(useSession.getState().keyId).toBe('key-1');
+    expect(navigate).not.toHaveBeenCalled();
+  });
+
+  it('toasts the network message when the request fails', async () => {
+    fetchMock.mockRejectedValueOnce(new TypeError('Failed to fetch'));
+    await expect(apiRequest('/api/x')).rejects.toMatchObject({ code: 'network' });
+    expect(toastTexts()).toEqual([webMessages.networkError]);
+  });
+
+  it('aborts after the request timeout and toasts it', async () => {
+    vi.useFakeTimers();
+    fetchMock.mockImplementationOnce(
+      (_url, init) =>
+        new Promise((_resolve, reject) => {
+          init?.signal?.addEventListener('abort', () =>
+            reject(new DOMException('aborted', 'AbortError')),
+          );
+        }),
+    );
+    const outcome = apiRequest('/api/slow').catch((e: unknown) => e);
+    await vi.advanceTimersByTimeAsync(REQUEST_TIMEOUT_MS - 1);
+    expect(toastShow).not.toHaveBeenCalled();
+    await vi.advanceTimersByTimeAsync(1);
+    await expect(outcome).resolves.toMatchObject({ code: 'timeout' });
+    expect(toastTexts()).toEqual([webMessages.timeout]);
+  });
+
+  it('stays quiet when the caller cancels', async () => {
+    const controller = new AbortController();
+    fetchMock.mockImplementationOnce(
+      (_url, init) =>
+        new Promise((_resolve, reject) => {
+          init?.signal?.addEventListener('abort', () =>
+            reject(new DOMException('aborted', 'AbortError')),
+          );
+        }),
+    );
+    const outcome = apiRequest('/api/x', { signal: controller.signal }).catch((e: unknown) => e);
+    controller.abort();
+    await expect(outcome).resolves.toMatchObject({ name: 'AbortError' });
+    expect(toastShow).not.toHaveBeenCalled();
+  });
+});

@@ -1,0 +1,106 @@
+import { messages, ReplyCode } from '@linewatch/contracts/envelope';
+import { KEY_ID_HEADER, REQUEST_TIMEOUT_MS } from '@linewatch/contracts/limits';
+import { webMessages } from './messages.ts';
+import { expireSession } from './session-expired.ts';
+import { useSession } from './session-store.ts';
+import { toastFailure } from './toast.ts';
+
+/** Codes the client adds for failures that never reached an envelope. */
+const ClientCode = { network: 'network', timeout: 'timeout' } as const;
+
+export class ApiError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+export interface RequestOptions {
+  method?: 'GET' | 'POST';
+  query?: Record<string, unknown>;
+  body?: unknown;
+  /** Cancellation by the caller (React Query); a cancelled request shows no toast. */
+  signal?: AbortSignal;
+}
+
+const isEnvelope = (value: unknown): value is { code: string; msg?: unknown; data?: unknown } =>
+  typeof value === 'object' &&
+  value !== null &&
+  typeof (value as { code?: unknown }).code === 'string';
+
+const withQuery = (path: string, query: RequestOptions['query']): string => {
+  if (!query) return path;
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(query)) {
+    if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') {
+      params.set(name, String(value));
+    }
+  }
+  const text = params.toString();
+  return text ? `${path}?${text}` : path;
+};
+
+const fail = (code: string, message: string): never => {
+  toastFailure(message);
+  throw new ApiError(code, message);
+};
+
+/**
+ * The one way the app talks to the server: envelope in, data out, failures toasted. T is the
+ * contract type of data; the server already answers through the contract's reply schema, and
+ * re-parsing here would put zod on the first screen.
+ */
+export const apiRequest = async <T = unknown>(
+  path: string,
+  options: RequestOptions = {},
+): Promise<T> => {
+  const { method = 'GET', query, body, signal } = options;
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort();
+  }, REQUEST_TIMEOUT_MS);
+  const cancel = () => controller.abort();
+  signal?.addEventListener('abort', cancel);
+
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  const keyId = useSession.getState().keyId;
+  if (keyId) headers[KEY_ID_HEADER] = keyId;
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+
+  let reply: unknown;
+  try {
+    const response = await fetch(withQuery(path, query), {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      credentials: 'same-origin',
+      signal: controller.signal,
+    });
+    try {
+      reply = await response.json();
+    } catch {
+      reply = undefined;
+    }
+  } catch (error) {
+    if (timedOut) return fail(ClientCode.timeout, webMessages.timeout);
+    if (signal?.aborted) throw error;
+    return fail(ClientCode.network, webMessages.networkError);
+  } finally {
+    clearTimeout(timer);
+    signal?.removeEventListener('abort', cancel);
+  }
+
+  if (!isEnvelope(reply)) return fail(ReplyCode.fault, messages.fault);
+  const msg = typeof reply.msg === 'string' && reply.msg ? reply.msg : undefined;
+  if (reply.code === ReplyCode.notSignedIn) {
+    expireSession();
+    throw new ApiError(reply.code, msg ?? messages.notSignedIn);
+  }
+  if (reply.code !== ReplyCode.ok) return fail(reply.code, msg ?? messages.fault);
+  return reply.data as T;
+};

@@ -1,0 +1,3 @@
+/** DingTalk's in-app browser names itself in the user agent. */
+export const isDingTalk = (userAgent: string = navigator.userAgent): boolean =>
+  /DingTalk/i.test(userAgent);

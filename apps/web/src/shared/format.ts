@@ -1,0 +1,19 @@
+const trimmed = (value: number, digits: number): string => String(Number(value.toFixed(digits)));
+
+/** 98.456 → "98.46%" ; 100 → "100%" */
+export const formatPercent = (value: number, digits = 2): string =>
+  Number.isFinite(value) ? `${trimmed(value, digits)}%` : '--';
+
+/** Counts stay whole, rates keep at most two decimals. */
+export const formatNumber = (value: number, digits = 2): string =>
+  Number.isFinite(value) ? trimmed(value, digits) : '--';
+
+const pad = (n: number): string => String(n).padStart(2, '0');
+
+/** Seconds → HH:mm:ss; hours keep counting past 24. */
+export const formatDuration = (totalSeconds: number): string => {
+  const seconds = Number.isFinite(totalSeconds) ? Math.max(0, Math.floor(totalSeconds)) : 0;
+  const h = Math.floor(seconds / 3600);
+  const m = Math.floor((seconds % 3600) / 60);
+  return `${pad(h)}:${pad(m)}:${pad(seconds % 60)}`;
+};

@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { listStateOf, type PagedListFlags } from './list-state.ts';
+
+const flags = (overrides: Partial<PagedListFlags>): PagedListFlags => ({
+  itemCount: 0,
+  isPending: false,
+  isError: false,
+  isFetchingNextPage: false,
+  hasNextPage: false,
+  searching: false,
+  ...overrides,
+});
+
+describe('list state', () => {
+  it('is loading while the first or next page loads', () => {
+    expect(listStateOf(flags({ isPending: true }))).toBe('loading');
+    expect(listStateOf(flags({ itemCount: 15, hasNextPage: true, isFetchingNextPage: true }))).toBe(
+      'loading',
+    );
+  });
+
+  it('offers a retry after a failure', () => {
+    expect(listStateOf(flags({ isError: true }))).toBe('error');
+    expect(listStateOf(flags({ isError: true, itemCount: 15, hasNextPage: true }))).toBe('error');
+  });
+
+  it('tells an empty list from a search without hits', () => {
+    expect(listStateOf(flags({}))).toBe('empty');
+    expect(listStateOf(flags({ searching: true }))).toBe('noResult');
+  });
+
+  it('asks for more until the last page, then ends', () => {
+    expect(listStateOf(flags({ itemCount: 15, hasNextPage: true }))).toBe('more');
+    expect(listStateOf(flags({ itemCount: 20 }))).toBe('end');
+  });
+});

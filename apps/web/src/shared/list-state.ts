@@ -1,0 +1,19 @@
+/** What a paged list shows below its items. */
+export type ListStateKind = 'loading' | 'empty' | 'noResult' | 'end' | 'error' | 'more';
+
+export interface PagedListFlags {
+  itemCount: number;
+  isPending: boolean;
+  isError: boolean;
+  isFetchingNextPage: boolean;
+  hasNextPage: boolean;
+  /** A search term is active: an empty list reads 查无数据 instead of 暂无数据. */
+  searching: boolean;
+}
+
+export const listStateOf = (flags: PagedListFlags): ListStateKind => {
+  if (flags.isPending || flags.isFetchingNextPage) return 'loading';
+  if (flags.isError) return 'error';
+  if (flags.itemCount === 0) return flags.searching ? 'noResult' : 'empty';
+  return flags.hasNextPage ? 'more' : 'end';
+};

@@ -1,0 +1,15 @@
+/** Web-only copy (texts shared with the server live in packages/contracts). */
+export const webMessages = {
+  networkError: '网络异常，请检查网络连接',
+  timeout: '请求超时，请检查网络后重试',
+  reLogin: '请重新登录',
+  notBuilt: '该页面尚未开放',
+  notFound: '页面不存在',
+  chunkFailed: '页面加载失败',
+  connectionError: '连接异常',
+  noDevice: '当前无选择设备',
+  cancelled: '取消操作',
+  selectFirst: '请先选择机台',
+  loading: '加载中',
+  loadMore: '加载更多',
+} as const;

@@ -1,0 +1,60 @@
+import react from '@vitejs/plugin-react';
+import ts from 'typescript';
+import { defineConfig, type Plugin } from 'vite';
+
+const server = `http://127.0.0.1:${process.env.LW_SERVER_PORT ?? 3000}`;
+
+/*
+ * The contracts build their zod schemas at module top level, so importing only a message or a
+ * helper such as cardMeetsTarget would still pull all of zod (~25 KB gzip) into the first screen.
+ * Building a schema has no side effects, so each top-level call initialiser in the contracts is
+ * wrapped in a pure-annotated IIFE: evaluation order is unchanged, unused schemas can be dropped.
+ */
+const pureContractInitialisers = (): Plugin => ({
+  name: 'linewatch:pure-contract-initialisers',
+  apply: 'build',
+  enforce: 'pre',
+  transform(code, id) {
+    if (!/[\\/]packages[\\/]contracts[\\/]src[\\/][^\\/]+(?<!\.test)\.ts$/.test(id)) return null;
+    const source = ts.createSourceFile(id, code, ts.ScriptTarget.Latest, true);
+    const edits: { at: number; text: string }[] = [];
+    for (const statement of source.statements) {
+      if (!ts.isVariableStatement(statement)) continue;
+      for (const declaration of statement.declarationList.declarations) {
+        const init = declaration.initializer;
+        if (!init || !(ts.isCallExpression(init) || ts.isNewExpression(init))) continue;
+        edits.push({ at: init.getStart(source), text: '/* @__PURE__ */ (() => (' });
+        edits.push({ at: init.getEnd(), text: '))()' });
+      }
+    }
+    let out = code;
+    for (const edit of edits.sort((a, b) => b.at - a.at))
+      out = out.slice(0, edit.at) + edit.text + out.slice(edit.at);
+    return { code: out, map: null };
+  },
+});
+
+export default defineConfig({
+  plugins: [react(), pureContractInitialisers()],
+  // TITLE_SUFFIX (README's configuration table) is read at build time; npm start builds first.
+  envPrefix: ['VITE_', 'TITLE_SUFFIX'],
+  resolve: {
+    // lib/core is CommonJS whose default export arrives as a namespace object under ESM interop;
+    // the package's own ES build of the same module keeps it a component.
+    alias: [
+      { find: /^echarts-for-react\/lib\/core$/, replacement: 'echarts-for-react/esm/core.js' },
+    ],
+  },
+  build: {
+    // Older in-app browsers (WeChat / DingTalk webviews) lag behind current Chrome and Safari.
+    target: ['chrome87', 'safari14'],
+    outDir: 'dist',
+  },
+  server: {
+    // Host is kept so the server's same-origin check on WebSocket handshakes passes in dev.
+    proxy: {
+      '/api': { target: server },
+      '/ws': { target: server, ws: true },
+    },
+  },
+});
