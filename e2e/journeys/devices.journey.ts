@@ -1,0 +1,197 @@
+import { describe, expect, it } from 'vitest';
+import { CenterPage } from '../pages/center.page.ts';
+import { CARD_METRICS, DeviceListPage, type MetricKey } from '../pages/device-list.page.ts';
+import { LoginPage } from '../pages/login.page.ts';
+import { PRODUCT_KEYS, RealtimeReportPage } from '../pages/realtime-report.page.ts';
+import { useJourney } from '../support/journey.ts';
+import { currentPath } from '../support/location.ts';
+
+/** The demo factory: the operator is granted two of its five lines. */
+const SMT = 'SMT一线';
+const ASSEMBLY = '组装一线';
+const OPERATOR_LINES = [SMT, ASSEMBLY];
+const SN_OF_LINE: Record<string, RegExp> = { [SMT]: /^LW-S1-\d{3}$/, [ASSEMBLY]: /^LW-A1-\d{3}$/ };
+/** Machines of SMT二线, 组装二线 and the fifth line, which the operator must never see. */
+const OTHER_LINES_SN = /^LW-(S2|A2|P1)-/;
+
+const CARD_STATUS_LABELS: Record<string, string> = {
+  running: '运行',
+  standBy: '待机',
+  error: '故障',
+  offLine: '离线',
+};
+const LIGHT_LABELS: Record<string, string> = { '0': '离线', '1': '待机', '2': '运行', '3': '故障' };
+const METRIC_NAMES: Record<MetricKey, string> = {
+  produced: '产量',
+  ppm: 'PPM',
+  superiority: '优率',
+  yield: '良率',
+  'use-rate': '稼动率',
+};
+
+describe('devices: an operator checks on their production lines', () => {
+  const journey = useJourney('devices');
+
+  it('signs in as the operator', async () => {
+    const { page } = journey;
+    const login = new LoginPage(page);
+    await login.open();
+    await login.fill('operator', 'Operator@2026');
+    await journey.shot(page, 'login');
+    await login.submit();
+    await login.toast.waitUntilShown();
+    await expect.poll(() => login.toast.text()).toBe('登录成功');
+    await new DeviceListPage(page).waitUntilLoaded();
+    expect(currentPath(page)).toBe('/deviceList');
+    await login.toast.waitUntilGone();
+  });
+
+  it('sees exactly their two lines, the first one unfolded with all its machines', async () => {
+    const list = new DeviceListPage(journey.page);
+    expect(await list.lineNames()).toEqual(OPERATOR_LINES);
+    const titles = await list.headerTitles();
+    OPERATOR_LINES.forEach((line, i) => expect(titles[i]).toMatch(new RegExp(`^${line}\\d+台$`)));
+    expect(await list.isExpanded(SMT)).toBe(true);
+    expect(await list.isExpanded(ASSEMBLY)).toBe(false);
+
+    // One page holds a line's dozen machines: the footer says the list has ended.
+    await expect.poll(() => list.groupListState(SMT)).toBe('end');
+    const count = await list.groupCount(SMT);
+    expect(count).toBeGreaterThan(0);
+    expect(await list.groupCards(SMT).count()).toBe(count);
+    const sns = await list.visibleSnCodes();
+    for (const sn of sns) expect(sn).toMatch(SN_OF_LINE[SMT]!);
+    await journey.shot(journey.page, 'list');
+  });
+
+  it('reads each card: name, status, gateway state and the figures against their targets', async () => {
+    const list = new DeviceListPage(journey.page);
+    const cards = list.groupCards(SMT);
+    for (let i = 0; i < (await cards.count()); i++) {
+      const card = await list.readCard(cards.nth(i));
+      expect(card.name, card.snCode).not.toBe('');
+      expect(card.statusLabel, card.snCode).toBe(CARD_STATUS_LABELS[card.status]);
+      expect(['在线', '离线', '未绑定网关'], card.snCode).toContain(card.iot);
+      for (const key of CARD_METRICS) {
+        const percent = key === 'produced' || key === 'ppm' ? '' : '%';
+        expect(card.metrics[key], `${card.snCode} ${key}`).toMatch(
+          new RegExp(`^${METRIC_NAMES[key]}[\\d,.]+${percent}/[\\d,.]+${percent}$`),
+        );
+      }
+    }
+  });
+
+  it('folds the first line and unfolds the second', async () => {
+    const list = new DeviceListPage(journey.page);
+    await list.toggleGroup(SMT);
+    await expect.poll(() => list.isExpanded(SMT)).toBe(false);
+    expect(await list.groupCards(SMT).count()).toBe(0);
+
+    await list.toggleGroup(ASSEMBLY);
+    await expect.poll(() => list.isExpanded(ASSEMBLY)).toBe(true);
+    await expect.poll(() => list.groupListState(ASSEMBLY)).toBe('end');
+    expect(await list.groupCards(ASSEMBLY).count()).toBe(await list.groupCount(ASSEMBLY));
+    const sns = await list.visibleSnCodes();
+    expect(sns.length).toBeGreaterThan(0);
+    for (const sn of sns) expect(sn).toMatch(SN_OF_LINE[ASSEMBLY]!);
+    await journey.shot(journey.page, 'list-group-expanded');
+  });
+
+  it('with both lines open, never sees a machine of another line', async () => {
+    const list = new DeviceListPage(journey.page);
+    await list.toggleGroup(SMT);
+    await expect.poll(() => list.groupListState(SMT)).toBe('end');
+    const sns = await list.visibleSnCodes();
+    const expected = (await list.groupCount(SMT)) + (await list.groupCount(ASSEMBLY));
+    expect(sns).toHaveLength(expected);
+    expect(sns.filter((sn) => OTHER_LINES_SN.test(sn))).toEqual([]);
+    expect(
+      sns.filter((sn) => !SN_OF_LINE[SMT]!.test(sn) && !SN_OF_LINE[ASSEMBLY]!.test(sn)),
+    ).toEqual([]);
+  });
+
+  it('opens the left menu: 全部 first, then only their lines', async () => {
+    const list = new DeviceListPage(journey.page);
+    await list.openMenu();
+    const entries = await list.menuEntries();
+    expect(entries[0]).toEqual({ kind: 'all', text: '全部' });
+    expect(entries.filter((entry) => entry.kind === 'line').map((entry) => entry.text)).toEqual(
+      OPERATOR_LINES,
+    );
+    await journey.shot(journey.page, 'menu-drawer');
+    await list.chooseAllFromMenu();
+  });
+
+  it('taps a running machine and sees its real-time report', async () => {
+    const { page } = journey;
+    const list = new DeviceListPage(page);
+    // Choosing 全部 resets the folds: the first line is open again.
+    await expect.poll(() => list.groupListState(SMT)).toBe('end');
+    const card = await list.runningCard(SMT);
+    const openedSn = (await card.getAttribute('data-sn')) ?? '';
+    expect(openedSn).toMatch(SN_OF_LINE[SMT]!);
+    await list.openCard(card);
+
+    const report = new RealtimeReportPage(page);
+    await report.waitUntilLive();
+    expect(currentPath(page)).toBe(`/currentDataReport?snCode=${encodeURIComponent(openedSn)}`);
+    expect(await report.title()).toBe('设备数据');
+    expect(await report.tabTitles()).toEqual(['实时数据', '历史数据', '设备日志']);
+    expect(await report.deviceName.textContent()).not.toBe('');
+    const status = await report.status();
+    expect(status.label).toBe(LIGHT_LABELS[status.code]);
+    expect(await report.productKeys()).toEqual([...PRODUCT_KEYS]);
+    expect(await report.productValue('yield')).toMatch(/^[\d.]+%$/);
+    expect(await report.progressItems.count()).toBeGreaterThan(0);
+    for (const percent of await report.progressPercents()) expect(percent).toMatch(/^\d+\.\d{2}%$/);
+    expect(await report.connectionError.count()).toBe(0);
+    await journey.shot(page, 'realtime-report');
+  });
+
+  it('watches the figures change as the machine reports', async () => {
+    const report = new RealtimeReportPage(journey.page);
+    const before = await report.liveReading();
+    await expect
+      .poll(() => report.liveReading(), { timeout: 30_000, interval: 250 })
+      .not.toBe(before);
+    await report.scrollToChart();
+    await journey.shot(journey.page, 'realtime-updated');
+  });
+
+  it('goes back to the list', async () => {
+    const { page } = journey;
+    await new RealtimeReportPage(page).backToList();
+    const list = new DeviceListPage(page);
+    await list.waitUntilLoaded();
+    expect(currentPath(page)).toBe('/deviceList');
+    expect(await list.lineNames()).toEqual(OPERATOR_LINES);
+  });
+
+  it('goes to 个人中心 and signs out after confirming', async () => {
+    const { page } = journey;
+    await new DeviceListPage(page).goToCenter();
+    const center = new CenterPage(page);
+    await center.waitUntilShown();
+    expect(currentPath(page)).toBe('/center');
+    await expect.poll(() => center.nicknameText()).toBe('李班长');
+    await journey.shot(page, 'center');
+
+    await center.askToLogOut();
+    expect(await center.dialogText()).toBe('此操作将解绑当前账号并退出登录，是否继续？');
+    await journey.shot(page, 'logout-dialog');
+    await center.confirmLogOut();
+
+    const login = new LoginPage(page);
+    await login.waitUntilShown();
+    expect(currentPath(page)).toBe('/login');
+    await journey.shot(page, 'signed-out');
+  });
+
+  it('reloading the device list afterwards asks to sign in again', async () => {
+    const { page } = journey;
+    await page.goto('/deviceList');
+    await new LoginPage(page).waitUntilShown();
+    expect(currentPath(page)).toBe('/login?redirect=%2FdeviceList');
+    await journey.shot(page, 'login-again');
+  });
+});

@@ -1,0 +1,38 @@
+import type { Locator, Page } from 'playwright-core';
+import { waitUntilSettled } from '../support/settle.ts';
+
+/** /center, the personal center: nickname, bind / unbind / settings, log out. */
+export class CenterPage {
+  readonly nickname: Locator;
+  readonly logoutItem: Locator;
+  readonly dialog: Locator;
+
+  constructor(private readonly page: Page) {
+    this.nickname = page.getByTestId('center-nickname');
+    this.logoutItem = page.getByTestId('logout');
+    this.dialog = page.locator('.adm-dialog-body');
+  }
+
+  async waitUntilShown(): Promise<void> {
+    await this.logoutItem.waitFor();
+  }
+
+  async nicknameText(): Promise<string> {
+    return ((await this.nickname.textContent()) ?? '').trim();
+  }
+
+  /** Taps 退出登录 and waits for the confirmation dialog. */
+  async askToLogOut(): Promise<void> {
+    await this.logoutItem.tap();
+    await waitUntilSettled(this.dialog);
+    await waitUntilSettled(this.page.locator('.adm-dialog .adm-mask'));
+  }
+
+  async dialogText(): Promise<string> {
+    return ((await this.dialog.locator('.adm-dialog-content').textContent()) ?? '').trim();
+  }
+
+  async confirmLogOut(): Promise<void> {
+    await this.dialog.getByRole('button', { name: '确定' }).tap();
+  }
+}

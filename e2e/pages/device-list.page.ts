@@ -1,0 +1,144 @@
+import type { Locator, Page } from 'playwright-core';
+import { waitUntilSettled } from '../support/settle.ts';
+
+/** What a machine card shows (spec section 3, "Machine card"). */
+interface CardView {
+  snCode: string;
+  status: string;
+  name: string;
+  statusLabel: string;
+  iot: string;
+  metrics: Record<MetricKey, string>;
+}
+
+export const CARD_METRICS = ['produced', 'ppm', 'superiority', 'yield', 'use-rate'] as const;
+export type MetricKey = (typeof CARD_METRICS)[number];
+
+const LINE_KEY_PREFIX = 'line:';
+
+/** /deviceList inside the tab layout: search, left menu, collapsible groups of machine cards. */
+export class DeviceListPage {
+  readonly tabBar: Locator;
+  readonly search: Locator;
+  readonly menuButton: Locator;
+  readonly menuDrawer: Locator;
+  readonly groups: Locator;
+  readonly cards: Locator;
+
+  constructor(private readonly page: Page) {
+    this.tabBar = page.getByTestId('tab-bar');
+    this.search = page.getByTestId('device-search');
+    this.menuButton = page.getByTestId('menu-button');
+    this.menuDrawer = page.getByTestId('menu-drawer');
+    this.groups = page.getByTestId('device-group');
+    this.cards = page.getByTestId('device-card');
+  }
+
+  async open(): Promise<void> {
+    await this.page.goto('/deviceList');
+  }
+
+  /** The list is shown once every group header is drawn and the first group has its cards. */
+  async waitUntilLoaded(): Promise<void> {
+    await this.search.waitFor();
+    await this.groups.first().waitFor();
+    await this.cards.first().waitFor();
+  }
+
+  group(line: string): Locator {
+    return this.page.locator(`[data-testid="device-group"][data-key="${LINE_KEY_PREFIX}${line}"]`);
+  }
+
+  /** The production lines the groups stand for, in screen order. */
+  async lineNames(): Promise<string[]> {
+    const keys = await this.groups.evaluateAll((nodes) =>
+      nodes.map((node) => node.getAttribute('data-key') ?? ''),
+    );
+    return keys.map((key) =>
+      key.startsWith(LINE_KEY_PREFIX) ? key.slice(LINE_KEY_PREFIX.length) : key,
+    );
+  }
+
+  async headerTitles(): Promise<string[]> {
+    return this.page.getByTestId('device-group-header').allTextContents();
+  }
+
+  async groupCount(line: string): Promise<number> {
+    const text = (await this.group(line).getByTestId('device-group-count').textContent()) ?? '';
+    return Number.parseInt(text, 10);
+  }
+
+  async isExpanded(line: string): Promise<boolean> {
+    return (await this.group(line).getAttribute('data-expanded')) === 'true';
+  }
+
+  async toggleGroup(line: string): Promise<void> {
+    await this.group(line).getByTestId('device-group-header').tap();
+  }
+
+  groupCards(line: string): Locator {
+    return this.group(line).getByTestId('device-card');
+  }
+
+  /** The group's list footer: loading, more, end (没有更多了), empty, error. */
+  async groupListState(line: string): Promise<string | null> {
+    return this.group(line).getByTestId('list-state').getAttribute('data-state');
+  }
+
+  /** SN codes of every card on screen, whatever group it is in. */
+  async visibleSnCodes(): Promise<string[]> {
+    return this.cards.evaluateAll((nodes) =>
+      nodes.map((node) => node.getAttribute('data-sn') ?? ''),
+    );
+  }
+
+  async readCard(card: Locator): Promise<CardView> {
+    const text = async (testId: string) =>
+      ((await card.getByTestId(testId).textContent()) ?? '').trim();
+    const metrics = {} as Record<MetricKey, string>;
+    for (const key of CARD_METRICS) metrics[key] = await text(`card-metric-${key}`);
+    return {
+      snCode: (await card.getAttribute('data-sn')) ?? '',
+      status: (await card.getAttribute('data-status')) ?? '',
+      name: await text('card-name'),
+      statusLabel: await text('card-status'),
+      iot: await text('card-iot'),
+      metrics,
+    };
+  }
+
+  /** A card of a machine that is producing right now, or the first card if none is. */
+  async runningCard(line: string): Promise<Locator> {
+    const running = this.groupCards(line).and(this.page.locator('[data-status="running"]'));
+    return (await running.count()) > 0 ? running.first() : this.groupCards(line).first();
+  }
+
+  async openCard(card: Locator): Promise<void> {
+    await card.tap();
+  }
+
+  async openMenu(): Promise<void> {
+    await this.menuButton.tap();
+    await waitUntilSettled(this.menuDrawer.locator('.adm-popup-body'));
+    await waitUntilSettled(this.menuDrawer.locator('.adm-mask'));
+  }
+
+  async menuEntries(): Promise<{ kind: string; text: string }[]> {
+    return this.menuDrawer.getByTestId('menu-item').evaluateAll((nodes) =>
+      nodes.map((node) => ({
+        kind: node.getAttribute('data-kind') ?? '',
+        text: node.firstElementChild?.textContent ?? '',
+      })),
+    );
+  }
+
+  /** Picking 全部 keeps the whole list and closes the drawer. */
+  async chooseAllFromMenu(): Promise<void> {
+    await this.menuDrawer.locator('[data-testid="menu-item"][data-kind="all"]').tap();
+    await this.menuDrawer.getByTestId('menu-item').first().waitFor({ state: 'hidden' });
+  }
+
+  async goToCenter(): Promise<void> {
+    await this.page.getByTestId('tab-center').tap();
+  }
+}

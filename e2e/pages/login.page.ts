@@ -1,0 +1,57 @@
+import type { Locator, Page } from 'playwright-core';
+import { Toast } from './toast.ts';
+
+/** /login (the messaging-app version): username, password with eye toggle, login button. */
+export class LoginPage {
+  readonly root: Locator;
+  readonly username: Locator;
+  readonly password: Locator;
+  readonly passwordToggle: Locator;
+  readonly submitButton: Locator;
+  readonly usernameError: Locator;
+  readonly passwordError: Locator;
+  readonly toast: Toast;
+
+  constructor(private readonly page: Page) {
+    this.root = page.getByTestId('login-page');
+    // antd-mobile puts the test id on the input's wrapper.
+    this.username = page.getByTestId('login-username').locator('input');
+    this.password = page.getByTestId('login-password').locator('input');
+    this.passwordToggle = page.getByTestId('login-password-toggle');
+    this.submitButton = page.getByTestId('login-submit');
+    this.usernameError = page.getByTestId('login-username-error');
+    this.passwordError = page.getByTestId('login-password-error');
+    this.toast = new Toast(page);
+  }
+
+  async open(): Promise<void> {
+    await this.page.goto('/login');
+    await this.waitUntilShown();
+  }
+
+  async waitUntilShown(): Promise<void> {
+    await this.root.waitFor();
+  }
+
+  async fill(username: string, password: string): Promise<void> {
+    await this.username.fill(username);
+    await this.password.fill(password);
+  }
+
+  async submit(): Promise<void> {
+    await this.submitButton.tap();
+  }
+
+  async signIn(username: string, password: string): Promise<void> {
+    await this.fill(username, password);
+    await this.submit();
+  }
+
+  async togglePasswordVisibility(): Promise<void> {
+    await this.passwordToggle.tap();
+  }
+
+  async passwordInputType(): Promise<string | null> {
+    return this.password.getAttribute('type');
+  }
+}

@@ -1,0 +1,25 @@
+import type { Locator, Page } from 'playwright-core';
+import { waitUntilSettled } from '../support/settle.ts';
+
+/** antd-mobile's toast, shown over whatever screen is open. */
+export class Toast {
+  readonly root: Locator;
+
+  constructor(page: Page) {
+    this.root = page.locator('.adm-toast-main');
+  }
+
+  /** Shown and faded in, so a picture taken now shows it clearly. */
+  async waitUntilShown(): Promise<void> {
+    await waitUntilSettled(this.root);
+  }
+
+  async text(): Promise<string> {
+    return ((await this.root.textContent()) ?? '').trim();
+  }
+
+  /** So the next picture shows the screen, not the message over it. */
+  async waitUntilGone(): Promise<void> {
+    await this.root.waitFor({ state: 'detached' });
+  }
+}

@@ -1,0 +1,50 @@
+import { accessSync, constants } from 'node:fs';
+import { chromium, type Browser, type BrowserContext } from 'playwright-core';
+
+const CHROMIUM_FLAGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
+/** An Android phone's Chrome: not WeChat or DingTalk, so the plain login page is shown. */
+const PHONE_USER_AGENT =
+  'Mozilla/5.0 (Linux; Android 13; Pixel 7) AppleWebKit/537.36 (KHTML, like Gecko) ' +
+  'Chrome/156.0.0.0 Mobile Safari/537.36';
+
+const chromiumPath = (): string => process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+/** Fails loudly when the browser is missing: a journey that does not run must not look green. */
+export const assertChromium = (): void => {
+  const path = chromiumPath();
+  try {
+    accessSync(path, constants.X_OK);
+  } catch {
+    throw new Error(
+      `Chromium was not found at ${path}. Install it with ` +
+        '`apt-get install -y chromium fonts-wqy-microhei` (the fonts render the Chinese copy), ' +
+        'or set CHROMIUM_PATH to a Chromium executable.',
+    );
+  }
+};
+
+export const launchBrowser = async (): Promise<Browser> => {
+  assertChromium();
+  return chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_FLAGS });
+};
+
+/** A fresh phone (375×667, touch, Chinese locale) with no cookies or storage. */
+export const newPhone = (browser: Browser, baseURL: string): Promise<BrowserContext> =>
+  browser.newContext({
+    baseURL,
+    viewport: { width: 375, height: 667 },
+    deviceScaleFactor: 2,
+    isMobile: true,
+    hasTouch: true,
+    locale: 'zh-CN',
+    timezoneId: 'Asia/Shanghai',
+    userAgent: PHONE_USER_AGENT,
+  });
