@@ -1,0 +1,283 @@
+/*
+ * Ingest benchmark (DESIGN.md section 7): G gateways × M machines publish one reading per MQTT
+ * message, QoS 1, as fast as a window of unacknowledged messages allows, through the broker into
+ * a real server process with the embedded database. Prints messages/s acknowledged end to end
+ * over the measured span, publish → phone-socket latency, and the server's RSS.
+ *
+ *   npm run ingest -w @linewatch/bench -- [--gateways 20] [--machines 100] [--seconds 30] [--sockets 200]
+ *     [--rate 0]   messages/s over all gateways; 0 = as fast as the window of unacked messages allows
+ *   Latency as DESIGN.md states it: --rate 2000 (2,000 machines at 1 Hz) --sockets 1000.
+ *   MQTT_URL=mqtt://127.0.0.1:1883 … to go through an external broker instead of the embedded one;
+ *   DATABASE_URL=postgres://… to write to PostgreSQL instead of the embedded database.
+ */
+import { topicOf } from '@linewatch/contracts/mqtt';
+import { encryptPassword } from '@linewatch/contracts/password-cipher';
+import type { RealtimePayload } from '@linewatch/contracts/socket';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { sql } from 'kysely';
+import mqtt from 'mqtt';
+import WebSocket from 'ws';
+import { loadConfig } from '../../apps/server/src/config.ts';
+import { openDatabase } from '../../apps/server/src/db/database.ts';
+import { hashSecret } from '../../apps/server/src/shared/secrets.ts';
+
+const { values: args } = parseArgs({
+  options: {
+    gateways: { type: 'string', default: '20' },
+    machines: { type: 'string', default: '100' },
+    seconds: { type: 'string', default: '30' },
+    warmup: { type: 'string', default: '5' },
+    sockets: { type: 'string', default: '200' },
+    window: { type: 'string', default: '5000' },
+    /** Messages per second over all gateways; 0 = as fast as the window allows. */
+    rate: { type: 'string', default: '0' },
+  },
+});
+const GATEWAYS = Number(args.gateways);
+const MACHINES = Number(args.machines);
+const SECONDS = Number(args.seconds);
+const WARMUP = Number(args.warmup);
+const SOCKETS = Number(args.sockets);
+const WINDOW = Number(args.window);
+const RATE = Number(args.rate);
+const SECRET = 'bench-secret-0123456789';
+const PASSWORD = 'Bench@2026';
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const s = createServer().listen(0, () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+
+const dataDir = mkdtempSync(join(tmpdir(), 'lw-bench-'));
+// With DATABASE_URL the run gets its own schema in that PostgreSQL.
+const schema = `bench_${process.pid}`;
+const env = {
+  ...process.env,
+  DATA_DIR: dataDir,
+  DEMO: '0',
+  SECRET,
+  LOG_LEVEL: 'warn',
+  ...(process.env.DATABASE_URL ? { DATABASE_SCHEMA: schema } : {}),
+};
+const gatewayIds = Array.from({ length: GATEWAYS }, (_, g) => `BENCH${String(g).padStart(7, '0')}`);
+const snOf = (g: number, m: number) => `B-${g}-${m}`;
+
+// Seed through the server's own migrations and query layer, then hand the directory over.
+{
+  const { db, close } = await openDatabase(loadConfig(env));
+  const hash = await hashSecret(SECRET);
+  const line = await db
+    .insertInto('production_lines')
+    .values({ name: '基准线' })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  await db
+    .insertInto('users')
+    .values({
+      psn_code: 'bench',
+      name: 'bench',
+      password_hash: await hashSecret(PASSWORD),
+      is_admin: true,
+    })
+    .execute();
+  await db
+    .insertInto('gateways')
+    .values(gatewayIds.map((id) => ({ id, password_hash: hash })))
+    .execute();
+  for (let g = 0; g < GATEWAYS; g++) {
+    await db
+      .insertInto('devices')
+      .values(
+        Array.from({ length: MACHINES }, (_, m) => ({
+          sn_code: snOf(g, m),
+          device_name: `基准机${g}-${m}`,
+          line_id: line.id,
+          gateway_id: gatewayIds[g]!,
+          produce_target_number: 1000,
+        })),
+      )
+      .execute();
+  }
+  await close();
+}
+
+const mqttPort = await freePort();
+// BENCH_NODE_ARGS: extra node flags for the server only, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
+const nodeArgs = process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+const server = spawn(
+  process.execPath,
+  [
+    ...nodeArgs,
+    '--import',
+    'tsx',
+    fileURLToPath(new URL('../../apps/server/src/main.ts', import.meta.url)),
+  ],
+  {
+    env: { ...env, PORT: '0', MQTT_PORT: String(mqttPort) },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  },
+);
+const baseUrl = await new Promise<string>((resolve, reject) => {
+  let out = '';
+  server.stdout.on('data', (chunk: Buffer) => {
+    out += chunk.toString();
+    const match = /http:\/\/localhost:(\d+)\//.exec(out);
+    if (match) resolve(`http://127.0.0.1:${match[1]}`);
+  });
+  server.once('exit', (code) => reject(new Error(`server exited ${code}`)));
+});
+const brokerUrl = process.env.MQTT_URL ?? `mqtt://127.0.0.1:${mqttPort}`;
+const rssMb = () => {
+  const status = readFileSync(`/proc/${server.pid}/status`, 'utf8');
+  return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024);
+};
+
+const login = await fetch(`${baseUrl}/api/wechat/bindUser`, {
+  method: 'POST',
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify({ psnCode: 'bench', passWord: encryptPassword(PASSWORD) }),
+});
+const keyId = ((await login.json()) as { data: { keyId: string } }).data.keyId;
+
+// Phones: sockets on machines spread over every gateway; latency = arrival - reading timestamp.
+let measuring = false;
+const latencies: number[] = [];
+const sockets = await Promise.all(
+  Array.from({ length: SOCKETS }, (_, i) => {
+    const g = i % GATEWAYS;
+    const m = Math.floor(i / GATEWAYS) % MACHINES;
+    const ws = new WebSocket(
+      `${baseUrl.replace('http', 'ws')}/ws/realtime/${snOf(g, m)}?keyId=${keyId}`,
+    );
+    ws.on('message', (data: Buffer) => {
+      const payload = JSON.parse(data.toString()) as RealtimePayload;
+      if (measuring && payload.updatedAt) latencies.push(Date.now() - payload.updatedAt);
+    });
+    return new Promise<WebSocket>((resolve) => ws.once('open', () => resolve(ws)));
+  }),
+);
+
+// Gateways: one reading per message, counters rising, a window of unacknowledged messages.
+interface Gateway {
+  client: mqtt.MqttClient;
+  seq: number;
+  acked: number;
+  counters: number[];
+}
+const gateways: Gateway[] = await Promise.all(
+  gatewayIds.map(async (id) => {
+    const client = await mqtt.connectAsync(brokerUrl, {
+      username: id,
+      password: SECRET,
+      clientId: `bench-${id}`,
+      clean: true,
+    });
+    const gw: Gateway = { client, seq: 0, acked: 0, counters: new Array<number>(MACHINES).fill(0) };
+    client.on('message', (_topic, payload) => {
+      gw.acked = Math.max(gw.acked, (JSON.parse(payload.toString()) as { seq: number }).seq);
+    });
+    await client.subscribeAsync(topicOf(id, 'ack'), { qos: 1 });
+    return gw;
+  }),
+);
+
+let running = true;
+const pump = (gw: Gateway, g: number) => {
+  const topic = topicOf(gatewayIds[g]!, 'telemetry');
+  // Paced: this gateway's share of RATE, sent in 10 ms ticks.
+  const perTick = RATE > 0 ? RATE / GATEWAYS / 100 : Infinity;
+  let credit = 0;
+  const step = () => {
+    credit = Math.min(credit + perTick, 10 * perTick);
+    while (running && gw.seq - gw.acked < WINDOW && credit >= 1) {
+      credit--;
+      const m = gw.seq % MACHINES;
+      const produced = (gw.counters[m]! += 1);
+      gw.seq++;
+      const reading = {
+        sn: snOf(g, m),
+        ts: Date.now(),
+        status: 2,
+        counters: { produced, ok: produced, ng: 0, firstPassOk: produced },
+        alarms: [],
+      };
+      gw.client.publish(topic, JSON.stringify({ seq: gw.seq, readings: [reading] }), { qos: 1 });
+    }
+    if (running) setTimeout(step, RATE > 0 ? 10 : 2);
+  };
+  step();
+};
+gateways.forEach(pump);
+
+const ackedTotal = () => gateways.reduce((sum, gw) => sum + gw.acked, 0);
+await new Promise((r) => setTimeout(r, WARMUP * 1000));
+measuring = true;
+const startAcked = ackedTotal();
+const started = Date.now();
+let peakRss = 0;
+const rssTimer = setInterval(() => (peakRss = Math.max(peakRss, rssMb())), 1000);
+await new Promise((r) => setTimeout(r, SECONDS * 1000));
+const elapsed = (Date.now() - started) / 1000;
+const measuredAcked = ackedTotal() - startAcked;
+measuring = false;
+running = false;
+clearInterval(rssTimer);
+
+// Drain: every published message must come back acknowledged.
+const drainStart = Date.now();
+while (gateways.some((gw) => gw.acked < gw.seq) && Date.now() - drainStart < 60_000)
+  await new Promise((r) => setTimeout(r, 100));
+const published = gateways.reduce((sum, gw) => sum + gw.seq, 0);
+const health = (await (await fetch(`${baseUrl}/healthz`)).json()) as {
+  data: { ingest: Record<string, number> };
+};
+
+latencies.sort((a, b) => a - b);
+const pct = (p: number) =>
+  latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * p))] ?? NaN;
+console.log(
+  JSON.stringify(
+    {
+      gateways: GATEWAYS,
+      machines: GATEWAYS * MACHINES,
+      sockets: SOCKETS,
+      broker: process.env.MQTT_URL ? 'external' : 'embedded',
+      database: process.env.DATABASE_URL ? 'postgresql' : 'embedded',
+      seconds: Math.round(elapsed),
+      ackedMessagesPerSecond: Math.round(measuredAcked / elapsed),
+      published,
+      acknowledged: ackedTotal(),
+      unacknowledgedAfterDrain: published - ackedTotal(),
+      socketLatencyMs: {
+        samples: latencies.length,
+        p50: pct(0.5),
+        p99: pct(0.99),
+        max: latencies.at(-1),
+      },
+      serverRssMb: { peak: peakRss, end: rssMb() },
+      ingest: health.data.ingest,
+    },
+    null,
+    2,
+  ),
+);
+
+for (const ws of sockets) ws.close();
+await Promise.all(gateways.map((gw) => gw.client.endAsync()));
+server.kill('SIGTERM');
+await new Promise((r) => server.once('exit', r));
+rmSync(dataDir, { recursive: true, force: true });
+if (process.env.DATABASE_URL) {
+  const { db, close } = await openDatabase(loadConfig({ ...env, DATABASE_SCHEMA: 'public' }));
+  await sql.raw(`DROP SCHEMA ${schema} CASCADE`).execute(db);
+  await close();
+}
