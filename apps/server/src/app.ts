@@ -145,7 +145,23 @@ export const buildApp = async (config: Config, options: BuildOptions = {}): Prom
     await app.register(websocket, websocketOptions);
     const webDist = config.WEB_DIST ?? DEFAULT_WEB_DIST;
     const appShell = existsSync(webDist);
-    if (appShell) await app.register(fastifyStatic, { root: webDist, wildcard: false });
+    if (appShell) {
+      await app.register(fastifyStatic, {
+        root: webDist,
+        wildcard: false,
+        // The build writes .br and .gz beside each file; phones get the smallest they accept.
+        preCompressed: true,
+        // File names under assets/ carry a content hash; index.html must be checked every time.
+        cacheControl: false,
+        setHeaders: (res, path) => {
+          const hashed = /[\\/]assets[\\/]/.test(path);
+          res.setHeader(
+            'cache-control',
+            hashed ? 'public, max-age=31536000, immutable' : 'no-cache',
+          );
+        },
+      });
+    }
     registerErrorHandling(app, { appShell });
     await app.register(authPlugin, { identity });
     await app.register(identityRoutes, {

@@ -1,13 +1,7 @@
 import { z } from 'zod';
+import { identityMessages } from './identity-messages.ts';
 
-export const identityMessages = {
-  usernameRequired: '用户名不能为空',
-  passwordRequired: '密码不能为空',
-  loginOk: '登录成功',
-  loginFailed: '登录失败',
-  wrongCredentials: '用户名或密码错误',
-  logoutConfirm: '此操作将解绑当前账号并退出登录，是否继续？',
-} as const;
+export { identityMessages };
 
 /** The login form as the user fills it in (the web form validates with this). */
 export const loginFormSchema = z.object({

@@ -1,4 +1,4 @@
-import { identityMessages } from '@linewatch/contracts/identity';
+import { identityMessages } from '@linewatch/contracts/identity-messages';
 import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';

@@ -1,10 +1,19 @@
-import { zodResolver } from '@hookform/resolvers/zod';
-import { loginFormSchema, type LoginForm as LoginFormValues } from '@linewatch/contracts/identity';
+import type { LoginForm as LoginFormValues } from '@linewatch/contracts/identity';
 import { Button, Input } from 'antd-mobile';
 import { EyeInvisibleOutline, EyeOutline } from 'antd-mobile-icons';
-import { useState } from 'react';
-import { Controller, useForm } from 'react-hook-form';
+import { useEffect, useState } from 'react';
+import { Controller, useForm, type Resolver } from 'react-hook-form';
 import styles from './login-form.module.css';
+
+// zod and the contract schema are a fifth of the login screen's JavaScript: fetch them after the
+// first paint (the form validates on submit), keeping the first screen within its budget.
+const loadValidation = () =>
+  Promise.all([import('@hookform/resolvers/zod'), import('@linewatch/contracts/identity')]);
+
+const loginResolver: Resolver<LoginFormValues> = async (values, context, options) => {
+  const [{ zodResolver }, { loginFormSchema }] = await loadValidation();
+  return zodResolver(loginFormSchema)(values, context, options);
+};
 
 interface LoginFormProps {
   submitting: boolean;
@@ -13,12 +22,13 @@ interface LoginFormProps {
 
 export const LoginForm = ({ submitting, onSubmit }: LoginFormProps) => {
   const [passwordVisible, setPasswordVisible] = useState(false);
+  useEffect(() => void loadValidation(), []);
   const {
     control,
     handleSubmit,
     formState: { errors },
   } = useForm<LoginFormValues>({
-    resolver: zodResolver(loginFormSchema),
+    resolver: loginResolver,
     defaultValues: { psnCode: '', passWord: '' },
   });
 

@@ -1,5 +1,5 @@
 import type { LoginForm as LoginFormValues } from '@linewatch/contracts/identity';
-import { identityMessages } from '@linewatch/contracts/identity';
+import { identityMessages } from '@linewatch/contracts/identity-messages';
 import { useNavigate, useSearchParams } from 'react-router';
 import { safeRedirect } from '../../../shared/login-url.ts';
 import { useSession } from '../../../shared/session-store.ts';

@@ -1,4 +1,4 @@
-import { identityMessages } from '@linewatch/contracts/identity';
+import { identityMessages } from '@linewatch/contracts/identity-messages';
 import { Dialog, List } from 'antd-mobile';
 import { CloseCircleOutline, LinkOutline, SetOutline, UserOutline } from 'antd-mobile-icons';
 import { useNavigate } from 'react-router';

@@ -1,0 +1,60 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../test/test-server.ts';
+
+// A web build as apps/web writes it: hashed assets with .br and .gz copies beside them. Each copy
+// says which file was sent, so the test sees that the server picked the pre-compressed one.
+const webDist = mkdtempSync(join(tmpdir(), 'lw-web-dist-'));
+const ASSET = '/assets/app-Ab12Cd34.js';
+const writeWithCopies = (path: string, text: (variant: string) => string) => {
+  writeFileSync(join(webDist, path), text('plain'));
+  writeFileSync(join(webDist, `${path}.br`), brotliCompressSync(text('br')));
+  writeFileSync(join(webDist, `${path}.gz`), gzipSync(text('gzip')));
+};
+mkdirSync(join(webDist, 'assets'));
+writeWithCopies(ASSET, (variant) => `console.log(${JSON.stringify(variant)});`);
+writeWithCopies('/index.html', (variant) => `<!doctype html><title>${variant}</title>`);
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer({ WEB_DIST: webDist });
+});
+afterAll(async () => {
+  await server?.close();
+  rmSync(webDist, { recursive: true, force: true });
+});
+
+const get = (path: string, acceptEncoding: string) =>
+  fetch(server.baseUrl + path, { headers: { 'accept-encoding': acceptEncoding } });
+
+describe('the built web app', () => {
+  it.each([
+    ['br, gzip', 'br'],
+    ['gzip', 'gzip'],
+  ])('sends the pre-compressed copy for Accept-Encoding: %s', async (accepted, variant) => {
+    const reply = await get(ASSET, accepted);
+    expect(reply.status).toBe(200);
+    expect(reply.headers.get('content-encoding')).toBe(variant);
+    expect(await reply.text()).toBe(`console.log("${variant}");`);
+  });
+
+  it('sends the plain file to a client that accepts no compression', async () => {
+    const reply = await get(ASSET, 'identity');
+    expect(reply.headers.get('content-encoding')).toBeNull();
+    expect(await reply.text()).toBe('console.log("plain");');
+  });
+
+  it('lets phones keep hashed assets for a year, but revalidate the app shell', async () => {
+    const asset = await get(ASSET, 'br');
+    expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    // A history-mode route gets index.html, compressed as well.
+    const page = await get('/deviceList', 'br');
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(page.headers.get('content-encoding')).toBe('br');
+    expect(page.headers.get('cache-control')).toBe('no-cache');
+    expect(await page.text()).toBe('<!doctype html><title>br</title>');
+  });
+});

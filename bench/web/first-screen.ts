@@ -1,0 +1,66 @@
+/*
+ * First-screen JavaScript per page (DESIGN.md section 7: ≤ 170 KB gzip; charts and maps load on
+ * demand). Reads the chunk graph Vite writes (apps/web/dist/.vite/manifest.json): a page's first
+ * screen is the entry with its static imports plus the page's lazy chunk with its static imports;
+ * what a page loads later by import() is not counted. Sizes are those of the .gz and .br files the
+ * build wrote beside each chunk, which is what the server sends.
+ *
+ *   npm run build && npm run first-screen -w @linewatch/bench
+ */
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const BUDGET_GZIP_BYTES = 170_000;
+
+interface Chunk {
+  file: string;
+  src?: string;
+  isEntry?: boolean;
+  imports?: string[];
+}
+
+const dist = fileURLToPath(new URL('../../apps/web/dist/', import.meta.url));
+const manifestPath = join(dist, '.vite/manifest.json');
+if (!existsSync(manifestPath)) {
+  console.error(`${manifestPath} is missing: run npm run build first`);
+  process.exit(1);
+}
+const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as Record<string, Chunk>;
+
+const staticClosure = (keys: string[], into = new Set<string>()): Set<string> => {
+  for (const key of keys) {
+    if (into.has(key)) continue;
+    into.add(key);
+    staticClosure(manifest[key]?.imports ?? [], into);
+  }
+  return into;
+};
+
+/** Size of the compressed copy the server sends (the plain file when it was too small to pack). */
+const sentBytes = (file: string, extension: '.gz' | '.br') => {
+  const packed = join(dist, file + extension);
+  return statSync(existsSync(packed) ? packed : join(dist, file)).size;
+};
+
+const entry = Object.keys(manifest).find((key) => manifest[key]!.isEntry);
+if (!entry) throw new Error('the manifest has no entry chunk');
+const pages = Object.keys(manifest)
+  .filter((key) => /\/pages\/[^/]+\.tsx$/.test(key))
+  .sort();
+
+const kb = (bytes: number) => (bytes / 1000).toFixed(1).padStart(6);
+console.log('page                                            gzip KB  brotli KB  chunks');
+let over = 0;
+for (const page of pages) {
+  const files = [...staticClosure([entry, page])].map((key) => manifest[key]!.file);
+  const gzip = files.reduce((sum, file) => sum + sentBytes(file, '.gz'), 0);
+  const brotli = files.reduce((sum, file) => sum + sentBytes(file, '.br'), 0);
+  const mark = gzip > BUDGET_GZIP_BYTES ? '  OVER BUDGET' : '';
+  if (mark) over++;
+  console.log(
+    `${page.replace(/^src\/features\//, '').padEnd(46)} ${kb(gzip)}    ${kb(brotli)}  ${String(files.length).padStart(6)}${mark}`,
+  );
+}
+console.log(`budget: ${BUDGET_GZIP_BYTES / 1000} KB gzip per first screen`);
+process.exitCode = over > 0 ? 1 : 0;

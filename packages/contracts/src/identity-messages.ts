@@ -1,0 +1,10 @@
+// A module of its own: the login screen shows these at once but loads the schemas (and zod) only
+// when the form is submitted.
+export const identityMessages = {
+  usernameRequired: '用户名不能为空',
+  passwordRequired: '密码不能为空',
+  loginOk: '登录成功',
+  loginFailed: '登录失败',
+  wrongCredentials: '用户名或密码错误',
+  logoutConfirm: '此操作将解绑当前账号并退出登录，是否继续？',
+} as const;
