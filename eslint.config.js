@@ -1,6 +1,7 @@
 // @ts-check
 import js from '@eslint/js';
 import boundaries from 'eslint-plugin-boundaries';
+import importPlugin from 'eslint-plugin-import';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
@@ -24,8 +25,13 @@ export default tseslint.config(
         tsconfigRootDir: import.meta.dirname,
       },
     },
-    plugins: { boundaries },
+    plugins: { boundaries, import: importPlugin },
     settings: {
+      // Relative imports name their .ts files, so the node resolver finds them as they are.
+      'import/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
+      'import/resolver': { node: { extensions: ['.ts', '.tsx'] } },
+      // Cycles are ours to find; packages are not parsed for them.
+      'import/ignore': ['node_modules'],
       // Re-exports and lazy imports cross boundaries as surely as plain imports do.
       'boundaries/dependency-nodes': ['import', 'export', 'dynamic-import'],
       'boundaries/include': ['apps/**', 'packages/**', 'e2e/**', 'bench/**'],
@@ -57,6 +63,7 @@ export default tseslint.config(
         { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
       ],
       '@typescript-eslint/restrict-template-expressions': ['error', { allowNumber: true }],
+      'import/no-cycle': 'error',
       // Imports flow one way: shared -> features -> app; apps never import each other; everything
       // shared between apps goes through packages/contracts (CONVENTIONS.md).
       'boundaries/element-types': [
