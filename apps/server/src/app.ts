@@ -18,7 +18,7 @@ import { createDevicesRepository } from './devices/repository.ts';
 import { devicesRoutes } from './devices/routes.ts';
 import { createDevicesService } from './devices/service.ts';
 import { createGatewayVerifier } from './gateways/credentials.ts';
-import { registerErrorHandling } from './http/error-handler.ts';
+import { clientErrorHandler, registerErrorHandling } from './http/error-handler.ts';
 import { createIdentityRepository } from './identity/repository.ts';
 import { identityRoutes } from './identity/routes.ts';
 import { createIdentityService } from './identity/service.ts';
@@ -55,6 +55,7 @@ export const buildApp = async (config: Config, options: BuildOptions = {}): Prom
   const app = Fastify({
     logger: options.logger === false ? false : { level: config.LOG_LEVEL },
     trustProxy: config.TRUST_PROXY,
+    clientErrorHandler,
     bodyLimit: 1 << 20,
   });
   app.setValidatorCompiler(validatorCompiler);

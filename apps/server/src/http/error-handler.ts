@@ -1,5 +1,5 @@
 import { httpStatusOf, messages, ReplyCode } from '@linewatch/contracts/envelope';
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyServerOptions } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { DomainError, failure } from './envelope.ts';
 
@@ -52,4 +52,29 @@ export const registerErrorHandling = (
       .status(404)
       .send(failure(ReplyCode.notFound, `${messages.notFound}: ${request.method} ${path}`));
   });
+};
+
+/**
+ * Requests Node's HTTP parser refuses before Fastify sees them (a raw space in the URL, headers
+ * too large) get the envelope too, not Fastify's English default.
+ */
+export const clientErrorHandler: NonNullable<FastifyServerOptions['clientErrorHandler']> = (
+  error,
+  socket,
+) => {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'ECONNRESET' || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const status = code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
+  const msg = status === 431 ? '请求头过大' : '请求格式错误';
+  const body = JSON.stringify(
+    failure(ReplyCode.badInput, msg, { errors: [{ path: '', message: msg }] }),
+  );
+  socket.end(
+    `HTTP/1.1 ${status} ${status === 431 ? 'Request Header Fields Too Large' : 'Bad Request'}\r\n` +
+      'Connection: close\r\nContent-Type: application/json; charset=utf-8\r\n' +
+      `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+  );
 };

@@ -2,6 +2,7 @@ import { messages } from '@linewatch/contracts/envelope';
 import { identityMessages } from '@linewatch/contracts/identity';
 import { KEY_ID_COOKIE } from '@linewatch/contracts/limits';
 import { encryptPassword } from '@linewatch/contracts/password-cipher';
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, login, loginRequest } from '../test/clients.ts';
 import { factories, type TestUser } from '../test/factories.ts';
@@ -203,5 +204,27 @@ describe('errors', () => {
     expect(response.status).toBe(400);
     expect(JSON.parse(text)).toMatchObject({ success: false, code: '0400' });
     expect(text).not.toMatch(/\bat .+\.(ts|js):\d+/);
+  });
+
+  it.each([
+    ['a raw space in the URL', 'GET /api/get UserInfo HTTP/1.1\r\nHost: x\r\n\r\n', 400],
+    [
+      'headers past the limit',
+      `GET /api/getUserInfo HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`,
+      431,
+    ],
+  ])('answers %s, refused by the HTTP parser, with the envelope', async (_, raw, status) => {
+    const { port } = new URL(server.baseUrl);
+    const text = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(port), '127.0.0.1', () => socket.write(raw));
+      let received = '';
+      socket.on('data', (chunk) => (received += chunk.toString('utf8')));
+      socket.on('end', () => resolve(received));
+      socket.on('error', reject);
+    });
+    const [head = '', body = ''] = text.split('\r\n\r\n');
+    expect(head).toMatch(new RegExp(`^HTTP/1\\.1 ${status} `));
+    expect(JSON.parse(body)).toMatchObject({ success: false, code: '0400' });
+    expect((JSON.parse(body) as { msg: string }).msg).toMatch(/^请求/);
   });
 });
