@@ -71,6 +71,15 @@ describe('OfflineBuffer', () => {
     OfflineBuffer.open(dir, { maxMessages: 10 }).close();
   });
 
+  it('takes over a lock left by an earlier run with the same pid (container restart)', () => {
+    const dir = tempDir();
+    fs.writeFileSync(path.join(dir, 'lock'), String(process.pid));
+    const buffer = OfflineBuffer.open(dir, { maxMessages: 10 });
+    fill(buffer, 1);
+    buffer.close();
+    expect(fs.existsSync(path.join(dir, 'lock'))).toBe(false);
+  });
+
   it('drops the oldest messages when full and counts them', () => {
     const dir = tempDir();
     const drops: number[] = [];

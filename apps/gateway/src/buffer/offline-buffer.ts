@@ -147,7 +147,7 @@ export class OfflineBuffer {
     clearInterval(this.timer);
     this.sync();
     this.closeSegment();
-    fs.rmSync(path.join(this.dir, LOCK), { force: true });
+    unlockDir(this.dir);
   }
 
   private get segmentSize(): number {
@@ -260,18 +260,39 @@ function readMeta(dir: string): Meta {
   }
 }
 
-/** Two writers on one directory would interleave seqs; a lock held by a dead pid is stale. */
+/**
+ * Lock files this process holds. One naming our own pid that is not in here was left by an
+ * earlier run that had the same pid: a container restarted after kill -9 starts the agent with
+ * the same pid every time.
+ */
+const heldLocks = new Set<string>();
+
+/**
+ * Two writers on one directory would interleave seqs. The lock file is created exclusively and
+ * names its owner; one left by a dead process (or an earlier run with our pid) is stale.
+ */
 function lockDir(dir: string): void {
-  const file = path.join(dir, LOCK);
-  try {
-    const holder = Number(fs.readFileSync(file, 'utf8'));
-    if (holder === process.pid || isAlive(holder)) {
-      throw new BufferDirInUseError(`buffer dir ${dir} is in use by process ${holder}`);
+  const file = path.resolve(dir, LOCK);
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      fs.writeFileSync(file, String(process.pid), { flag: 'wx' });
+      heldLocks.add(file);
+      return;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     }
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    const holder = Number(fs.readFileSync(file, 'utf8'));
+    const live = holder === process.pid ? heldLocks.has(file) : isAlive(holder);
+    if (live) throw new BufferDirInUseError(`buffer dir ${dir} is in use by process ${holder}`);
+    fs.rmSync(file, { force: true });
   }
-  fs.writeFileSync(file, String(process.pid));
+  throw new BufferDirInUseError(`could not lock buffer dir ${dir}`);
+}
+
+function unlockDir(dir: string): void {
+  const file = path.resolve(dir, LOCK);
+  heldLocks.delete(file);
+  fs.rmSync(file, { force: true });
 }
 
 function isAlive(pid: number): boolean {
