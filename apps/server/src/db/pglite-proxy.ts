@@ -16,7 +16,7 @@ interface Queryable {
   query(sql: string, params?: unknown[], options?: unknown): Promise<QueryResult>;
 }
 
-export class DatabaseError extends Error {
+class DatabaseError extends Error {
   readonly code: string | undefined;
   readonly detail: string | undefined;
   readonly constraint: string | undefined;

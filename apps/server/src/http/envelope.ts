@@ -15,10 +15,6 @@ export class DomainError extends Error {
 export const refused = (msg: string) => new DomainError(ReplyCode.refused, msg);
 export const forbidden = () => new DomainError(ReplyCode.forbidden, messages.forbidden);
 export const notSignedIn = () => new DomainError(ReplyCode.notSignedIn, messages.notSignedIn);
-export const notFound = (msg: string = messages.notFound) =>
-  new DomainError(ReplyCode.notFound, msg);
-export const badInput = (msg: string, path = '') =>
-  new DomainError(ReplyCode.badInput, msg, { errors: [{ path, message: msg }] });
 
 export const ok = <T>(data: T, msg = 'success'): Envelope<T> => ({
   success: true,

@@ -23,9 +23,6 @@ export const registerErrorHandling = (
         .status(400)
         .send(failure(ReplyCode.badInput, errors[0]?.message ?? '参数错误', { errors }));
     }
-    if (error.statusCode === 429) {
-      return reply.status(429).send(failure(ReplyCode.refused, messages.tooManyAttempts));
-    }
     if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
       // Fastify's own refusals: malformed JSON, wrong content type, body too large.
       const msg = error.statusCode === 413 ? '请求内容过大' : '请求格式错误';
