@@ -48,6 +48,8 @@ const WINDOW = Number(args.window);
 const RATE = Number(args.rate);
 const SECRET = 'bench-secret-0123456789';
 const PASSWORD = 'Bench@2026';
+/** Wait for ack progress before the first resend (the agent waits 10 s; a 30 s run needs less). */
+const ACK_TIMEOUT_MS = 2000;
 
 const freePort = () =>
   new Promise<number>((resolve) => {
@@ -172,6 +174,13 @@ interface Gateway {
   seq: number;
   acked: number;
   counters: number[];
+  /** Payloads not yet acknowledged by the server, by seq (the agent's buffer). */
+  unacked: Map<number, string>;
+  /** When `acked` last moved, or the last resend. */
+  progressAt: number;
+  /** Resends since the last ack progress: each doubles the wait before the next (up to 32x). */
+  quietResends: number;
+  resent: number;
 }
 const gateways: Gateway[] = await Promise.all(
   gatewayIds.map(async (id) => {
@@ -181,9 +190,20 @@ const gateways: Gateway[] = await Promise.all(
       clientId: `bench-${id}`,
       clean: true,
     });
-    const gw: Gateway = { client, seq: 0, acked: 0, counters: new Array<number>(MACHINES).fill(0) };
+    const gw: Gateway = {
+      client,
+      seq: 0,
+      acked: 0,
+      counters: new Array<number>(MACHINES).fill(0),
+      unacked: new Map(),
+      progressAt: Date.now(),
+      quietResends: 0,
+      resent: 0,
+    };
     client.on('message', (_topic, payload) => {
-      gw.acked = Math.max(gw.acked, (JSON.parse(payload.toString()) as { seq: number }).seq);
+      const { seq } = JSON.parse(payload.toString()) as { seq: number };
+      for (let s = gw.acked + 1; s <= seq; s++) gw.unacked.delete(s);
+      if (seq > gw.acked) [gw.acked, gw.progressAt, gw.quietResends] = [seq, Date.now(), 0];
     });
     await client.subscribeAsync(topicOf(id, 'ack'), { qos: 1 });
     return gw;
@@ -191,6 +211,8 @@ const gateways: Gateway[] = await Promise.all(
 );
 
 let running = true;
+/** Set once the drain is over, acknowledged or not: the gateways stop resending. */
+let stopped = false;
 const pump = (gw: Gateway, g: number) => {
   const topic = topicOf(gatewayIds[g]!, 'telemetry');
   // Paced: this gateway's share of RATE, sent in 10 ms ticks.
@@ -210,9 +232,21 @@ const pump = (gw: Gateway, g: number) => {
         counters: { produced, ok: produced, ng: 0, firstPassOk: produced },
         alarms: [],
       };
-      gw.client.publish(topic, JSON.stringify({ seq: gw.seq, readings: [reading] }), { qos: 1 });
+      const payload = JSON.stringify({ seq: gw.seq, readings: [reading] });
+      gw.unacked.set(gw.seq, payload);
+      gw.client.publish(topic, payload, { qos: 1 });
     }
-    if (running) setTimeout(step, RATE > 0 ? 10 : 2);
+    // As the agent does: no ack progress for a while, resend everything unacknowledged in order
+    // (a broker may drop messages for a subscriber whose queue is full, such as Mosquitto's
+    // max_queued_messages, 1000 by default).
+    const wait = ACK_TIMEOUT_MS * 2 ** Math.min(gw.quietResends, 5);
+    if (gw.acked < gw.seq && Date.now() - gw.progressAt > wait) {
+      for (const [, payload] of gw.unacked) gw.client.publish(topic, payload, { qos: 1 });
+      gw.resent += gw.unacked.size;
+      gw.progressAt = Date.now();
+      gw.quietResends++;
+    }
+    if (!stopped && (running || gw.acked < gw.seq)) setTimeout(step, RATE > 0 ? 10 : 2);
   };
   step();
 };
@@ -236,6 +270,7 @@ clearInterval(rssTimer);
 const drainStart = Date.now();
 while (gateways.some((gw) => gw.acked < gw.seq) && Date.now() - drainStart < 60_000)
   await new Promise((r) => setTimeout(r, 100));
+stopped = true;
 const published = gateways.reduce((sum, gw) => sum + gw.seq, 0);
 const health = (await (await fetch(`${baseUrl}/healthz`)).json()) as {
   data: { ingest: Record<string, number> };
@@ -257,6 +292,7 @@ console.log(
       published,
       acknowledged: ackedTotal(),
       unacknowledgedAfterDrain: published - ackedTotal(),
+      resentByGateways: gateways.reduce((sum, gw) => sum + gw.resent, 0),
       socketLatencyMs: {
         samples: latencies.length,
         p50: pct(0.5),
@@ -272,7 +308,7 @@ console.log(
 );
 
 for (const ws of sockets) ws.close();
-await Promise.all(gateways.map((gw) => gw.client.endAsync()));
+await Promise.all(gateways.map((gw) => gw.client.endAsync(true)));
 server.kill('SIGTERM');
 await new Promise((r) => server.once('exit', r));
 rmSync(dataDir, { recursive: true, force: true });

@@ -19,6 +19,10 @@ export const connectBus = async (options: BusOptions): Promise<Bus> => {
     ...(options.username ? { username: options.username } : {}),
     ...(options.password ? { password: options.password } : {}),
     clean: true,
+    // MQTT 5: the broker keeps as many messages in flight to us as our Receive Maximum allows;
+    // on 3.1.1 Mosquitto allows 20 (max_inflight_messages) and queues, then drops, the rest.
+    protocolVersion: 5,
+    properties: { receiveMaximum: 65_535 },
     reconnectPeriod: 1000,
     connectTimeout: 10_000,
   });
