@@ -48,8 +48,8 @@ const WINDOW = Number(args.window);
 const RATE = Number(args.rate);
 const SECRET = 'bench-secret-0123456789';
 const PASSWORD = 'Bench@2026';
-/** Wait for ack progress before the first resend (the agent waits 10 s; a 30 s run needs less). */
-const ACK_TIMEOUT_MS = 2000;
+/** Wait for ack progress before the first resend: the agent's default (its ackTimeoutMs). */
+const ACK_TIMEOUT_MS = 10_000;
 
 const freePort = () =>
   new Promise<number>((resolve) => {
