@@ -1,7 +1,11 @@
 import type { Locator, Page } from 'playwright-core';
 import { waitUntilDrawn } from '../support/settle.ts';
 
-/** The product-card keys the real-time report shows (spec: PPM, peak, average, yield, counts, DT). */
+/**
+ * The product-card keys the real-time report shows (spec: PPM, peak, average, yield, counts, DT).
+ * Written out here rather than imported from the contracts: the journey checks the screen against
+ * the spec, not the code against itself.
+ */
 export const PRODUCT_KEYS = [
   'ppm',
   'peakPpm',

@@ -8,7 +8,7 @@ import type { z } from 'zod';
 import type { machineListQuery } from '@linewatch/contracts/devices';
 import { forbidden } from '../http/envelope.ts';
 import type { SessionUser } from '../identity/service.ts';
-import { derive } from '../shared/metrics.ts';
+import { derive, totalsOfRow } from '../shared/metrics.ts';
 import { dayOf } from '../shared/time.ts';
 import type { LiveState } from '../telemetry/live-state.ts';
 import type { DevicesRepository } from './repository.ts';
@@ -51,16 +51,7 @@ export const createDevicesService = ({ repo, live, isGatewayOnline, timeZone }: 
       query.pageSize,
     );
     const data = rows.map((r): MachineCard => {
-      const figures = derive({
-        produced: r.produced,
-        ok: r.ok,
-        ng: r.ng,
-        firstPassOk: r.first_pass_ok,
-        runningMs: r.running_ms,
-        idleMs: r.idle_ms,
-        faultMs: r.fault_ms,
-        maxMinuteProduced: r.max_minute_produced,
-      });
+      const figures = derive(totalsOfRow(r));
       return {
         snCode: r.sn_code,
         nickSnCode: r.nick_sn_code,

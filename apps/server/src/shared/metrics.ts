@@ -13,6 +13,29 @@ export interface Totals {
   maxMinuteProduced: number;
 }
 
+/** Totals as the rollup tables name their columns. */
+export interface TotalsRow {
+  produced: number;
+  ok: number;
+  ng: number;
+  first_pass_ok: number;
+  running_ms: number;
+  idle_ms: number;
+  fault_ms: number;
+  max_minute_produced: number;
+}
+
+export const totalsOfRow = (r: TotalsRow): Totals => ({
+  produced: r.produced,
+  ok: r.ok,
+  ng: r.ng,
+  firstPassOk: r.first_pass_ok,
+  runningMs: r.running_ms,
+  idleMs: r.idle_ms,
+  faultMs: r.fault_ms,
+  maxMinuteProduced: r.max_minute_produced,
+});
+
 const round2 = (n: number) => Math.round(n * 100) / 100;
 const percent = (part: number, whole: number) => (whole > 0 ? round2((part / whole) * 100) : 0);
 

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/database.ts';
-import type { Totals } from '../shared/metrics.ts';
+import { totalsOfRow, type Totals } from '../shared/metrics.ts';
 import { dayOf, HOUR_MS } from '../shared/time.ts';
 import { MINUTE_MS, type Figures, type MachineSnapshot } from './reading-effects.ts';
 import type { LiveSeed } from './live-state.ts';
@@ -107,21 +107,7 @@ export const createTelemetryRepository = (db: Db, timeZone: string) => ({
           },
         ]),
       ),
-      today: new Map(
-        today.map((r): [string, Totals] => [
-          r.sn_code,
-          {
-            produced: r.produced,
-            ok: r.ok,
-            ng: r.ng,
-            firstPassOk: r.first_pass_ok,
-            runningMs: r.running_ms,
-            idleMs: r.idle_ms,
-            faultMs: r.fault_ms,
-            maxMinuteProduced: r.max_minute_produced,
-          },
-        ]),
-      ),
+      today: new Map(today.map((r): [string, Totals] => [r.sn_code, totalsOfRow(r)])),
       hourly: hourly.map((r) => ({
         sn: r.sn_code,
         hour: new Date(r.hour).getTime(),
