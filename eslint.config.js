@@ -3,6 +3,24 @@ import js from '@eslint/js';
 import boundaries from 'eslint-plugin-boundaries';
 import importPlugin from 'eslint-plugin-import';
 import tseslint from 'typescript-eslint';
+import { basename } from 'node:path';
+
+/** kebab-case file names (CONVENTIONS.md): `device-list.page.ts`, never `DeviceList.ts`. */
+const KEBAB_FILE = /^[a-z0-9]+(-[a-z0-9]+)*(\.[a-z0-9]+(-[a-z0-9]+)*)*$/;
+const localRules = {
+  rules: {
+    'kebab-case-file-names': {
+      meta: { type: 'suggestion', schema: [] },
+      create: (context) => ({
+        Program(node) {
+          const name = basename(context.filename);
+          if (!KEBAB_FILE.test(name))
+            context.report({ node, message: `File name "${name}" is not kebab-case.` });
+        },
+      }),
+    },
+  },
+};
 
 export default tseslint.config(
   {
@@ -25,7 +43,7 @@ export default tseslint.config(
         tsconfigRootDir: import.meta.dirname,
       },
     },
-    plugins: { boundaries, import: importPlugin },
+    plugins: { boundaries, import: importPlugin, local: localRules },
     settings: {
       // Relative imports name their .ts files, so the node resolver finds them as they are.
       'import/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
@@ -37,6 +55,30 @@ export default tseslint.config(
       'boundaries/include': ['apps/**', 'packages/**', 'e2e/**', 'bench/**'],
       'boundaries/elements': [
         { type: 'contracts', pattern: 'packages/contracts/**', mode: 'full' },
+        // Server domains (identity, devices, telemetry, gateways, …) and the core around them.
+        {
+          type: 'server-repository',
+          pattern: 'apps/server/src/*/repository.ts',
+          mode: 'full',
+          capture: ['domain'],
+        },
+        {
+          type: 'server-service',
+          pattern: 'apps/server/src/*/service.ts',
+          mode: 'full',
+          capture: ['domain'],
+        },
+        {
+          type: 'server-core',
+          pattern: 'apps/server/src/{db,http,plugins,shared,broker,test,demo}/**',
+          mode: 'full',
+        },
+        {
+          type: 'server-domain',
+          pattern: 'apps/server/src/*/**',
+          mode: 'full',
+          capture: ['domain'],
+        },
         { type: 'server', pattern: 'apps/server/**', mode: 'full' },
         { type: 'gateway', pattern: 'apps/gateway/**', mode: 'full' },
         { type: 'web-app', pattern: 'apps/web/src/app/**', mode: 'full' },
@@ -64,6 +106,7 @@ export default tseslint.config(
       ],
       '@typescript-eslint/restrict-template-expressions': ['error', { allowNumber: true }],
       'import/no-cycle': 'error',
+      'local/kebab-case-file-names': 'error',
       // Imports flow one way: shared -> features -> app; apps never import each other; everything
       // shared between apps goes through packages/contracts (CONVENTIONS.md).
       'boundaries/element-types': [
@@ -72,7 +115,36 @@ export default tseslint.config(
           default: 'disallow',
           rules: [
             { from: 'contracts', allow: ['contracts'] },
-            { from: 'server', allow: ['server', 'contracts'] },
+            // The core (app, db, http, plugins, demo, test) wires every domain together.
+            {
+              from: ['server', 'server-core'],
+              allow: [
+                'server',
+                'server-core',
+                'server-domain',
+                'server-service',
+                'server-repository',
+                'contracts',
+              ],
+            },
+            // A domain uses its own code, the core, and another domain's service; of the rest of
+            // another domain it may import types only, and never its repository.
+            {
+              from: ['server-domain', 'server-service', 'server-repository'],
+              allow: [
+                'server',
+                'server-core',
+                'contracts',
+                'server-service',
+                ['server-domain', { domain: '${from.domain}' }],
+                ['server-repository', { domain: '${from.domain}' }],
+              ],
+            },
+            {
+              from: ['server-domain', 'server-service', 'server-repository'],
+              importKind: 'type',
+              allow: ['server-domain'],
+            },
             { from: 'gateway', allow: ['gateway', 'contracts'] },
             { from: 'web-shared', allow: ['web-shared', 'contracts'] },
             {
@@ -83,7 +155,7 @@ export default tseslint.config(
             { from: 'web', allow: ['web', 'web-app', 'web-feature', 'web-shared', 'contracts'] },
             { from: 'e2e', allow: ['e2e', 'contracts'] },
             // A benchmark seeds through the server's own database layer; it ships nowhere.
-            { from: 'bench', allow: ['bench', 'contracts', 'server'] },
+            { from: 'bench', allow: ['bench', 'contracts', 'server', 'server-core'] },
           ],
         },
       ],
