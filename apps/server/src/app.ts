@@ -23,6 +23,7 @@ import { createIdentityRepository } from './identity/repository.ts';
 import { identityRoutes } from './identity/routes.ts';
 import { createIdentityService } from './identity/service.ts';
 import { authPlugin } from './plugins/auth.ts';
+import { jobsPlugin } from './plugins/jobs.ts';
 import { GatewayPresence } from './telemetry/gateway-presence.ts';
 import { healthRoutes } from './telemetry/health-routes.ts';
 import { Ingestor } from './telemetry/ingest.ts';
@@ -114,15 +115,12 @@ export const buildApp = async (config: Config, options: BuildOptions = {}): Prom
       createIdentityRepository(db),
       config.SESSION_TTL_HOURS * 3_600_000,
     );
-    const sessionPurge = setInterval(() => {
-      identity
-        .purgeExpiredSessions()
-        .catch((error: unknown) =>
-          app.log.error({ err: error }, 'purging expired sessions failed'),
-        );
-    }, 3_600_000);
-    sessionPurge.unref();
-    cleanup.unshift(async () => clearInterval(sessionPurge));
+    await app.register(jobsPlugin, { db });
+    app.jobs.every({
+      name: 'identity.purge-expired-sessions',
+      everyMs: 3_600_000,
+      run: async () => void (await identity.purgeExpiredSessions()),
+    });
     const devices = createDevicesService({
       repo: createDevicesRepository(db),
       live,

@@ -144,6 +144,13 @@ export interface UserFollowsTable {
   sn_code: string;
 }
 
+export interface JobRunsTable {
+  name: string;
+  period: number;
+  started_at: Timestamp;
+  finished_at: Timestamp | null;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -159,4 +166,5 @@ export interface Database {
   alarms: AlarmsTable;
   operation_logs: OperationLogsTable;
   user_follows: UserFollowsTable;
+  job_runs: JobRunsTable;
 }
