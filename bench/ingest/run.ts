@@ -6,6 +6,8 @@
  *
  *   npm run ingest -w @linewatch/bench -- [--gateways 20] [--machines 100] [--seconds 30] [--sockets 200]
  *     [--rate 0]   messages/s over all gateways; 0 = as fast as the window of unacked messages allows
+ *     [--per-message 1]  readings per message: 1 = one reading per message; a real gateway sends
+ *                  all its machines' readings of one poll in one message (--per-message 100)
  *   Latency as DESIGN.md states it: --rate 2000 (2,000 machines at 1 Hz) --sockets 1000.
  *   MQTT_URL=mqtt://127.0.0.1:1883 … to go through an external broker instead of the embedded one;
  *   DATABASE_URL=postgres://… to write to PostgreSQL instead of the embedded database.
@@ -37,6 +39,7 @@ const { values: args } = parseArgs({
     window: { type: 'string', default: '5000' },
     /** Messages per second over all gateways; 0 = as fast as the window allows. */
     rate: { type: 'string', default: '0' },
+    'per-message': { type: 'string', default: '1' },
   },
 });
 const GATEWAYS = Number(args.gateways);
@@ -46,6 +49,7 @@ const WARMUP = Number(args.warmup);
 const SOCKETS = Number(args.sockets);
 const WINDOW = Number(args.window);
 const RATE = Number(args.rate);
+const PER_MESSAGE = Math.max(1, Math.min(Number(args['per-message']), Number(args.machines)));
 const SECRET = 'bench-secret-0123456789';
 const PASSWORD = 'Bench@2026';
 /** Wait for ack progress before the first resend: the agent's default (its ackTimeoutMs). */
@@ -168,7 +172,7 @@ const sockets = await Promise.all(
   }),
 );
 
-// Gateways: one reading per message, counters rising, a window of unacknowledged messages.
+// Gateways: PER_MESSAGE readings per message, counters rising, a window of unacknowledged messages.
 interface Gateway {
   client: mqtt.MqttClient;
   seq: number;
@@ -222,17 +226,20 @@ const pump = (gw: Gateway, g: number) => {
     credit = Math.min(credit + perTick, 10 * perTick);
     while (running && gw.seq - gw.acked < WINDOW && credit >= 1) {
       credit--;
-      const m = gw.seq % MACHINES;
-      const produced = (gw.counters[m]! += 1);
+      const ts = Date.now();
+      const readings = Array.from({ length: PER_MESSAGE }, (_, i) => {
+        const m = (gw.seq * PER_MESSAGE + i) % MACHINES;
+        const produced = (gw.counters[m]! += 1);
+        return {
+          sn: snOf(g, m),
+          ts,
+          status: 2,
+          counters: { produced, ok: produced, ng: 0, firstPassOk: produced },
+          alarms: [],
+        };
+      });
       gw.seq++;
-      const reading = {
-        sn: snOf(g, m),
-        ts: Date.now(),
-        status: 2,
-        counters: { produced, ok: produced, ng: 0, firstPassOk: produced },
-        alarms: [],
-      };
-      const payload = JSON.stringify({ seq: gw.seq, readings: [reading] });
+      const payload = JSON.stringify({ seq: gw.seq, readings });
       gw.unacked.set(gw.seq, payload);
       gw.client.publish(topic, payload, { qos: 1 });
     }
@@ -288,7 +295,9 @@ console.log(
       broker: process.env.MQTT_URL ? 'external' : 'embedded',
       database: process.env.DATABASE_URL ? 'postgresql' : 'embedded',
       seconds: Math.round(elapsed),
+      readingsPerMessage: PER_MESSAGE,
       ackedMessagesPerSecond: Math.round(measuredAcked / elapsed),
+      ackedReadingsPerSecond: Math.round((measuredAcked * PER_MESSAGE) / elapsed),
       published,
       acknowledged: ackedTotal(),
       unacknowledgedAfterDrain: published - ackedTotal(),
