@@ -19,6 +19,7 @@ import {
   type GatewayClient,
   type SocketClient,
 } from '../test/clients.ts';
+import { dayElapsedFraction, dayOf } from '../shared/time.ts';
 import { factories, type TestLine } from '../test/factories.ts';
 import { ingestCounters, probes } from '../test/probes.ts';
 import { externalMqttUrl, startTestServer, type TestServer } from '../test/test-server.ts';
@@ -405,6 +406,35 @@ describe('figures that stay true (DESIGN.md section 5)', () => {
     await client.waitForAck(2);
     const c = await card(sn);
     expect(c).toMatchObject({ produceNumber: 600, maxPPM: 0, ppm: null, useRate: null });
+  });
+
+  it('lists no data as null, and compares today with the target due so far', async () => {
+    const sn = await make.createDevice({ line, produceTargetNumber: 1_000 });
+    const listed = async (dataDate: string) =>
+      (await api(server.baseUrl, keyId).get<MachineListReply>(LIST, { nameTag: sn, dataDate })).body
+        .data.data[0]!;
+    const past = await listed('2026-01-05');
+    expect(past).toMatchObject({
+      produceNumber: 0,
+      produceTargetNumber: 1_000,
+      produceTargetDue: 1_000,
+      targetPartial: false,
+      ppm: null,
+      yield: null,
+      superiorityRate: null,
+      useRate: null,
+    });
+    const timeZone = 'Asia/Shanghai';
+    const before = Date.now();
+    const today = await listed(dayOf(before, timeZone));
+    const after = Date.now();
+    expect(today).toMatchObject({ produceTargetNumber: 1_000, targetPartial: true });
+    expect(today.produceTargetDue).toBeGreaterThanOrEqual(
+      Math.round(1_000 * dayElapsedFraction(dayOf(before, timeZone), before, timeZone)),
+    );
+    expect(today.produceTargetDue).toBeLessThanOrEqual(
+      Math.round(1_000 * dayElapsedFraction(dayOf(before, timeZone), after, timeZone)),
+    );
   });
 
   it('tells the same peak PPM on the socket as the list after a late replay', async () => {
