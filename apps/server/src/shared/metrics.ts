@@ -29,7 +29,7 @@ export interface Figures {
 }
 
 /** The additive figures: summed by `addFigures` and by the rollup upserts. */
-export const ADDED_FIGURES = [
+const ADDED_FIGURES = [
   'produced',
   'ok',
   'ng',
@@ -63,7 +63,7 @@ type AddedColumn = (typeof COLUMN)[(typeof ADDED_FIGURES)[number]];
 export const ADDED_COLUMNS = ADDED_FIGURES.map((k) => COLUMN[k]) as AddedColumn[];
 
 /** A rollup row's figures (rollup_minute has no max_minute_produced: it reads as 0). */
-export type FiguresRow = Record<AddedColumn, number> & { max_minute_produced?: number };
+type FiguresRow = Record<AddedColumn, number> & { max_minute_produced?: number };
 
 export const emptyFigures = (): Figures => ({
   produced: 0,
@@ -107,7 +107,7 @@ const round2 = (n: number) => Math.round(n * 100) / 100;
 /** No denominator, no figure: null ("no data", shown as "—"), never 0 (DESIGN.md section 5). */
 const percent = (part: number, whole: number) => (whole > 0 ? round2((part / whole) * 100) : null);
 
-export interface DerivedFigures {
+interface DerivedFigures {
   /** Average PPM: observed-minute parts per running minute; null with no running time. */
   ppm: number | null;
   maxPPM: number;

@@ -29,7 +29,7 @@ export interface IngestCounters {
 }
 
 /** The operation-log line of a counter re-baseline (DESIGN.md section 5, plausible counters). */
-export const REBASELINE_COMMENT = '计数器重新基准';
+const REBASELINE_COMMENT = '计数器重新基准';
 const rebaselineOperation = (
   sn: string,
   ts: number,

@@ -54,7 +54,7 @@ const delta = (current: number, previous: number) =>
  * (above 3 × ppmTarget). A machine with neither a target nor a ceiling has no limit to judge by:
  * its rises are believed and any drop is a PLC reboot, as before.
  */
-export const implausibleCounters = (
+const implausibleCounters = (
   previous: MachineSnapshot,
   reading: Reading,
   limits: CounterLimits,

@@ -5,7 +5,7 @@ type Points = RealtimePayload['dateData'];
 /** Below this share of the hour, a projection says more about chance than about the machine. */
 const PROJECT_FROM = 0.1;
 
-export interface HourSeries {
+interface HourSeries {
   /** Complete hours; the hour in progress is null (it is not a dip). */
   complete: (number | null)[];
   /** The hour in progress as counted so far, alone at the last index. */
