@@ -49,7 +49,14 @@ export const machineListQuery = z.object({
 });
 export type MachineListQuery = z.input<typeof machineListQuery>;
 
-/** One card of the device list (spec section 3 plus the figures its colouring compares). */
+/**
+ * One card of the device list (spec section 3 plus the figures its colouring compares). A ratio
+ * with no denominator (yield with no parts, utilisation with no observed time, PPM with no
+ * running minute, superiority rate with no parts) is null: no data, shown as "—", not 0.
+ * Count targets come twice: the machine's day target, and the target due by now
+ * (`…TargetDue`, prorated to the elapsed part of the factory day when the day shown is today,
+ * `targetPartial`), which the colouring compares (DESIGN.md section 5, a day in progress).
+ */
 export const machineCard = z.object({
   snCode: z.string(),
   nickSnCode: z.string(),
@@ -61,16 +68,20 @@ export const machineCard = z.object({
   produceGroup: z.string(),
   produceNumber: z.number(),
   produceTargetNumber: z.number(),
+  produceTargetDue: z.number(),
   ngNumber: z.number(),
   ngTargetNumber: z.number(),
-  ppm: z.number(),
+  ngTargetDue: z.number(),
+  /** The due targets are prorated (today, in progress) rather than the whole day's. */
+  targetPartial: z.boolean(),
+  ppm: z.number().nullable(),
   maxPPM: z.number(),
   ppmTarget: z.number(),
-  superiorityRate: z.number(),
+  superiorityRate: z.number().nullable(),
   superiorityRateTarget: z.number(),
-  yield: z.number(),
+  yield: z.number().nullable(),
   yieldTarget: z.number(),
-  useRate: z.number(),
+  useRate: z.number().nullable(),
   useRateTarget: z.number(),
 });
 export type MachineCard = z.infer<typeof machineCard>;
@@ -102,12 +113,21 @@ export const menuNode: z.ZodType<MenuNode> = z.lazy(() =>
 );
 export const menuLabels = { all: '全部', follow: '我的关注' } as const;
 
-/** Whether a card figure meets its target (spec section 4, card status colouring). */
+/** How much of a day's count target is due: the label when it is prorated (a day in progress). */
+export const targetLabels = { day: '目标', soFar: '目标(至当前)' } as const;
+
+/**
+ * Whether a card figure meets its target (spec section 4, card status colouring): true, false,
+ * or null when the figure is no data (not comparable: neutral colour). Counts compare with the
+ * target due by now.
+ */
 export const cardMeetsTarget = {
-  produced: (c: MachineCard) => c.produceNumber >= c.produceTargetNumber,
-  ng: (c: MachineCard) => c.ngNumber <= c.ngTargetNumber,
-  ppm: (c: MachineCard) => c.ppm >= c.ppmTarget,
-  yield: (c: MachineCard) => c.yield > c.yieldTarget,
-  superiorityRate: (c: MachineCard) => c.superiorityRate > c.superiorityRateTarget,
-  useRate: (c: MachineCard) => c.useRate > c.useRateTarget,
+  produced: (c: MachineCard): boolean | null => c.produceNumber >= c.produceTargetDue,
+  ng: (c: MachineCard): boolean | null => c.ngNumber <= c.ngTargetDue,
+  ppm: (c: MachineCard): boolean | null => (c.ppm === null ? null : c.ppm >= c.ppmTarget),
+  yield: (c: MachineCard): boolean | null => (c.yield === null ? null : c.yield > c.yieldTarget),
+  superiorityRate: (c: MachineCard): boolean | null =>
+    c.superiorityRate === null ? null : c.superiorityRate > c.superiorityRateTarget,
+  useRate: (c: MachineCard): boolean | null =>
+    c.useRate === null ? null : c.useRate > c.useRateTarget,
 };

@@ -41,10 +41,17 @@ export const realtimePayload = z.object({
   /** 0 when the machine is offline (no telemetry for 60 s). */
   EquipmentStatus: z.union([machineState, z.literal(0)]),
   updatedAt: z.number().nullable(),
-  /** yield is a percent, dt is seconds, the rest are counts or parts per minute. */
+  /**
+   * yield is a percent, dt is seconds, the rest are counts or parts per minute. null: no data
+   * (a ratio with no denominator: yield with no parts, average PPM with no running minute).
+   */
   productData: z.array(
-    z.object({ key: z.enum(productDataKeys), name: z.string(), value: z.number() }),
+    z.object({ key: z.enum(productDataKeys), name: z.string(), value: z.number().nullable() }),
   ),
+  /**
+   * The first bar compares today's count with the target due by now: amountName '目标(至当前)'
+   * while the day is in progress (DESIGN.md section 5).
+   */
   progress: z.array(
     z.object({
       existingName: z.string(),
@@ -55,8 +62,13 @@ export const realtimePayload = z.object({
       percent: z.string(),
     }),
   ),
-  /** Produced per hour over the last 24 hours, oldest first. */
-  dateData: z.array(z.object({ hour: z.string(), produced: z.number() })),
+  /**
+   * Produced per hour over the last 24 hours, oldest first. The last hour is in progress:
+   * `partial` gives the fraction of it elapsed, so a chart can mark it rather than show a dip.
+   */
+  dateData: z.array(
+    z.object({ hour: z.string(), produced: z.number(), partial: z.number().optional() }),
+  ),
 });
 export type RealtimePayload = z.infer<typeof realtimePayload>;
 

@@ -67,6 +67,8 @@ export interface DevicesTable {
   produce_target_number: Count;
   ng_target_number: Count;
   capacity_target: Count;
+  /** Parts per minute the machine can make at most (counter plausibility); null: 3 × ppm_target. */
+  max_ppm: ColumnType<number | null, number | null | undefined, number | null>;
   country: ColumnType<string, string | undefined, string>;
   province: ColumnType<string, string | undefined, string>;
   city: ColumnType<string, string | undefined, string>;
@@ -100,6 +102,8 @@ interface RollupFigures {
   fault_ms: Count;
   idle_upstream_ms: Count;
   idle_downstream_ms: Count;
+  /** Of produced, the parts counted across a silence (in no observed minute). */
+  gap_produced: Count;
 }
 
 export interface RollupMinuteTable extends RollupFigures {

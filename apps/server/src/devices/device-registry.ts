@@ -8,6 +8,10 @@ export interface DeviceInfo {
   gatewayId: string | null;
   produceTargetNumber: number;
   ngTargetNumber: number;
+  /** Counter plausibility (DESIGN.md section 5): parts per minute the machine aims at … */
+  ppmTarget: number;
+  /** … and the most it can make, when set. */
+  maxPpm: number | null;
 }
 
 /**
@@ -30,6 +34,8 @@ export class DeviceRegistry {
         'gateway_id',
         'produce_target_number',
         'ng_target_number',
+        'ppm_target',
+        'max_ppm',
       ])
       .execute();
     this.#devices = new Map(
@@ -43,6 +49,8 @@ export class DeviceRegistry {
           gatewayId: r.gateway_id,
           produceTargetNumber: r.produce_target_number,
           ngTargetNumber: r.ng_target_number,
+          ppmTarget: r.ppm_target,
+          maxPpm: r.max_ppm,
         },
       ]),
     );

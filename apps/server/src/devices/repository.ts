@@ -1,6 +1,7 @@
 import { sql, type SelectQueryBuilder } from 'kysely';
 import type { Db } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
+import { ADDED_COLUMNS } from '../shared/metrics.ts';
 
 export interface DeviceFilter {
   /** null: every line (an admin). */
@@ -94,14 +95,10 @@ export const createDevicesRepository = (db: Db) => ({
         'd.ng_target_number',
         'l.name as line_name',
         'g.name as group_name',
-        sql<number>`coalesce(r.produced, 0)`.as('produced'),
-        sql<number>`coalesce(r.ok, 0)`.as('ok'),
-        sql<number>`coalesce(r.ng, 0)`.as('ng'),
-        sql<number>`coalesce(r.first_pass_ok, 0)`.as('first_pass_ok'),
-        sql<number>`coalesce(r.running_ms, 0)`.as('running_ms'),
-        sql<number>`coalesce(r.idle_ms, 0)`.as('idle_ms'),
-        sql<number>`coalesce(r.fault_ms, 0)`.as('fault_ms'),
-        sql<number>`coalesce(r.max_minute_produced, 0)`.as('max_minute_produced'),
+        // The day's figures (figuresFromRow), zero for a machine with no rollup that day.
+        ...([...ADDED_COLUMNS, 'max_minute_produced'] as const).map((c) =>
+          sql<number>`coalesce(${sql.ref(`r.${c}`)}, 0)`.as(c),
+        ),
         sql<boolean>`exists (select 1 from user_follows uf where uf.sn_code = d.sn_code and uf.user_id = ${userId})`.as(
           'is_collect',
         ),

@@ -8,8 +8,8 @@ import type { z } from 'zod';
 import type { machineListQuery } from '@linewatch/contracts/devices';
 import { forbidden } from '../http/envelope.ts';
 import type { SessionUser } from '../identity/service.ts';
-import { derive, totalsOfRow } from '../shared/metrics.ts';
-import { dayOf } from '../shared/time.ts';
+import { derive, figuresFromRow, targetSoFar } from '../shared/metrics.ts';
+import { dayElapsedFraction, dayOf } from '../shared/time.ts';
 import type { LiveState } from '../telemetry/live-state.ts';
 import type { DevicesRepository } from './repository.ts';
 
@@ -50,8 +50,11 @@ export const createDevicesService = ({ repo, live, isGatewayOnline, timeZone }: 
       (query.pageIndex - 1) * query.pageSize,
       query.pageSize,
     );
+    // Count targets of a day in progress are prorated to its elapsed part (DESIGN.md section 5).
+    const elapsed = dayElapsedFraction(day, now, timeZone);
     const data = rows.map((r): MachineCard => {
-      const figures = derive(totalsOfRow(r));
+      const figures = derive(figuresFromRow(r));
+      const produceDue = targetSoFar(r.produce_target_number, elapsed);
       return {
         snCode: r.sn_code,
         nickSnCode: r.nick_sn_code,
@@ -63,8 +66,11 @@ export const createDevicesService = ({ repo, live, isGatewayOnline, timeZone }: 
         produceGroup: r.group_name ?? '',
         produceNumber: r.produced,
         produceTargetNumber: r.produce_target_number,
+        produceTargetDue: produceDue.amount,
         ngNumber: r.ng,
         ngTargetNumber: r.ng_target_number,
+        ngTargetDue: targetSoFar(r.ng_target_number, elapsed).amount,
+        targetPartial: produceDue.partial,
         ppm: figures.ppm,
         maxPPM: figures.maxPPM,
         ppmTarget: r.ppm_target,

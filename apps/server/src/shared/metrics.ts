@@ -1,50 +1,139 @@
 /**
- * The derived figures of DESIGN.md section 5, in one place for the list, the real-time report
- * and (later) history and reports.
+ * The figures of DESIGN.md section 5, in one shape for every layer: a reading's effects per
+ * minute (reading-effects.ts), the batch and the rollup rows (telemetry/repository.ts), the live
+ * state, the real-time report and the device list. Rows map in and out through `figuresFromRow`
+ * and `figureColumns`; nothing else names a rollup column.
  */
-export interface Totals {
+export interface Figures {
+  /** Every part credited to the period, including those counted across a silence. */
   produced: number;
   ok: number;
   ng: number;
   firstPassOk: number;
+  /**
+   * Of `produced`, the parts counted across a silence (a gap longer than the gap limit): made,
+   * so in the totals, but in no observed minute, so in no max PPM and not in PPM's numerator.
+   */
+  gapProduced: number;
   runningMs: number;
   idleMs: number;
   faultMs: number;
+  idleUpstreamMs: number;
+  idleDownstreamMs: number;
+  /**
+   * The highest observed-minute count (produced − gapProduced of one minute) among the minutes
+   * summed: a maximum, not a sum. 0 for one minute's own figures, whose count is in the fields
+   * above; the rollups compute it from the stored minute totals.
+   */
   maxMinuteProduced: number;
 }
 
-/** Totals as the rollup tables name their columns. */
-export interface TotalsRow {
-  produced: number;
-  ok: number;
-  ng: number;
-  first_pass_ok: number;
-  running_ms: number;
-  idle_ms: number;
-  fault_ms: number;
-  max_minute_produced: number;
-}
+/** The additive figures: summed by `addFigures` and by the rollup upserts. */
+const ADDED_FIGURES = [
+  'produced',
+  'ok',
+  'ng',
+  'firstPassOk',
+  'gapProduced',
+  'runningMs',
+  'idleMs',
+  'faultMs',
+  'idleUpstreamMs',
+  'idleDownstreamMs',
+] as const satisfies readonly (keyof Figures)[];
 
-export const totalsOfRow = (r: TotalsRow): Totals => ({
-  produced: r.produced,
-  ok: r.ok,
-  ng: r.ng,
-  firstPassOk: r.first_pass_ok,
-  runningMs: r.running_ms,
-  idleMs: r.idle_ms,
-  faultMs: r.fault_ms,
-  maxMinuteProduced: r.max_minute_produced,
+/** Each figure's column in rollup_minute and rollup_day. */
+const COLUMN = {
+  produced: 'produced',
+  ok: 'ok',
+  ng: 'ng',
+  firstPassOk: 'first_pass_ok',
+  gapProduced: 'gap_produced',
+  runningMs: 'running_ms',
+  idleMs: 'idle_ms',
+  faultMs: 'fault_ms',
+  idleUpstreamMs: 'idle_upstream_ms',
+  idleDownstreamMs: 'idle_downstream_ms',
+  maxMinuteProduced: 'max_minute_produced',
+} as const satisfies Record<keyof Figures, string>;
+
+type AddedColumn = (typeof COLUMN)[(typeof ADDED_FIGURES)[number]];
+
+/** The columns both rollup tables sum on conflict. */
+export const ADDED_COLUMNS = ADDED_FIGURES.map((k) => COLUMN[k]) as AddedColumn[];
+
+/** A rollup row's figures (rollup_minute has no max_minute_produced: it reads as 0). */
+type FiguresRow = Record<AddedColumn, number> & { max_minute_produced?: number };
+
+export const emptyFigures = (): Figures => ({
+  produced: 0,
+  ok: 0,
+  ng: 0,
+  firstPassOk: 0,
+  gapProduced: 0,
+  runningMs: 0,
+  idleMs: 0,
+  faultMs: 0,
+  idleUpstreamMs: 0,
+  idleDownstreamMs: 0,
+  maxMinuteProduced: 0,
 });
+
+/** Adds `from` into `into` (sums, and the larger max minute). */
+export const addFigures = (into: Figures, from: Figures): Figures => {
+  for (const k of ADDED_FIGURES) into[k] += from[k];
+  into.maxMinuteProduced = Math.max(into.maxMinuteProduced, from.maxMinuteProduced);
+  return into;
+};
+
+export const figuresFromRow = (row: FiguresRow): Figures => {
+  const f = emptyFigures();
+  for (const k of ADDED_FIGURES) f[k] = Number(row[COLUMN[k]]);
+  f.maxMinuteProduced = Number(row.max_minute_produced ?? 0);
+  return f;
+};
+
+/** The additive columns of a rollup row (the day row adds max_minute_produced itself). */
+export const figureColumns = (f: Figures): Record<AddedColumn, number> => {
+  const out = {} as Record<AddedColumn, number>;
+  for (const k of ADDED_FIGURES) out[COLUMN[k]] = f[k];
+  return out;
+};
+
+/** Parts of observed minutes: what max PPM and PPM count. */
+export const observedProduced = (f: Figures) => f.produced - f.gapProduced;
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
-const percent = (part: number, whole: number) => (whole > 0 ? round2((part / whole) * 100) : 0);
+/** No denominator, no figure: null ("no data", shown as "—"), never 0 (DESIGN.md section 5). */
+const percent = (part: number, whole: number) => (whole > 0 ? round2((part / whole) * 100) : null);
 
-export const derive = (t: Totals) => ({
-  /** Average PPM: produced per running minute. */
-  ppm: t.runningMs > 0 ? round2(t.produced / (t.runningMs / 60_000)) : 0,
-  maxPPM: t.maxMinuteProduced,
-  yield: percent(t.ok, t.ok + t.ng),
-  superiorityRate: percent(t.firstPassOk, t.produced),
-  useRate: percent(t.runningMs, t.runningMs + t.idleMs + t.faultMs),
-  dtSeconds: Math.round(t.faultMs / 1000),
+interface DerivedFigures {
+  /** Average PPM: observed-minute parts per running minute; null with no running time. */
+  ppm: number | null;
+  maxPPM: number;
+  yield: number | null;
+  superiorityRate: number | null;
+  useRate: number | null;
+  dtSeconds: number;
+}
+
+export const derive = (f: Figures): DerivedFigures => ({
+  ppm: f.runningMs > 0 ? round2(observedProduced(f) / (f.runningMs / 60_000)) : null,
+  maxPPM: f.maxMinuteProduced,
+  yield: percent(f.ok, f.ok + f.ng),
+  superiorityRate: percent(f.firstPassOk, f.produced),
+  useRate: percent(f.runningMs, f.runningMs + f.idleMs + f.faultMs),
+  dtSeconds: Math.round(f.faultMs / 1000),
 });
+
+/**
+ * A count target for the day shown: the whole target for a past day, and for today the target
+ * prorated to the elapsed part of the factory day (DESIGN.md section 5, a day in progress).
+ */
+export const targetSoFar = (
+  target: number,
+  elapsedFraction: number,
+): { amount: number; partial: boolean } =>
+  elapsedFraction >= 1
+    ? { amount: target, partial: false }
+    : { amount: Math.round(target * Math.max(0, elapsedFraction)), partial: true };

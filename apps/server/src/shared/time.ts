@@ -45,3 +45,28 @@ export const hourLabelOf = (ts: number, timeZone: string): string =>
 
 export const HOUR_MS = 3_600_000;
 export const hourOf = (ts: number) => ts - (ts % HOUR_MS);
+
+/** The first minute (epoch ms) in [from, to] where `reached` holds (it holds from there on). */
+const firstMinuteWhere = (from: number, to: number, reached: (ts: number) => boolean) => {
+  let lo = Math.floor(from / 60_000);
+  let hi = Math.ceil(to / 60_000);
+  while (lo < hi) {
+    const mid = Math.floor((lo + hi) / 2);
+    if (reached(mid * 60_000)) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo * 60_000;
+};
+
+/**
+ * How much of the factory day `day` (starting 00:00 in the time zone) has passed at `now`: 1 for
+ * a past day, 0 for a future one, the elapsed fraction for today.
+ */
+export const dayElapsedFraction = (day: string, now: number, timeZone: string): number => {
+  const today = dayOf(now, timeZone);
+  if (day < today) return 1;
+  if (day > today) return 0;
+  const start = firstMinuteWhere(now - 26 * HOUR_MS, now, (t) => dayOf(t, timeZone) >= today);
+  const end = firstMinuteWhere(now, now + 26 * HOUR_MS, (t) => dayOf(t, timeZone) > today);
+  return Math.min(1, (now - start) / (end - start));
+};

@@ -19,6 +19,7 @@ import {
   type GatewayClient,
   type SocketClient,
 } from '../test/clients.ts';
+import { dayElapsedFraction, dayOf } from '../shared/time.ts';
 import { factories, type TestLine } from '../test/factories.ts';
 import { ingestCounters, probes } from '../test/probes.ts';
 import { externalMqttUrl, startTestServer, type TestServer } from '../test/test-server.ts';
@@ -62,7 +63,7 @@ const card = async (sn: string): Promise<MachineCard | undefined> => {
 };
 
 const produced = (payload: RealtimePayload) =>
-  payload.productData.find((p) => p.key === 'produced')!.value;
+  payload.productData.find((p) => p.key === 'produced')!.value ?? 0;
 
 const realtimePath = (sn: string, key: string | null = keyId) =>
   `/ws/realtime/${sn}${key ? `?keyId=${encodeURIComponent(key)}` : ''}`;
@@ -122,7 +123,12 @@ describe('telemetry from a real gateway agent', () => {
       (m) => produced(m) > produced(pushed),
       30_000,
     );
-    expect(later.progress[0]).toMatchObject({ existing: produced(later), amount: 100_000 });
+    // Today's target is due in proportion to the elapsed part of the day (DESIGN.md section 5).
+    expect(later.progress[0]).toMatchObject({
+      existing: produced(later),
+      amountName: '目标(至当前)',
+    });
+    expect(later.progress[0]!.amount).toBeLessThanOrEqual(100_000);
     expect(agent.stderr()).not.toMatch(/refused|not allowed/i);
   });
 });
@@ -348,4 +354,102 @@ describe('ingest', () => {
       expect(await db.producedTotal(sn)).toBe(10);
     },
   );
+});
+
+describe('figures that stay true (DESIGN.md section 5)', () => {
+  const MINUTE = 60_000;
+  const peak = (payload: RealtimePayload) =>
+    payload.productData.find((p) => p.key === 'peakPpm')!.value;
+
+  it('does not let a restart inflate today: an impossible counter jump is a re-baseline, logged', async () => {
+    const gateway = await make.createGateway();
+    const sn = await make.createDevice({ line, gateway, ppmTarget: 75 });
+    const client = track(await connectGateway(server.mqttUrl, gateway));
+    const before = await ingestCounters(server.baseUrl);
+    const now = Date.now();
+    // A minute at 60 PPM, then the gateway restarts (2 minutes silent) and the counter it
+    // reports is 100,000 higher; then it carries on at 60 PPM from there.
+    await client.telemetry(1, [reading(sn, { produced: 1_000 }, { ts: now - 4 * MINUTE })]);
+    await client.telemetry(2, [reading(sn, { produced: 1_060 }, { ts: now - 3 * MINUTE })]);
+    await client.telemetry(3, [reading(sn, { produced: 101_060 }, { ts: now - MINUTE })]);
+    await client.telemetry(4, [reading(sn, { produced: 101_120 }, { ts: now })]);
+    await client.waitForAck(4);
+
+    const c = await card(sn);
+    expect(c?.produceNumber).toBe(120);
+    expect(c?.maxPPM).toBeLessThanOrEqual(60);
+    expect(await db.producedTotal(sn)).toBe(120);
+    const after = await ingestCounters(server.baseUrl);
+    expect(after.counterRebaselines - before.counterRebaselines).toBe(1);
+    const logged = await server.linewatch.database.db
+      .selectFrom('operation_logs')
+      .select(['comment', 'set_value', 'user_name', 'ts'])
+      .where('sn_code', '=', sn)
+      .execute();
+    expect(logged).toEqual([
+      {
+        comment: '计数器重新基准',
+        set_value: 'produced 1060→101060, ok 1060→101060, firstPassOk 1060→101060',
+        user_name: 'system',
+        ts: new Date(now - MINUTE),
+      },
+    ]);
+  });
+
+  it('counts parts made across a silence in the day, in no minute’s PPM', async () => {
+    const gateway = await make.createGateway();
+    const sn = await make.createDevice({ line, gateway, ppmTarget: 75 });
+    const client = track(await connectGateway(server.mqttUrl, gateway));
+    const now = Date.now();
+    await client.telemetry(1, [reading(sn, { produced: 0 }, { ts: now - 20 * MINUTE })]);
+    await client.telemetry(2, [reading(sn, { produced: 600 }, { ts: now })]);
+    await client.waitForAck(2);
+    const c = await card(sn);
+    expect(c).toMatchObject({ produceNumber: 600, maxPPM: 0, ppm: null, useRate: null });
+  });
+
+  it('lists no data as null, and compares today with the target due so far', async () => {
+    const sn = await make.createDevice({ line, produceTargetNumber: 1_000 });
+    const listed = async (dataDate: string) =>
+      (await api(server.baseUrl, keyId).get<MachineListReply>(LIST, { nameTag: sn, dataDate })).body
+        .data.data[0]!;
+    const past = await listed('2026-01-05');
+    expect(past).toMatchObject({
+      produceNumber: 0,
+      produceTargetNumber: 1_000,
+      produceTargetDue: 1_000,
+      targetPartial: false,
+      ppm: null,
+      yield: null,
+      superiorityRate: null,
+      useRate: null,
+    });
+    const timeZone = 'Asia/Shanghai';
+    const before = Date.now();
+    const today = await listed(dayOf(before, timeZone));
+    const after = Date.now();
+    expect(today).toMatchObject({ produceTargetNumber: 1_000, targetPartial: true });
+    expect(today.produceTargetDue).toBeGreaterThanOrEqual(
+      Math.round(1_000 * dayElapsedFraction(dayOf(before, timeZone), before, timeZone)),
+    );
+    expect(today.produceTargetDue).toBeLessThanOrEqual(
+      Math.round(1_000 * dayElapsedFraction(dayOf(before, timeZone), after, timeZone)),
+    );
+  });
+
+  it('tells the same peak PPM on the socket as the list after a late replay', async () => {
+    const { sn, client } = await gatewayWithMachine();
+    const socket = track(openSocket(server.wsUrl, realtimePath(sn)));
+    await socket.waitForMessage<RealtimePayload>((m) => m.SN === sn);
+    // A buffered replay: three readings of a minute that left the live window long ago.
+    const minute = Math.floor(Date.now() / MINUTE) * MINUTE - 10 * MINUTE;
+    await client.telemetry(1, [reading(sn, { produced: 0 }, { ts: minute - 5_000 })]);
+    await client.telemetry(2, [reading(sn, { produced: 60 }, { ts: minute + 10_000 })]);
+    await client.waitForAck(2);
+    await client.telemetry(3, [reading(sn, { produced: 100 }, { ts: minute + 20_000 })]);
+    await client.waitForAck(3);
+
+    expect((await card(sn))?.maxPPM).toBe(100);
+    await socket.waitForMessage<RealtimePayload>((m) => peak(m) === 100);
+  });
 });

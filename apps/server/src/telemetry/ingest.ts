@@ -8,7 +8,8 @@ import {
 import type { FastifyBaseLogger } from 'fastify';
 import type { DeviceRegistry } from '../devices/device-registry.ts';
 import type { LiveState } from './live-state.ts';
-import { addFigures, effectsOf } from './reading-effects.ts';
+import { addFigures } from '../shared/metrics.ts';
+import { effectsOf, type ReadingEffects } from './reading-effects.ts';
 import { emptyBatch, type Batch, type TelemetryRepository } from './repository.ts';
 
 export interface IngestCounters {
@@ -23,7 +24,23 @@ export interface IngestCounters {
   lostByGateway: number;
   flushes: number;
   flushFailures: number;
+  /** Readings whose counters moved more than the machine could have: counted nothing, new base. */
+  counterRebaselines: number;
 }
+
+/** The operation-log line of a counter re-baseline (DESIGN.md section 5, plausible counters). */
+const REBASELINE_COMMENT = '计数器重新基准';
+const rebaselineOperation = (
+  sn: string,
+  ts: number,
+  r: NonNullable<ReadingEffects['rebaseline']>,
+) => ({
+  sn,
+  ts,
+  comment: REBASELINE_COMMENT,
+  setValue: r.counters.map((c) => `${c} ${r.from[c]}→${r.to[c]}`).join(', '),
+  user: 'system',
+});
 
 export interface IngestorDeps {
   repo: TelemetryRepository;
@@ -69,6 +86,7 @@ export class Ingestor {
     lostByGateway: 0,
     flushes: 0,
     flushFailures: 0,
+    counterRebaselines: 0,
   };
   /** Highest seq applied in memory, per gateway. */
   readonly #accepted = new Map<string, number>();
@@ -167,11 +185,20 @@ export class Ingestor {
   #applyTelemetry(gw: string, message: TelemetryMessage) {
     const batch = this.#pending;
     for (const reading of message.readings) {
-      if (this.deps.devices.get(reading.sn)?.gatewayId !== gw) {
+      const device = this.deps.devices.get(reading.sn);
+      if (device?.gatewayId !== gw) {
         this.counters.unknownMachine++;
         continue;
       }
-      const effects = effectsOf(this.deps.live.snapshot(reading.sn), reading);
+      const effects = effectsOf(this.deps.live.snapshot(reading.sn), reading, device);
+      if (effects.rebaseline) {
+        this.counters.counterRebaselines++;
+        batch.operations.push(rebaselineOperation(reading.sn, reading.ts, effects.rebaseline));
+        this.deps.log.warn(
+          { sn: reading.sn, ...effects.rebaseline },
+          'implausible counter jump: re-baselined, no parts counted',
+        );
+      }
       for (const [minute, figures] of effects.minutes) {
         const key = `${reading.sn}|${minute}`;
         const existing = batch.minutes.get(key);
@@ -220,7 +247,8 @@ export class Ingestor {
       this.#pending = emptyBatch();
       this.#pendingMessages = 0;
       try {
-        await this.deps.repo.writeBatch(batch);
+        const stored = await this.deps.repo.writeBatch(batch);
+        this.deps.live.settle(stored);
         this.counters.flushes++;
         for (const [gw, seq] of batch.gatewaySeq) {
           this.#persisted.set(gw, seq);

@@ -1,33 +1,44 @@
 import type { DeviceStatus } from '@linewatch/contracts/devices';
 import { OFFLINE_AFTER_MS } from '@linewatch/contracts/limits';
 import { dayOf, HOUR_MS, hourOf } from '../shared/time.ts';
-import type { Totals } from '../shared/metrics.ts';
+import { addFigures, emptyFigures, observedProduced, type Figures } from '../shared/metrics.ts';
 import {
-  addFigures,
-  emptyFigures,
   minuteOf,
   MINUTE_MS,
-  type Figures,
   type MachineSnapshot,
   type ReadingEffects,
 } from './reading-effects.ts';
 
+/** Minutes this far back are kept whole in memory (current PPM, and today's peak as it grows). */
+export const RECENT_MINUTES_MS = 5 * MINUTE_MS;
+
 export interface LiveMachine {
   snapshot: MachineSnapshot | undefined;
   day: string;
+  /** Today's figures; maxMinuteProduced is today's peak PPM, as rollup_day holds it. */
   today: Figures;
-  maxMinuteProduced: number;
-  /** Produced per minute start, for the last few minutes (current PPM and today's peak). */
+  /**
+   * Observed parts per minute start (produced − gapProduced), for the last few minutes: current
+   * PPM, and today's peak while the minute is in the window.
+   */
   recentMinutes: Map<number, number>;
   /** Produced per hour start, last 24 hours. */
   hourly: Map<number, number>;
 }
 
+/** A minute's observed count as stored after a flush (its total, not the flush's part). */
+export interface StoredMinute {
+  sn: string;
+  minute: number;
+  observed: number;
+}
+
 export interface LiveSeed {
   snapshots: Map<string, MachineSnapshot>;
-  today: Map<string, Totals>;
+  today: Map<string, Figures>;
   hourly: { sn: string; hour: number; produced: number }[];
-  recentMinutes: { sn: string; minute: number; produced: number }[];
+  /** From minuteOf(now) − RECENT_MINUTES_MS on. */
+  recentMinutes: StoredMinute[];
 }
 
 const STATUS: Record<1 | 2 | 3, DeviceStatus> = { 1: 'standBy', 2: 'running', 3: 'error' };
@@ -35,6 +46,10 @@ const STATUS: Record<1 | 2 | 3, DeviceStatus> = { 1: 'standBy', 2: 'running', 3:
 /**
  * Each machine's live state, updated as readings are accepted (before they are persisted, so
  * sockets see them at once). Rebuilt at start from what the database holds.
+ *
+ * Its figures are the database's: sums add up the same way, and today's peak PPM, a maximum
+ * over whole minutes, is exact for minutes still in memory and settled from the stored minute
+ * totals each flush returns for a late reading whose minute has left memory (a replayed buffer).
  */
 export class LiveState {
   readonly #machines = new Map<string, LiveMachine>();
@@ -45,15 +60,14 @@ export class LiveState {
   load(seed: LiveSeed, now = Date.now()) {
     const day = dayOf(now, this.timeZone);
     for (const [sn, snapshot] of seed.snapshots) this.#machine(sn, now).snapshot = snapshot;
-    for (const [sn, t] of seed.today) {
+    for (const [sn, figures] of seed.today) {
       const m = this.#machine(sn, now);
       m.day = day;
-      m.today = { ...emptyFigures(), ...t, idleUpstreamMs: 0, idleDownstreamMs: 0 };
-      m.maxMinuteProduced = t.maxMinuteProduced;
+      m.today = addFigures(emptyFigures(), figures);
     }
     for (const h of seed.hourly) this.#machine(h.sn, now).hourly.set(h.hour, h.produced);
     for (const r of seed.recentMinutes)
-      this.#machine(r.sn, now).recentMinutes.set(r.minute, r.produced);
+      this.#machine(r.sn, now).recentMinutes.set(r.minute, r.observed);
   }
 
   get(sn: string): LiveMachine | undefined {
@@ -67,27 +81,48 @@ export class LiveState {
   apply(sn: string, effects: ReadingEffects, now = Date.now()) {
     const m = this.#machine(sn, now);
     m.snapshot = effects.snapshot;
-    const today = dayOf(now, this.timeZone);
-    if (m.day !== today) {
-      m.day = today;
-      m.today = emptyFigures();
-      m.maxMinuteProduced = 0;
-    }
+    this.#rollOver(m, now);
+    const windowStart = minuteOf(now) - RECENT_MINUTES_MS;
+    for (const minute of m.recentMinutes.keys())
+      if (minute < windowStart) m.recentMinutes.delete(minute);
     for (const [minute, figures] of effects.minutes) {
+      const observed = observedProduced(figures);
       if (dayOf(minute, this.timeZone) === m.day) {
         addFigures(m.today, figures);
-        const minuteTotal = (m.recentMinutes.get(minute) ?? 0) + figures.produced;
-        m.recentMinutes.set(minute, minuteTotal);
-        m.maxMinuteProduced = Math.max(m.maxMinuteProduced, minuteTotal);
+        // A minute in the window is whole in memory; an older one's stored total comes with
+        // the flush (settle), until then its part here is a lower bound.
+        const minuteTotal =
+          minute >= windowStart ? (m.recentMinutes.get(minute) ?? 0) + observed : observed;
+        if (minute >= windowStart) m.recentMinutes.set(minute, minuteTotal);
+        m.today.maxMinuteProduced = Math.max(m.today.maxMinuteProduced, minuteTotal);
+      } else if (minute >= windowStart) {
+        m.recentMinutes.set(minute, (m.recentMinutes.get(minute) ?? 0) + observed);
       }
       const hour = hourOf(minute);
       if (hour > now - 24 * HOUR_MS)
         m.hourly.set(hour, (m.hourly.get(hour) ?? 0) + figures.produced);
     }
-    for (const minute of m.recentMinutes.keys())
-      if (minute < minuteOf(now) - 5 * MINUTE_MS) m.recentMinutes.delete(minute);
     for (const hour of m.hourly.keys()) if (hour <= now - 25 * HOUR_MS) m.hourly.delete(hour);
     for (const listener of this.#listeners) listener(sn);
+  }
+
+  /**
+   * Takes the stored totals of the minutes a flush wrote: today's peak becomes what rollup_day
+   * now holds, however late the readings were.
+   */
+  settle(stored: StoredMinute[], now = Date.now()) {
+    const changed = new Set<string>();
+    for (const s of stored) {
+      const m = this.#machines.get(s.sn);
+      if (!m) continue;
+      this.#rollOver(m, now);
+      if (dayOf(s.minute, this.timeZone) !== m.day) continue;
+      if (s.observed > m.today.maxMinuteProduced) {
+        m.today.maxMinuteProduced = s.observed;
+        changed.add(s.sn);
+      }
+    }
+    for (const sn of changed) for (const listener of this.#listeners) listener(sn);
   }
 
   /** running / standBy / error from the last status; offLine after 60 s of silence. */
@@ -102,6 +137,14 @@ export class LiveState {
     return () => this.#listeners.delete(listener);
   }
 
+  #rollOver(m: LiveMachine, now: number) {
+    const today = dayOf(now, this.timeZone);
+    if (m.day !== today) {
+      m.day = today;
+      m.today = emptyFigures();
+    }
+  }
+
   #machine(sn: string, now: number): LiveMachine {
     let m = this.#machines.get(sn);
     if (!m) {
@@ -109,7 +152,6 @@ export class LiveState {
         snapshot: undefined,
         day: dayOf(now, this.timeZone),
         today: emptyFigures(),
-        maxMinuteProduced: 0,
         recentMinutes: new Map(),
         hourly: new Map(),
       };

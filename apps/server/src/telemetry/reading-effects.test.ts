@@ -1,11 +1,18 @@
 import type { Reading } from '@linewatch/contracts/mqtt';
 import { describe, expect, it } from 'vitest';
+import { addFigures, derive, emptyFigures, observedProduced } from '../shared/metrics.ts';
 import {
-  effectsOf,
+  effectsOf as effectsWithin,
   MAX_ATTRIBUTED_GAP_MS,
   MINUTE_MS,
+  type CounterLimits,
   type MachineSnapshot,
 } from './reading-effects.ts';
+
+/** A machine with no target and no ceiling: every rise is believed, every drop is a reboot. */
+const UNJUDGED: CounterLimits = { ppmTarget: 0, maxPpm: null };
+const effectsOf = (previous: MachineSnapshot | undefined, r: Reading) =>
+  effectsWithin(previous, r, UNJUDGED);
 
 const T0 = Date.UTC(2026, 10, 22, 8, 0, 0);
 
@@ -144,5 +151,153 @@ describe('effectsOf', () => {
     );
     expect(effects.snapshot.ts).toBe(T0 + 10_000);
     expect(effects.minutes.get(T0)).toMatchObject({ produced: 3, runningMs: 0 });
+  });
+});
+
+/** Scripted readings of one machine, every `stepMs`, each adding `parts` unless scripted. */
+const replay = (limits: CounterLimits, script: { ts: number; produced: number }[]) => {
+  let snap: MachineSnapshot | undefined;
+  const total = emptyFigures();
+  const perMinute = new Map<number, number>();
+  let rebaselines = 0;
+  for (const step of script) {
+    const effects = effectsWithin(
+      snap,
+      reading({
+        ts: step.ts,
+        counters: {
+          produced: step.produced,
+          ok: step.produced,
+          ng: 0,
+          firstPassOk: step.produced,
+        },
+      }),
+      limits,
+    );
+    snap = effects.snapshot;
+    if (effects.rebaseline) rebaselines++;
+    for (const [minute, f] of effects.minutes) {
+      addFigures(total, f);
+      perMinute.set(minute, (perMinute.get(minute) ?? 0) + observedProduced(f));
+    }
+  }
+  total.maxMinuteProduced = Math.max(0, ...perMinute.values());
+  return { total, rebaselines, snapshot: snap! };
+};
+
+/** Every 5 s for `minutes` minutes from `from` at `start`, `perReading` parts each. */
+const steady = (fromTs: number, start: number, minutes: number, perReading: number) =>
+  Array.from({ length: minutes * 12 }, (_, i) => ({
+    ts: fromTs + (i + 1) * 5_000,
+    produced: start + (i + 1) * perReading,
+  }));
+
+describe('plausible counters (DESIGN.md section 5)', () => {
+  const LINE = { ppmTarget: 75, maxPpm: null };
+
+  it('re-baselines a jump no machine could make after a restart: today is not inflated', () => {
+    // 10 minutes at 60 PPM, a 2-minute gap (gateway restarted), then the counter reads
+    // 100,000 higher, then 10 more minutes at 60 PPM from the new value.
+    const before = steady(T0, 1_000, 10, 5);
+    const resume = T0 + 12 * MINUTE_MS;
+    const after = steady(resume, 1_600 + 100_000, 10, 5);
+    const {
+      total,
+      rebaselines,
+      snapshot: last,
+    } = replay(LINE, [
+      { ts: T0, produced: 1_000 },
+      ...before,
+      { ts: resume, produced: 1_600 + 100_000 },
+      ...after,
+    ]);
+    expect(rebaselines).toBe(1);
+    expect(total.produced).toBe(600 + 600);
+    expect(total.maxMinuteProduced).toBe(60);
+    expect(last.produced).toBe(1_600 + 100_000 + 600);
+  });
+
+  it('believes what the machine could make in the time elapsed, at least a minute’s worth', () => {
+    // 3 × 75 = 225 parts a minute: 220 in 5 s is within one minute's worth.
+    expect(
+      replay(LINE, [
+        { ts: T0, produced: 0 },
+        { ts: T0 + 5_000, produced: 220 },
+      ]).total.produced,
+    ).toBe(220);
+    expect(
+      replay(LINE, [
+        { ts: T0, produced: 0 },
+        { ts: T0 + 5_000, produced: 226 },
+      ]).rebaselines,
+    ).toBe(1);
+    // After 4 minutes of silence (attributed), up to 4 × 225.
+    const quiet = replay(LINE, [
+      { ts: T0, produced: 0 },
+      { ts: T0 + 4 * MINUTE_MS, produced: 900 },
+    ]);
+    expect(quiet).toMatchObject({ rebaselines: 0, total: { produced: 900 } });
+  });
+
+  it('uses the machine’s own maxPpm when set', () => {
+    const slow = { ppmTarget: 75, maxPpm: 50 };
+    const r = replay(slow, [
+      { ts: T0, produced: 0 },
+      { ts: T0 + MINUTE_MS, produced: 60 },
+      { ts: T0 + 2 * MINUTE_MS, produced: 100 },
+    ]);
+    expect(r).toMatchObject({ rebaselines: 1, total: { produced: 40 } });
+  });
+
+  it('treats a drop to near zero as a PLC reboot, and a drop to anything else as a re-baseline', () => {
+    const reboot = replay(LINE, [
+      { ts: T0, produced: 50_000 },
+      { ts: T0 + 5_000, produced: 12 },
+      { ts: T0 + 10_000, produced: 20 },
+    ]);
+    expect(reboot).toMatchObject({ rebaselines: 0, total: { produced: 20 } });
+    const shifted = replay(LINE, [
+      { ts: T0, produced: 50_000 },
+      { ts: T0 + 5_000, produced: 30_000 },
+      { ts: T0 + 10_000, produced: 30_005 },
+    ]);
+    expect(shifted).toMatchObject({ rebaselines: 1, total: { produced: 5 } });
+  });
+
+  it('says what moved in the re-baseline', () => {
+    const effects = effectsWithin(
+      snapshot(),
+      reading({
+        ts: T0 + 5_000,
+        counters: { produced: 100_100, ok: 100_098, ng: 2, firstPassOk: 96 },
+      }),
+      LINE,
+    );
+    expect(effects.rebaseline).toEqual({
+      counters: ['produced', 'ok'],
+      from: { produced: 100, ok: 98, ng: 2, firstPassOk: 95 },
+      to: { produced: 100_100, ok: 100_098, ng: 2, firstPassOk: 96 },
+    });
+    expect([...effects.minutes.values()].every((f) => f.produced === 0 && f.ok === 0)).toBe(true);
+    expect(effects.snapshot.produced).toBe(100_100);
+  });
+});
+
+describe('silences (DESIGN.md section 5)', () => {
+  it('puts parts counted across a silence in the totals but in no minute’s PPM', () => {
+    // 5 minutes at 60 PPM, 20 minutes of silence, the counter shows 600 more (plausible: the
+    // line ran unobserved), then 5 more minutes at 60 PPM.
+    const LINE = { ppmTarget: 75, maxPpm: null };
+    const resume = T0 + 25 * MINUTE_MS;
+    const { total, rebaselines } = replay(LINE, [
+      { ts: T0, produced: 0 },
+      ...steady(T0, 0, 5, 5),
+      { ts: resume, produced: 900 },
+      ...steady(resume, 900, 5, 5),
+    ]);
+    expect(rebaselines).toBe(0);
+    expect(total).toMatchObject({ produced: 1_200, gapProduced: 600, runningMs: 10 * MINUTE_MS });
+    expect(total.maxMinuteProduced).toBe(60);
+    expect(derive(total).ppm).toBe(60);
   });
 });

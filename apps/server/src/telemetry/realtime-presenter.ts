@@ -1,3 +1,4 @@
+import { targetLabels } from '@linewatch/contracts/devices';
 import {
   productDataNames,
   progressPercent,
@@ -5,8 +6,8 @@ import {
   type RealtimePayload,
 } from '@linewatch/contracts/socket';
 import type { DeviceInfo } from '../devices/device-registry.ts';
-import { derive } from '../shared/metrics.ts';
-import { HOUR_MS, hourLabelOf, hourOf } from '../shared/time.ts';
+import { derive, emptyFigures, targetSoFar } from '../shared/metrics.ts';
+import { dayElapsedFraction, dayOf, HOUR_MS, hourLabelOf, hourOf } from '../shared/time.ts';
 import type { LiveMachine, LiveState } from './live-state.ts';
 import { minuteOf, MINUTE_MS } from './reading-effects.ts';
 
@@ -21,34 +22,36 @@ export const presentRealtime = (
 ): RealtimePayload => {
   const machine: LiveMachine | undefined = live.get(device.sn);
   const status = live.statusOf(device.sn, now);
-  const today = machine?.today;
-  const figures = derive({
-    produced: today?.produced ?? 0,
-    ok: today?.ok ?? 0,
-    ng: today?.ng ?? 0,
-    firstPassOk: today?.firstPassOk ?? 0,
-    runningMs: today?.runningMs ?? 0,
-    idleMs: today?.idleMs ?? 0,
-    faultMs: today?.faultMs ?? 0,
-    maxMinuteProduced: machine?.maxMinuteProduced ?? 0,
-  });
-  // Current PPM: parts made in the last complete minute, while the machine is reporting.
+  const today = machine?.today ?? emptyFigures();
+  const figures = derive(today);
+  // 实时PPM (real-time PPM) is the count of the last complete minute: the parts of observed
+  // minutes (no parts counted across a silence) the machine made in the minute before the
+  // current one, while it is reporting. The minute in progress is not shown: it would read low.
   const currentPpm =
     status === 'offLine' ? 0 : (machine?.recentMinutes.get(minuteOf(now) - MINUTE_MS) ?? 0);
-  const values: Record<ProductDataKey, number> = {
+  const values: Record<ProductDataKey, number | null> = {
     ppm: currentPpm,
     peakPpm: figures.maxPPM,
     avgPpm: figures.ppm,
     yield: figures.yield,
-    produced: today?.produced ?? 0,
-    ok: today?.ok ?? 0,
-    ng: today?.ng ?? 0,
+    produced: today.produced,
+    ok: today.ok,
+    ng: today.ng,
     dt: figures.dtSeconds,
   };
-  const produced = today?.produced ?? 0;
+  const produced = today.produced;
+  // Today's count target is due in proportion to the elapsed part of the factory day.
+  const target = targetSoFar(
+    device.produceTargetNumber,
+    dayElapsedFraction(dayOf(now, timeZone), now, timeZone),
+  );
   const dateData = Array.from({ length: 24 }, (_, i) => {
     const hour = hourOf(now) - (23 - i) * HOUR_MS;
-    return { hour: hourLabelOf(hour, timeZone), produced: machine?.hourly.get(hour) ?? 0 };
+    const point = { hour: hourLabelOf(hour, timeZone), produced: machine?.hourly.get(hour) ?? 0 };
+    // The hour in progress: say how much of it has passed, so it is not read as a collapse.
+    return i === 23
+      ? { ...point, partial: Math.round(((now - hour) / HOUR_MS) * 100) / 100 }
+      : point;
   });
   return {
     MsgType: 'machineList',
@@ -65,16 +68,16 @@ export const presentRealtime = (
       {
         existingName: '当前产量',
         existing: produced,
-        amountName: '目标产量',
-        amount: device.produceTargetNumber,
-        percent: progressPercent(produced, device.produceTargetNumber),
+        amountName: target.partial ? targetLabels.soFar : '目标产量',
+        amount: target.amount,
+        percent: progressPercent(produced, target.amount),
       },
       {
         existingName: 'OK数',
-        existing: today?.ok ?? 0,
+        existing: today.ok,
         amountName: '当前产量',
         amount: produced,
-        percent: progressPercent(today?.ok ?? 0, produced),
+        percent: progressPercent(today.ok, produced),
       },
     ],
     dateData,

@@ -1,9 +1,15 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/database.ts';
-import { totalsOfRow, type Totals } from '../shared/metrics.ts';
+import {
+  ADDED_COLUMNS,
+  addFigures,
+  figureColumns,
+  figuresFromRow,
+  type Figures,
+} from '../shared/metrics.ts';
 import { dayOf, HOUR_MS } from '../shared/time.ts';
-import { MINUTE_MS, type Figures, type MachineSnapshot } from './reading-effects.ts';
-import type { LiveSeed } from './live-state.ts';
+import { minuteOf, type MachineSnapshot } from './reading-effects.ts';
+import { RECENT_MINUTES_MS, type LiveSeed, type StoredMinute } from './live-state.ts';
 
 export interface AlarmEdge {
   sn: string;
@@ -38,30 +44,6 @@ const chunks = <T>(items: T[]) => {
   return out;
 };
 
-const figureColumns = (f: Figures) => ({
-  produced: f.produced,
-  ok: f.ok,
-  ng: f.ng,
-  first_pass_ok: f.firstPassOk,
-  running_ms: f.runningMs,
-  idle_ms: f.idleMs,
-  fault_ms: f.faultMs,
-  idle_upstream_ms: f.idleUpstreamMs,
-  idle_downstream_ms: f.idleDownstreamMs,
-});
-
-const ADDED = [
-  'produced',
-  'ok',
-  'ng',
-  'first_pass_ok',
-  'running_ms',
-  'idle_ms',
-  'fault_ms',
-  'idle_upstream_ms',
-  'idle_downstream_ms',
-] as const;
-
 export const createTelemetryRepository = (db: Db, timeZone: string) => ({
   async loadGatewaySeqs(): Promise<Map<string, number>> {
     const rows = await db.selectFrom('gateways').select(['id', 'last_seq']).execute();
@@ -88,8 +70,8 @@ export const createTelemetryRepository = (db: Db, timeZone: string) => ({
       .execute();
     const recent = await db
       .selectFrom('rollup_minute')
-      .select(['sn_code', 'minute', 'produced'])
-      .where('minute', '>=', new Date(now - 5 * MINUTE_MS))
+      .select(['sn_code', 'minute', sql<number>`produced - gap_produced`.as('observed')])
+      .where('minute', '>=', new Date(minuteOf(now) - RECENT_MINUTES_MS))
       .execute();
     return {
       snapshots: new Map(
@@ -107,7 +89,7 @@ export const createTelemetryRepository = (db: Db, timeZone: string) => ({
           },
         ]),
       ),
-      today: new Map(today.map((r): [string, Totals] => [r.sn_code, totalsOfRow(r)])),
+      today: new Map(today.map((r): [string, Figures] => [r.sn_code, figuresFromRow(r)])),
       hourly: hourly.map((r) => ({
         sn: r.sn_code,
         hour: new Date(r.hour).getTime(),
@@ -116,23 +98,27 @@ export const createTelemetryRepository = (db: Db, timeZone: string) => ({
       recentMinutes: recent.map((r) => ({
         sn: r.sn_code,
         minute: r.minute.getTime(),
-        produced: r.produced,
+        observed: r.observed,
       })),
     };
   },
 
-  async writeBatch(batch: Batch): Promise<void> {
+  /**
+   * Writes a batch in one transaction. Returns each written minute's stored observed count (its
+   * total after the write, not the batch's part), so the live state can say what the database
+   * says about max PPM however late a reading arrived.
+   */
+  async writeBatch(batch: Batch): Promise<StoredMinute[]> {
+    const storedMinutes: StoredMinute[] = [];
     await db.transaction().execute(async (tx) => {
+      storedMinutes.length = 0;
       const minuteRows = [...batch.minutes.values()].map((m) => ({
         sn_code: m.sn,
         minute: new Date(m.minute),
         ...figureColumns(m.figures),
       }));
-      // Per day: the figures added, and the highest minute total now stored (for max PPM).
-      const days = new Map<
-        string,
-        { sn: string; day: string; figures: Figures; maxMinute: number }
-      >();
+      // Per day: the figures added, with the highest observed minute total now stored (max PPM).
+      const days = new Map<string, { sn: string; day: string; figures: Figures }>();
       for (const chunk of chunks(minuteRows)) {
         const stored = await tx
           .insertInto('rollup_minute')
@@ -142,23 +128,27 @@ export const createTelemetryRepository = (db: Db, timeZone: string) => ({
               .columns(['sn_code', 'minute'])
               .doUpdateSet((eb) =>
                 Object.fromEntries(
-                  ADDED.map((c) => [c, eb(`rollup_minute.${c}`, '+', eb.ref(`excluded.${c}`))]),
+                  ADDED_COLUMNS.map((c) => [
+                    c,
+                    eb(`rollup_minute.${c}`, '+', eb.ref(`excluded.${c}`)),
+                  ]),
                 ),
               ),
           )
-          .returning(['sn_code', 'minute', 'produced'])
+          .returning(['sn_code', 'minute', sql<number>`produced - gap_produced`.as('observed')])
           .execute();
         for (const row of stored) {
-          const day = dayOf(row.minute.getTime(), timeZone);
+          const minute = row.minute.getTime();
+          storedMinutes.push({ sn: row.sn_code, minute, observed: row.observed });
+          const day = dayOf(minute, timeZone);
           const key = `${row.sn_code}|${day}`;
-          const added = batch.minutes.get(`${row.sn_code}|${row.minute.getTime()}`)!.figures;
+          const added = {
+            ...batch.minutes.get(`${row.sn_code}|${minute}`)!.figures,
+            maxMinuteProduced: row.observed,
+          };
           const entry = days.get(key);
-          if (entry) {
-            for (const k of Object.keys(added) as (keyof Figures)[]) entry.figures[k] += added[k];
-            entry.maxMinute = Math.max(entry.maxMinute, row.produced);
-          } else {
-            days.set(key, { sn: row.sn_code, day, figures: { ...added }, maxMinute: row.produced });
-          }
+          if (entry) addFigures(entry.figures, added);
+          else days.set(key, { sn: row.sn_code, day, figures: added });
         }
       }
       for (const chunk of chunks([...days.values()])) {
@@ -169,13 +159,13 @@ export const createTelemetryRepository = (db: Db, timeZone: string) => ({
               sn_code: d.sn,
               day: d.day,
               ...figureColumns(d.figures),
-              max_minute_produced: d.maxMinute,
+              max_minute_produced: d.figures.maxMinuteProduced,
             })),
           )
           .onConflict((oc) =>
             oc.columns(['sn_code', 'day']).doUpdateSet((eb) => ({
               ...Object.fromEntries(
-                ADDED.map((c) => [c, eb(`rollup_day.${c}`, '+', eb.ref(`excluded.${c}`))]),
+                ADDED_COLUMNS.map((c) => [c, eb(`rollup_day.${c}`, '+', eb.ref(`excluded.${c}`))]),
               ),
               max_minute_produced: sql`greatest(rollup_day.max_minute_produced, excluded.max_minute_produced)`,
             })),
@@ -267,6 +257,7 @@ export const createTelemetryRepository = (db: Db, timeZone: string) => ({
           .execute();
       }
     });
+    return storedMinutes;
   },
 
   setGatewayOnline: (gatewayId: string, online: boolean, at: Date) =>

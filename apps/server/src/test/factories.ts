@@ -38,6 +38,8 @@ interface DeviceSpec {
   deviceName?: string;
   nickSnCode?: string;
   produceTargetNumber?: number;
+  ppmTarget?: number;
+  maxPpm?: number | null;
 }
 
 /**
@@ -139,6 +141,8 @@ export const factories = (target: Linewatch | Db) => {
           group_id: spec.group?.id ?? null,
           gateway_id: spec.gateway?.id ?? null,
           produce_target_number: spec.produceTargetNumber ?? 0,
+          ppm_target: spec.ppmTarget ?? 0,
+          max_ppm: spec.maxPpm ?? null,
         })),
       )
       .execute();

@@ -7,6 +7,9 @@ describe('formatting', () => {
     expect(formatPercent(100)).toBe('100%');
     expect(formatPercent(0)).toBe('0%');
     expect(formatPercent(Number.NaN)).toBe('--');
+    // No data is not zero.
+    expect(formatPercent(null)).toBe('—');
+    expect(formatNumber(null)).toBe('—');
   });
 
   it('keeps counts whole and rates short', () => {

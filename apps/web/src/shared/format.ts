@@ -1,12 +1,19 @@
 const trimmed = (value: number, digits: number): string => String(Number(value.toFixed(digits)));
 
-/** 98.456 → "98.46%" ; 100 → "100%" */
-export const formatPercent = (value: number, digits = 2): string =>
-  Number.isFinite(value) ? `${trimmed(value, digits)}%` : '--';
+/** What a figure with no data (null on the wire: a ratio with no denominator) shows. */
+export const NO_DATA = '—';
 
-/** Counts stay whole, rates keep at most two decimals. */
-export const formatNumber = (value: number, digits = 2): string =>
-  Number.isFinite(value) ? trimmed(value, digits) : '--';
+/** 98.456 → "98.46%" ; 100 → "100%" ; null → "—" */
+export const formatPercent = (value: number | null, digits = 2): string => {
+  if (value === null) return NO_DATA;
+  return Number.isFinite(value) ? `${trimmed(value, digits)}%` : '--';
+};
+
+/** Counts stay whole, rates keep at most two decimals; null → "—". */
+export const formatNumber = (value: number | null, digits = 2): string => {
+  if (value === null) return NO_DATA;
+  return Number.isFinite(value) ? trimmed(value, digits) : '--';
+};
 
 const pad = (n: number): string => String(n).padStart(2, '0');
 

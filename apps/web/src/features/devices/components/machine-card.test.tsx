@@ -14,8 +14,11 @@ const buildMachine = (overrides: Partial<Machine> = {}): Machine => ({
   produceGroup: 'G1',
   produceNumber: 1000,
   produceTargetNumber: 1000,
+  produceTargetDue: 1000,
   ngNumber: 5,
   ngTargetNumber: 10,
+  ngTargetDue: 10,
+  targetPartial: false,
   ppm: 12,
   maxPPM: 15,
   ppmTarget: 10,
@@ -50,6 +53,38 @@ describe('machine card', () => {
     for (const name of ['produced', 'ppm', 'superiority', 'yield', 'use-rate']) {
       expect(metric(card, name).dataset.ok).toBe('false');
     }
+  });
+
+  it('shows no data as "—" in a neutral colour, not as 0 % in red', () => {
+    const card = renderCard(
+      buildMachine({
+        produceNumber: 0,
+        ppm: null,
+        superiorityRate: null,
+        yield: null,
+        useRate: null,
+      }),
+    );
+    for (const name of ['ppm', 'superiority', 'yield', 'use-rate']) {
+      expect(metric(card, name).dataset.ok).toBe('none');
+      expect(metric(card, name).textContent).toMatch(/^\D+—\//);
+    }
+  });
+
+  it('compares today’s count with the target due so far, and says so', () => {
+    const card = renderCard(
+      buildMachine({
+        produceNumber: 300,
+        produceTargetNumber: 1000,
+        produceTargetDue: 250,
+        targetPartial: true,
+      }),
+    );
+    expect(metric(card, 'produced').dataset.ok).toBe('true');
+    expect(metric(card, 'produced').textContent).toContain('300/250');
+    expect(within(card).getByTestId('card-target-note-produced').textContent).toContain(
+      '目标(至当前)',
+    );
   });
 
   it('shows rates as percent against their targets', () => {

@@ -1,5 +1,6 @@
 import {
   cardMeetsTarget,
+  targetLabels,
   type DeviceStatus,
   type IotState,
   type MachineCard as Machine,
@@ -25,16 +26,36 @@ export const displayName = (machine: Pick<Machine, 'snCode' | 'nickSnCode'>): st
 interface MetricProps {
   name: string;
   testId: string;
-  ok: boolean;
+  /** null: no data, not comparable with the target (neutral colour). */
+  ok: boolean | null;
   actual: string;
   target: string;
+  /** Says what the target is when it is not the whole day's (a day in progress). */
+  targetNote?: string | undefined;
 }
 
-const Metric = ({ name, testId, ok, actual, target }: MetricProps) => (
-  <div className={styles.metric} data-testid={`card-metric-${testId}`} data-ok={ok}>
-    <div className={styles.metricName}>{name}</div>
+const tone = (ok: boolean | null) => {
+  if (ok === null) return styles.neutral;
+  return ok ? styles.good : styles.bad;
+};
+
+const Metric = ({ name, testId, ok, actual, target, targetNote }: MetricProps) => (
+  <div
+    className={styles.metric}
+    data-testid={`card-metric-${testId}`}
+    data-ok={ok === null ? 'none' : ok}
+  >
+    <div className={styles.metricName}>
+      {name}
+      {targetNote ? (
+        <span className={styles.targetNote} data-testid={`card-target-note-${testId}`}>
+          {' '}
+          {targetNote}
+        </span>
+      ) : null}
+    </div>
     <div className={styles.metricValue}>
-      <span className={ok ? styles.good : styles.bad}>{actual}</span>
+      <span className={tone(ok)}>{actual}</span>
       <span className={styles.target}>/{target}</span>
     </div>
   </div>
@@ -55,7 +76,9 @@ export const MachineCard = ({ machine, selecting, selected, onPress }: MachineCa
       testId: 'produced',
       ok: cardMeetsTarget.produced(machine),
       actual: formatNumber(machine.produceNumber),
-      target: formatNumber(machine.produceTargetNumber),
+      // Today compares with the target due so far, not the whole day's (DESIGN.md section 5).
+      target: formatNumber(machine.produceTargetDue),
+      targetNote: machine.targetPartial ? targetLabels.soFar : undefined,
     },
     {
       name: 'PPM',

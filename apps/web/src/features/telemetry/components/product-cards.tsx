@@ -1,8 +1,10 @@
 import type { ProductDataKey, RealtimePayload } from '@linewatch/contracts/socket';
-import { formatDuration, formatNumber, formatPercent } from '../../../shared/format.ts';
+import { formatDuration, formatNumber, formatPercent, NO_DATA } from '../../../shared/format.ts';
 import styles from './product-cards.module.css';
 
-const formatProductValue = (key: ProductDataKey, value: number): string => {
+/** null is no data (a ratio with no denominator): "—", never 0. */
+const formatProductValue = (key: ProductDataKey, value: number | null): string => {
+  if (value === null) return NO_DATA;
   if (key === 'yield') return formatPercent(value);
   if (key === 'dt') return formatDuration(value);
   return formatNumber(value);

@@ -7,6 +7,7 @@ import * as echarts from 'echarts/core';
 import { SVGRenderer } from 'echarts/renderers';
 import ReactEChartsCore from 'echarts-for-react/lib/core';
 import { useMemo } from 'react';
+import { hourSeries } from './hour-series.ts';
 
 // Only what a line chart needs: the whole of ECharts would triple this page's download.
 echarts.use([LineChart, GridComponent, TooltipComponent, SVGRenderer]);
@@ -16,8 +17,10 @@ type ChartOption = echarts.ComposeOption<
 >;
 
 const RealtimeChart = ({ points }: { points: RealtimePayload['dateData'] }) => {
-  const option = useMemo<ChartOption>(
-    () => ({
+  const option = useMemo<ChartOption>(() => {
+    const series = hourSeries(points);
+    const percentDone = series.partial === null ? '' : `${Math.round(series.partial * 100)}%`;
+    return {
       grid: { left: 40, right: 12, top: 24, bottom: 28 },
       tooltip: { trigger: 'axis' },
       xAxis: {
@@ -41,14 +44,37 @@ const RealtimeChart = ({ points }: { points: RealtimePayload['dateData'] }) => {
           // a smoothed line must not dip below or rise above the hourly figures it joins
           smoothMonotone: 'x',
           symbol: 'none',
-          data: points.map((point) => point.produced),
+          data: series.complete,
           lineStyle: { width: 2, color: '#1677ff' },
           areaStyle: { color: 'rgba(22, 119, 255, 0.12)' },
         },
+        {
+          // The hour in progress at its current pace: dashed, it is a projection.
+          type: 'line',
+          name: '本小时预计',
+          symbol: 'none',
+          data: series.projected,
+          lineStyle: { width: 1.5, color: '#1677ff', type: 'dashed' },
+          tooltip: { show: false },
+        },
+        {
+          // The hour in progress as counted so far: a marked point, not a dip of the line.
+          type: 'line',
+          name: `本小时(进行中 ${percentDone})`,
+          symbol: 'circle',
+          symbolSize: 7,
+          data: series.current,
+          itemStyle: { color: '#fff', borderColor: '#1677ff', borderWidth: 2 },
+          label: {
+            show: series.partial !== null,
+            position: 'top',
+            fontSize: 10,
+            formatter: `进行中 ${percentDone}`,
+          },
+        },
       ],
-    }),
-    [points],
-  );
+    };
+  }, [points]);
 
   return (
     <div data-testid="realtime-chart">

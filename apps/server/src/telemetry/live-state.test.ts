@@ -1,0 +1,95 @@
+import { describe, expect, it } from 'vitest';
+import { emptyFigures, type Figures } from '../shared/metrics.ts';
+import { LiveState } from './live-state.ts';
+import { effectsOf, MINUTE_MS, type MachineSnapshot } from './reading-effects.ts';
+
+const TZ = 'Asia/Shanghai';
+// 2026-11-22 14:00 in Shanghai.
+const NOW = Date.UTC(2026, 10, 22, 6, 0, 0);
+
+const snapshot = (ts: number, produced: number): MachineSnapshot => ({
+  ts,
+  status: 2,
+  idleReason: null,
+  produced,
+  ok: produced,
+  ng: 0,
+  firstPassOk: produced,
+  activeAlarms: [],
+});
+
+const readingAt = (ts: number, produced: number) => ({
+  sn: 'SN-1',
+  ts,
+  status: 2 as const,
+  counters: { produced, ok: produced, ng: 0, firstPassOk: produced },
+  alarms: [],
+});
+
+const UNJUDGED = { ppmTarget: 0, maxPpm: null };
+
+describe('LiveState', () => {
+  it('reloads today’s figures whole, waiting times included', () => {
+    const today: Figures = {
+      ...emptyFigures(),
+      produced: 500,
+      ok: 490,
+      ng: 10,
+      firstPassOk: 480,
+      gapProduced: 20,
+      runningMs: 600_000,
+      idleMs: 120_000,
+      idleUpstreamMs: 70_000,
+      idleDownstreamMs: 50_000,
+      maxMinuteProduced: 61,
+    };
+    const live = new LiveState(TZ);
+    live.load(
+      { snapshots: new Map(), today: new Map([['SN-1', today]]), hourly: [], recentMinutes: [] },
+      NOW,
+    );
+    expect(live.get('SN-1')?.today).toEqual(today);
+  });
+
+  it('takes today’s peak from the stored minute totals once a late minute is flushed', () => {
+    const live = new LiveState(TZ);
+    const late = NOW - 10 * MINUTE_MS;
+    let snap = snapshot(late - 5_000, 0);
+    for (const [ts, produced] of [
+      [late + 10_000, 60],
+      [late + 20_000, 100],
+    ] as const) {
+      const effects = effectsOf(snap, readingAt(ts, produced), UNJUDGED);
+      live.apply('SN-1', effects, NOW);
+      snap = effects.snapshot;
+    }
+    // The minute left memory: each late part alone is only a lower bound of its minute.
+    expect(live.get('SN-1')?.today.maxMinuteProduced).toBe(60);
+    const changed: string[] = [];
+    live.onChange((sn) => changed.push(sn));
+    live.settle([{ sn: 'SN-1', minute: late, observed: 100 }], NOW);
+    expect(live.get('SN-1')?.today.maxMinuteProduced).toBe(100);
+    expect(changed).toEqual(['SN-1']);
+  });
+
+  it('counts a minute in memory whole, and parts across a silence in no minute', () => {
+    const live = new LiveState(TZ);
+    const minute = NOW - 2 * MINUTE_MS;
+    let snap = snapshot(minute - 20 * MINUTE_MS, 0);
+    for (const [ts, produced] of [
+      [minute + 1_000, 300],
+      [minute + 10_000, 330],
+      [minute + 20_000, 370],
+    ] as const) {
+      const effects = effectsOf(snap, readingAt(ts, produced), UNJUDGED);
+      live.apply('SN-1', effects, NOW);
+      snap = effects.snapshot;
+    }
+    expect(live.get('SN-1')?.today).toMatchObject({
+      produced: 370,
+      gapProduced: 300,
+      maxMinuteProduced: 70,
+    });
+    expect(live.get('SN-1')?.recentMinutes.get(minute)).toBe(70);
+  });
+});
