@@ -85,11 +85,16 @@ export async function startGateway(
     log,
     onConnect: () => {
       const round = sender.connected();
-      // Subscribing before the replay so no ack for it can be missed.
-      void Promise.all([
-        link.publish(topics.state, stateMessage('online'), { retain: true }),
-        link.subscribe([topics.ack, topics.cmd]),
-      ])
+      // Subscribed before saying online and before the replay, so no ack and no command sent
+      // in answer can be missed.
+      const announce = async () => {
+        try {
+          await link.subscribe([topics.ack, topics.cmd]);
+        } finally {
+          await link.publish(topics.state, stateMessage('online'), { retain: true });
+        }
+      };
+      void announce()
         .catch((error: unknown) => {
           if (sender.isCurrent(round))
             log.warn(`announcing the connection failed: ${String(error)}`);
