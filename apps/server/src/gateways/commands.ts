@@ -65,7 +65,7 @@ export class GatewayCommands {
 
   constructor(
     private readonly bus: Pick<Bus, 'publish'>,
-    private readonly log: FastifyBaseLogger,
+    private readonly log: Pick<FastifyBaseLogger, 'debug'>,
     private readonly timeoutMs = COMMAND_TIMEOUT_MS,
   ) {}
 
