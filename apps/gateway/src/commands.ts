@@ -7,7 +7,7 @@ import {
 } from '@linewatch/contracts/gateway-commands';
 import type { Logger } from './link/mqtt-link.ts';
 
-export interface CommandHandlerOptions {
+interface CommandHandlerOptions {
   /** Publishes the reply on this gateway's cmd/reply topic. */
   reply: (reply: GatewayCommandReply) => Promise<void>;
   log: Logger;

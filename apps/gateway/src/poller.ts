@@ -11,7 +11,7 @@ import type { Logger } from './link/mqtt-link.ts';
 
 const MAX_READINGS_PER_MESSAGE = 500;
 
-export interface PollerOptions {
+interface PollerOptions {
   drivers: MachineDriver[];
   buffer: OfflineBuffer;
   pollIntervalMs: number;

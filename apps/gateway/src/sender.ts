@@ -5,7 +5,7 @@ import type { Logger } from './link/mqtt-link.ts';
 /** QoS 1 messages on the wire awaiting PUBACK; bounds memory and socket buffers during a replay. */
 const MAX_IN_FLIGHT = 100;
 
-export interface SenderOptions {
+interface SenderOptions {
   buffer: OfflineBuffer;
   /** Publishes one buffered message at QoS 1; resolves on PUBACK, rejects if the link drops. */
   publish: (kind: 'telemetry' | 'events', payload: string) => Promise<void>;

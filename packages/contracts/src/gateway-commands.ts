@@ -12,7 +12,7 @@ export const correlationIdSchema = z.string().regex(/^[A-Za-z0-9_-]{8,64}$/);
 
 const ipv4 = z.ipv4();
 
-export const pingCommand = z.object({ type: z.literal('ping') });
+const pingCommand = z.object({ type: z.literal('ping') });
 
 /** Spec section 3, bind payload: the machine, its PLC's address and model, the gateway's IPs. */
 export const bindCommand = z.object({
@@ -37,7 +37,6 @@ export const gatewayCommandBody = z.discriminatedUnion('type', [
   unbindCommand,
 ]);
 export type GatewayCommandBody = z.infer<typeof gatewayCommandBody>;
-export type GatewayCommandType = GatewayCommandBody['type'];
 
 /** What travels on the cmd topic: a command body plus its correlation id. */
 export const gatewayCommand = z.intersection(
@@ -46,7 +45,7 @@ export const gatewayCommand = z.intersection(
 );
 export type GatewayCommand = z.infer<typeof gatewayCommand>;
 
-export const commandReplyCode = z.number().int().min(200).max(599);
+const commandReplyCode = z.number().int().min(200).max(599);
 
 export const gatewayCommandReply = z.object({
   correlationId: correlationIdSchema,

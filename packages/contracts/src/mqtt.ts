@@ -16,8 +16,7 @@ export const topicOf = (gatewayId: string, kind: TopicKind): string =>
   `${TOPIC_ROOT}/${gatewayId}/${kind}`;
 
 /** What gateways publish and the server subscribes to, for every gateway (`+`). */
-export const inboundKinds = ['telemetry', 'events', 'state', 'cmd/reply'] as const;
-export type InboundKind = (typeof inboundKinds)[number];
+export type InboundKind = Exclude<TopicKind, 'cmd' | 'ack'>;
 
 /** The server's subscription for one inbound kind, across all gateways. */
 export const serverSubscriptionOf = (kind: InboundKind): string => `${TOPIC_ROOT}/+/${kind}`;

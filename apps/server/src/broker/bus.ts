@@ -1,6 +1,6 @@
 import { parseTopic, topicOf, type InboundKind } from '@linewatch/contracts/mqtt';
 
-export type MessageHandler = (topic: string, payload: Buffer) => void;
+type MessageHandler = (topic: string, payload: Buffer) => void;
 
 /**
  * How the server talks to the broker. Consumers subscribe per topic kind (ingest: telemetry and

@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 import type { Bus } from '../broker/bus.ts';
 
 /** DESIGN.md section 6: the phone is answered 504 when the gateway did not reply in 10 s. */
-export const COMMAND_TIMEOUT_MS = 10_000;
+const COMMAND_TIMEOUT_MS = 10_000;
 
 /** A command got no reply: the maintenance socket answers 504. */
 export class GatewayNoReplyError extends Error {
@@ -28,7 +28,7 @@ export class GatewayNoReplyError extends Error {
   }
 }
 
-export interface CommandCounters {
+interface CommandCounters {
   sent: number;
   replied: number;
   timedOut: number;
