@@ -182,7 +182,7 @@ export const buildApp = async (config: Config, options: BuildOptions = {}): Prom
       secureCookie: config.PUBLIC_URL?.startsWith('https:') ?? false,
     });
     await app.register(devicesRoutes, { devices });
-    await app.register(healthRoutes, { ingestor, bus, databaseKind: database.kind });
+    await app.register(healthRoutes, { ingestor, bus, commands, databaseKind: database.kind });
     await app.register(async (scope) =>
       realtimeSocket(scope, {
         identity,

@@ -205,5 +205,11 @@ describe('commands to a gateway', () => {
     await waitFor(() => counters.unmatchedReplies === unmatchedReplies + 2, {
       what: 'both unmatched replies dropped',
     });
+    // Operators see them on the health endpoint.
+    const health = await api(server.baseUrl).get<{ gatewayCommands: object }>('/healthz');
+    expect(health.body.data.gatewayCommands).toMatchObject({
+      unmatchedReplies: unmatchedReplies + 2,
+      malformedReplies: malformedReplies + 2,
+    });
   });
 });
