@@ -108,6 +108,49 @@ describe('gateway agent against a real broker', () => {
     expect(new Set(sizes)).toEqual(new Set([1]));
   });
 
+  it('answers a ping on cmd/reply with 200 and the same correlation id, bind with 501', async () => {
+    const broker = await startBroker();
+    const id = nextId();
+    const watcher = await subscriber(broker.url, [topicOf(id, 'state'), topicOf(id, 'cmd/reply')]);
+    await agentOn(broker.url, id);
+    await waitFor(
+      () => watcher.messages.some((m) => (m.body as { state?: string }).state === 'online'),
+      'online state',
+    );
+    const command = (body: object) =>
+      broker.broker.publish(
+        {
+          cmd: 'publish',
+          topic: topicOf(id, 'cmd'),
+          payload: JSON.stringify(body),
+          qos: 1,
+          retain: false,
+          dup: false,
+        },
+        () => {},
+      );
+    const replyTo = (correlationId: string) =>
+      waitFor(
+        () =>
+          watcher.messages.find(
+            (m) => (m.body as { correlationId?: string }).correlationId === correlationId,
+          ),
+        `the reply to ${correlationId}`,
+      );
+
+    command({ type: 'ping', correlationId: 'ping-000000001' });
+    expect((await replyTo('ping-000000001')).body).toEqual({
+      correlationId: 'ping-000000001',
+      code: 200,
+      content: '网关在线',
+    });
+    command({ type: 'unbind', correlationId: 'unbind-0000001', snCode: 'SN-T-001' });
+    expect((await replyTo('unbind-0000001')).body).toMatchObject({
+      code: 501,
+      content: '网关暂不支持此命令',
+    });
+  });
+
   it('leaves an offline last will when its socket dies, then comes back online', async () => {
     const broker = await startBroker();
     const id = nextId();

@@ -2,13 +2,12 @@ import cookie from '@fastify/cookie';
 import helmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
 import websocket from '@fastify/websocket';
-import { parseTopic } from '@linewatch/contracts/mqtt';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { startEmbeddedBroker, type EmbeddedBroker } from './broker/embedded-broker.ts';
-import type { Bus } from './broker/bus.ts';
+import { publishAck, type Bus } from './broker/bus.ts';
 import { connectBus } from './broker/mqtt-bus.ts';
 import type { Config } from './config.ts';
 import { openDatabase, type OpenDatabase, type OpenOptions } from './db/database.ts';
@@ -17,14 +16,16 @@ import { DeviceRegistry } from './devices/device-registry.ts';
 import { createDevicesRepository } from './devices/repository.ts';
 import { devicesRoutes } from './devices/routes.ts';
 import { createDevicesService } from './devices/service.ts';
+import { GatewayCommands } from './gateways/commands.ts';
 import { createGatewayVerifier } from './gateways/credentials.ts';
+import { GatewayPresence } from './gateways/presence.ts';
+import { createGatewaysRepository } from './gateways/repository.ts';
 import { clientErrorHandler, registerErrorHandling } from './http/error-handler.ts';
 import { createIdentityRepository } from './identity/repository.ts';
 import { identityRoutes } from './identity/routes.ts';
 import { createIdentityService } from './identity/service.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { jobsPlugin } from './plugins/jobs.ts';
-import { GatewayPresence } from './telemetry/gateway-presence.ts';
 import { healthRoutes } from './telemetry/health-routes.ts';
 import { Ingestor } from './telemetry/ingest.ts';
 import { LiveState } from './telemetry/live-state.ts';
@@ -43,6 +44,7 @@ export interface Linewatch {
   ingestor: Ingestor;
   registry: DeviceRegistry;
   presence: GatewayPresence;
+  commands: GatewayCommands;
   /** Where gateways connect: MQTT_URL, or the embedded broker. */
   mqttUrl: string;
   /** Graceful stop: intake, flush, sockets, broker, database (checkpoint). */
@@ -74,14 +76,16 @@ export const buildApp = async (config: Config, options: BuildOptions = {}): Prom
     const live = new LiveState(config.TIMEZONE);
     live.load(await telemetryRepo.loadLiveSeed());
 
+    const gatewaysRepo = createGatewaysRepository(db);
     const ingestor = new Ingestor({
       repo: telemetryRepo,
+      loadGatewaySeqs: () => gatewaysRepo.loadGatewaySeqs(),
       live,
       devices: registry,
-      publishAck: (gw, seq) => bus.publishAck(gw, seq),
+      publishAck: (gw, seq) => publishAck(bus, gw, seq),
       log: app.log,
     });
-    const presence = new GatewayPresence(telemetryRepo, app.log, (gw) => ingestor.requestAck(gw));
+    const presence = new GatewayPresence(gatewaysRepo, app.log, (gw) => ingestor.requestAck(gw));
     await presence.load();
 
     let broker: EmbeddedBroker | null = null;
@@ -96,20 +100,28 @@ export const buildApp = async (config: Config, options: BuildOptions = {}): Prom
     const mqttUrl = config.MQTT_URL ?? broker!.url;
 
     await ingestor.start();
-    const onMessage = (topic: string, payload: Buffer) => {
-      if (parseTopic(topic)?.kind === 'state') presence.handle(topic, payload);
-      else ingestor.handle(topic, payload);
-    };
     const bus: Bus = broker
-      ? await broker.inProcessBus(onMessage)
+      ? broker.inProcessBus()
       : await connectBus({
           url: mqttUrl,
           username: config.MQTT_USERNAME,
           password: config.MQTT_PASSWORD,
           log: app.log,
-          onMessage,
         });
     cleanup.unshift(() => bus.close());
+    const commands = new GatewayCommands(bus, app.log);
+    cleanup.unshift(async () => commands.close());
+    const fromGateway = (topic: string, payload: Buffer) => {
+      presence.heard(topic);
+      ingestor.handle(topic, payload);
+    };
+    await bus.subscribe('state', presence.handleState);
+    await bus.subscribe('telemetry', fromGateway);
+    await bus.subscribe('events', fromGateway);
+    await bus.subscribe('cmd/reply', (topic, payload) => {
+      presence.heard(topic);
+      commands.handleReply(topic, payload);
+    });
 
     const identity = createIdentityService(
       createIdentityRepository(db),
@@ -168,7 +180,7 @@ export const buildApp = async (config: Config, options: BuildOptions = {}): Prom
       secureCookie: config.PUBLIC_URL?.startsWith('https:') ?? false,
     });
     await app.register(devicesRoutes, { devices });
-    await app.register(healthRoutes, { ingestor, bus, databaseKind: database.kind });
+    await app.register(healthRoutes, { ingestor, bus, commands, databaseKind: database.kind });
     await app.register(async (scope) =>
       realtimeSocket(scope, {
         identity,
@@ -189,6 +201,7 @@ export const buildApp = async (config: Config, options: BuildOptions = {}): Prom
       ingestor,
       registry,
       presence,
+      commands,
       mqttUrl,
       close: () =>
         (closing ??= (async () => {

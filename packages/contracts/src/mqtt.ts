@@ -15,13 +15,11 @@ export type TopicKind = (typeof topicKinds)[number];
 export const topicOf = (gatewayId: string, kind: TopicKind): string =>
   `${TOPIC_ROOT}/${gatewayId}/${kind}`;
 
-/** Subscriptions the server makes for every gateway. */
-export const serverSubscriptions = {
-  telemetry: `${TOPIC_ROOT}/+/telemetry`,
-  events: `${TOPIC_ROOT}/+/events`,
-  state: `${TOPIC_ROOT}/+/state`,
-  cmdReply: `${TOPIC_ROOT}/+/cmd/reply`,
-} as const;
+/** What gateways publish and the server subscribes to, for every gateway (`+`). */
+export type InboundKind = Exclude<TopicKind, 'cmd' | 'ack'>;
+
+/** The server's subscription for one inbound kind, across all gateways. */
+export const serverSubscriptionOf = (kind: InboundKind): string => `${TOPIC_ROOT}/+/${kind}`;
 
 export const parseTopic = (topic: string): { gatewayId: string; kind: TopicKind } | null => {
   const prefix = `${TOPIC_ROOT}/`;

@@ -1,10 +1,55 @@
-/** How the server talks to the broker: gateway messages in, acknowledgements out. */
+import { parseTopic, topicOf, type InboundKind } from '@linewatch/contracts/mqtt';
+
+type MessageHandler = (topic: string, payload: Buffer) => void;
+
+/**
+ * How the server talks to the broker. Consumers subscribe per topic kind (ingest: telemetry and
+ * events; gateway presence: state; gateway commands: cmd/reply) and anything may publish.
+ */
 export interface Bus {
   readonly connected: boolean;
-  publishAck(gatewayId: string, seq: number): void;
+  /**
+   * Delivers every message of this kind, from any gateway, to the handler. Resolves once the
+   * broker subscription is active; a retained message (state) arrives after the handler is set.
+   */
+  subscribe(kind: InboundKind, handler: MessageHandler): Promise<void>;
+  /** QoS 1, not retained. False when the broker is out of reach (nothing is queued). */
+  publish(topic: string, payload: string): boolean;
   /** Stop taking new gateway messages (first step of a graceful shutdown). */
   stopIntake(): Promise<void>;
   close(): Promise<void>;
 }
 
-export type MessageHandler = (topic: string, payload: Buffer) => void;
+/** Tells a gateway the highest seq the server has committed (DESIGN.md section 6). */
+export const publishAck = (bus: Bus, gatewayId: string, seq: number): boolean =>
+  bus.publish(topicOf(gatewayId, 'ack'), JSON.stringify({ seq }));
+
+/** The handlers of each kind; shared by the bus implementations. */
+export class Subscribers {
+  readonly #byKind = new Map<InboundKind, MessageHandler[]>();
+
+  /** True when this is the kind's first handler (the caller subscribes at the broker then). */
+  add(kind: InboundKind, handler: MessageHandler): boolean {
+    const handlers = this.#byKind.get(kind);
+    if (handlers) {
+      handlers.push(handler);
+      return false;
+    }
+    this.#byKind.set(kind, [handler]);
+    return true;
+  }
+
+  get kinds(): InboundKind[] {
+    return [...this.#byKind.keys()];
+  }
+
+  deliver(kind: InboundKind, topic: string, payload: Buffer) {
+    for (const handler of this.#byKind.get(kind) ?? []) handler(topic, payload);
+  }
+
+  /** For a client that gets every message on one callback (mqtt.js). */
+  dispatch(topic: string, payload: Buffer) {
+    const kind = parseTopic(topic)?.kind;
+    if (kind && kind !== 'cmd' && kind !== 'ack') this.deliver(kind, topic, payload);
+  }
+}

@@ -1,7 +1,7 @@
-import { parseTopic, serverSubscriptions, topicOf } from '@linewatch/contracts/mqtt';
+import { parseTopic, serverSubscriptionOf, type InboundKind } from '@linewatch/contracts/mqtt';
 import { Aedes, type AuthenticateError, type Client } from 'aedes';
 import { createServer, type Server } from 'node:net';
-import type { Bus, MessageHandler } from './bus.ts';
+import { Subscribers, type Bus } from './bus.ts';
 
 export class BrokerPortInUseError extends Error {}
 
@@ -80,42 +80,58 @@ export const startEmbeddedBroker = async (options: EmbeddedBrokerOptions) => {
 
   /**
    * The server's side of the embedded broker, in process: no socket, no second MQTT parse for
-   * every message (the ingest hot path).
+   * every message (the ingest hot path). Each kind is one broker subscription, so a message
+   * reaches its consumers without parsing its topic here.
    */
-  const inProcessBus = async (onMessage: MessageHandler): Promise<Bus> => {
-    const deliver = (packet: { topic: string; payload: Buffer | string }, done: () => void) => {
-      onMessage(
-        packet.topic,
-        Buffer.isBuffer(packet.payload) ? packet.payload : Buffer.from(packet.payload),
-      );
-      done();
-    };
-    const topics = Object.values(serverSubscriptions);
-    const each = (fn: (topic: string, cb: () => void) => void) =>
-      Promise.all(topics.map((t) => new Promise<void>((resolve) => fn(t, resolve))));
-    await each((t, cb) => broker.subscribe(t, deliver, cb));
+  const inProcessBus = (): Bus => {
+    const subscribers = new Subscribers();
+    const deliverers = new Map<InboundKind, Parameters<Aedes['subscribe']>[1]>();
     let intakeStopped = false;
     return {
       get connected() {
         return !broker.closed;
       },
-      publishAck(gatewayId, seq) {
+      async subscribe(kind, handler) {
+        if (intakeStopped || !subscribers.add(kind, handler)) return;
+        const deliver: Parameters<Aedes['subscribe']>[1] = (packet, done) => {
+          subscribers.deliver(
+            kind,
+            packet.topic,
+            Buffer.isBuffer(packet.payload) ? packet.payload : Buffer.from(packet.payload),
+          );
+          done();
+        };
+        deliverers.set(kind, deliver);
+        await new Promise<void>((resolve) =>
+          broker.subscribe(serverSubscriptionOf(kind), deliver, resolve),
+        );
+      },
+      publish(topic, payload) {
+        if (broker.closed) return false;
         broker.publish(
           {
             cmd: 'publish',
-            topic: topicOf(gatewayId, 'ack'),
-            payload: Buffer.from(JSON.stringify({ seq })),
+            topic,
+            payload: Buffer.from(payload),
             qos: 1,
             retain: false,
             dup: false,
           },
           () => undefined,
         );
+        return true;
       },
       async stopIntake() {
         if (intakeStopped) return;
         intakeStopped = true;
-        await each((t, cb) => broker.unsubscribe(t, deliver, cb));
+        await Promise.all(
+          [...deliverers].map(
+            ([kind, deliver]) =>
+              new Promise<void>((resolve) =>
+                broker.unsubscribe(serverSubscriptionOf(kind), deliver, resolve),
+              ),
+          ),
+        );
       },
       close: async () => undefined,
     };

@@ -1,15 +1,14 @@
-import { serverSubscriptions, topicOf } from '@linewatch/contracts/mqtt';
+import { serverSubscriptionOf } from '@linewatch/contracts/mqtt';
 import type { FastifyBaseLogger } from 'fastify';
 import mqtt, { type MqttClient } from 'mqtt';
 import { randomBytes } from 'node:crypto';
-import type { Bus, MessageHandler } from './bus.ts';
+import { Subscribers, type Bus } from './bus.ts';
 
 export interface BusOptions {
   url: string;
   username?: string | undefined;
   password?: string | undefined;
   log: FastifyBaseLogger;
-  onMessage: MessageHandler;
 }
 
 /** The bus through an external broker (MQTT_URL): the server is one more MQTT client. */
@@ -26,27 +25,35 @@ export const connectBus = async (options: BusOptions): Promise<Bus> => {
     reconnectPeriod: 1000,
     connectTimeout: 10_000,
   });
-  client.on('message', options.onMessage);
+  const subscribers = new Subscribers();
+  const onMessage = (topic: string, payload: Buffer) => subscribers.dispatch(topic, payload);
+  client.on('message', onMessage);
   client.on('error', (error) => options.log.error({ err: error }, 'MQTT client error'));
   client.on('offline', () => options.log.warn('MQTT broker unreachable; reconnecting'));
   client.on('connect', () => options.log.info('MQTT connected'));
-  await client.subscribeAsync(Object.values(serverSubscriptions), { qos: 1 });
   let intakeStopped = false;
 
   return {
     get connected() {
       return client.connected;
     },
-    publishAck(gatewayId: string, seq: number) {
-      if (!client.connected) return; // the gateway resends and gets its ack after the reconnect
-      client.publish(topicOf(gatewayId, 'ack'), JSON.stringify({ seq }), { qos: 1 });
+    async subscribe(kind, handler) {
+      if (intakeStopped) return;
+      if (subscribers.add(kind, handler))
+        await client.subscribeAsync(serverSubscriptionOf(kind), { qos: 1 });
+    },
+    publish(topic, payload) {
+      if (!client.connected) return false;
+      client.publish(topic, payload, { qos: 1 });
+      return true;
     },
     async stopIntake() {
       if (intakeStopped) return;
       intakeStopped = true;
-      client.removeListener('message', options.onMessage);
-      if (client.connected)
-        await client.unsubscribeAsync(Object.values(serverSubscriptions)).catch(() => undefined);
+      client.removeListener('message', onMessage);
+      const topics = subscribers.kinds.map(serverSubscriptionOf);
+      if (client.connected && topics.length > 0)
+        await client.unsubscribeAsync(topics).catch(() => undefined);
     },
     close: () => client.endAsync(),
   };

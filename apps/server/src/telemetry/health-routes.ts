@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { Bus } from '../broker/bus.ts';
+import type { GatewayCommands } from '../gateways/commands.ts';
 import { ok } from '../http/envelope.ts';
 import type { Ingestor } from './ingest.ts';
 
@@ -7,13 +8,15 @@ import type { Ingestor } from './ingest.ts';
 export const healthRoutes: FastifyPluginAsync<{
   ingestor: Ingestor;
   bus: Bus;
+  commands: GatewayCommands;
   databaseKind: string;
-}> = async (app, { ingestor, bus, databaseKind }) => {
+}> = async (app, { ingestor, bus, commands, databaseKind }) => {
   app.get('/healthz', { config: { public: true } }, async () =>
     ok({
       database: databaseKind,
       broker: bus.connected ? 'connected' : 'disconnected',
       ingest: ingestor.counters,
+      gatewayCommands: commands.counters,
     }),
   );
 };

@@ -44,6 +44,8 @@ const rebaselineOperation = (
 
 export interface IngestorDeps {
   repo: TelemetryRepository;
+  /** Each gateway's committed seq at start (gateways/repository.ts). */
+  loadGatewaySeqs: () => Promise<Map<string, number>>;
   live: LiveState;
   devices: DeviceRegistry;
   publishAck: (gatewayId: string, seq: number) => void;
@@ -102,7 +104,7 @@ export class Ingestor {
   constructor(private readonly deps: IngestorDeps) {}
 
   async start(): Promise<void> {
-    for (const [gw, seq] of await this.deps.repo.loadGatewaySeqs()) {
+    for (const [gw, seq] of await this.deps.loadGatewaySeqs()) {
       this.#accepted.set(gw, seq);
       this.#persisted.set(gw, seq);
     }

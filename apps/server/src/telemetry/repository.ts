@@ -45,11 +45,6 @@ const chunks = <T>(items: T[]) => {
 };
 
 export const createTelemetryRepository = (db: Db, timeZone: string) => ({
-  async loadGatewaySeqs(): Promise<Map<string, number>> {
-    const rows = await db.selectFrom('gateways').select(['id', 'last_seq']).execute();
-    return new Map(rows.map((r) => [r.id, r.last_seq]));
-  },
-
   async loadLiveSeed(now = Date.now()): Promise<LiveSeed> {
     const live = await db.selectFrom('device_live').selectAll().execute();
     const today = await db
@@ -258,18 +253,6 @@ export const createTelemetryRepository = (db: Db, timeZone: string) => ({
       }
     });
     return storedMinutes;
-  },
-
-  setGatewayOnline: (gatewayId: string, online: boolean, at: Date) =>
-    db
-      .updateTable('gateways')
-      .set({ online, state_changed_at: at })
-      .where('id', '=', gatewayId)
-      .execute(),
-
-  loadGatewayOnline: async (): Promise<Map<string, boolean>> => {
-    const rows = await db.selectFrom('gateways').select(['id', 'online']).execute();
-    return new Map(rows.map((r) => [r.id, r.online]));
   },
 });
 

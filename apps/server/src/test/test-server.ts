@@ -1,3 +1,4 @@
+import { Kysely, PGliteDialect } from 'kysely';
 import mqtt from 'mqtt';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
@@ -7,8 +8,10 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { buildApp, type Linewatch } from '../app.ts';
-import { loadConfig } from '../config.ts';
-import { dumpMigratedTemplate } from '../db/database.ts';
+import { loadConfig, type Config } from '../config.ts';
+import { dumpMigratedTemplate, openDatabase, type Db } from '../db/database.ts';
+import { PGliteProxy } from '../db/pglite-proxy.ts';
+import type { Database } from '../db/schema.ts';
 
 /** Set: the suite runs against this PostgreSQL (each server in its own schema). */
 export const externalDatabaseUrl = process.env.DATABASE_URL || undefined;
@@ -108,6 +111,34 @@ export const dropSchema = async (url: string, schema: string) => {
   }
 };
 
+/**
+ * Writes to the database before the server opens it, as a previous run would have left it. The
+ * embedded database is seeded from the template and dumped again as the server's template.
+ */
+const seedBeforeStart = async (
+  config: Config,
+  template: Uint8Array | undefined,
+  seed: (db: Db) => Promise<unknown>,
+): Promise<Uint8Array | undefined> => {
+  if (!template) {
+    const database = await openDatabase(config);
+    try {
+      await seed(database.db);
+    } finally {
+      await database.close();
+    }
+    return undefined;
+  }
+  const proxy = new PGliteProxy({ load: template });
+  try {
+    await proxy.waitReady;
+    await seed(new Kysely<Database>({ dialect: new PGliteDialect({ pglite: proxy as never }) }));
+    return await proxy.dump();
+  } finally {
+    await proxy.close();
+  }
+};
+
 export interface TestServer {
   baseUrl: string;
   /** ws://host:port, for /ws/... paths. */
@@ -125,6 +156,7 @@ export interface TestServer {
  */
 export const startTestServer = async (
   overrides: Record<string, string> = {},
+  options: { seed?: (db: Db) => Promise<unknown> } = {},
 ): Promise<TestServer> => {
   if (externalDatabaseUrl) await checkDatabase(externalDatabaseUrl);
   if (externalMqttUrl) await checkBroker(externalMqttUrl);
@@ -146,13 +178,14 @@ export const startTestServer = async (
     ...(externalMqttUrl ? { MQTT_URL: externalMqttUrl } : {}),
     ...overrides,
   };
-  const template = externalDatabaseUrl ? undefined : await migratedTemplate();
+  let template = externalDatabaseUrl ? undefined : await migratedTemplate();
   const cleanupStorage = async () => {
     if (externalDatabaseUrl && schema) await dropSchema(externalDatabaseUrl, schema);
     rmSync(dataDir, { recursive: true, force: true });
   };
   let linewatch: Linewatch;
   try {
+    if (options.seed) template = await seedBeforeStart(loadConfig(env), template, options.seed);
     linewatch = await buildApp(loadConfig(env), {
       ...(template ? { template } : {}),
       logger: false,

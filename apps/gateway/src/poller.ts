@@ -1,0 +1,132 @@
+import {
+  eventsMessage,
+  operationEvent,
+  reading as readingSchema,
+  telemetryMessage,
+  type Reading,
+} from '@linewatch/contracts/mqtt';
+import type { BufferedKind, OfflineBuffer } from './buffer/offline-buffer.ts';
+import type { MachineDriver } from './drivers/driver.ts';
+import type { Logger } from './link/mqtt-link.ts';
+
+const MAX_READINGS_PER_MESSAGE = 500;
+
+interface PollerOptions {
+  drivers: MachineDriver[];
+  buffer: OfflineBuffer;
+  pollIntervalMs: number;
+  /** An unchanged reading is sent again only after this long. */
+  heartbeatMs: number;
+  readingsPerMessage: number;
+  /** New messages are in the buffer. */
+  onBuffered: () => void;
+  log: Logger;
+}
+
+/**
+ * Drivers → readings → buffer, every pollIntervalMs on a fixed schedule. A reading is buffered
+ * when it changed or its heartbeat is due; each message is numbered (seq) and checked against its
+ * contract before it is kept.
+ */
+export class Poller {
+  readonly #lastPublished = new Map<string, { key: string; at: number }>();
+  readonly #failing = new Set<string>();
+  readonly #perMessage: number;
+  #stopping = false;
+  #timer: NodeJS.Timeout | undefined;
+  #polling: Promise<void> = Promise.resolve();
+
+  constructor(private readonly options: PollerOptions) {
+    this.#perMessage = Math.min(options.readingsPerMessage, MAX_READINGS_PER_MESSAGE);
+  }
+
+  start() {
+    this.#schedule(Date.now());
+  }
+
+  /** Stops the schedule and waits for a poll under way. */
+  async stop() {
+    this.#stopping = true;
+    clearTimeout(this.#timer);
+    await this.#polling;
+  }
+
+  #schedule(at: number) {
+    this.#timer = setTimeout(() => {
+      this.#polling = this.#poll().catch((error: unknown) =>
+        this.options.log.warn(`poll failed: ${String(error)}`),
+      );
+      void this.#polling.then(() => {
+        if (!this.#stopping) this.#schedule(Math.max(at + this.options.pollIntervalMs, Date.now()));
+      });
+    }, at - Date.now());
+  }
+
+  async #poll() {
+    const { drivers, heartbeatMs, log } = this.options;
+    const now = Date.now();
+    const results = await Promise.allSettled(
+      drivers.map(async (driver): Promise<Reading> => ({
+        sn: driver.sn,
+        ts: now,
+        ...(await driver.read(now)),
+      })),
+    );
+    const due: Reading[] = [];
+    results.forEach((result, i) => {
+      const value = this.#accept(drivers[i]!.sn, result);
+      if (!value) return;
+      const key = JSON.stringify([value.status, value.idleReason, value.counters, value.alarms]);
+      const last = this.#lastPublished.get(value.sn);
+      if (last && last.key === key && now - last.at < heartbeatMs) return;
+      this.#lastPublished.set(value.sn, { key, at: now });
+      due.push(value);
+    });
+    for (let i = 0; i < due.length; i += this.#perMessage) {
+      this.#enqueue('telemetry', (seq) => ({ seq, readings: due.slice(i, i + this.#perMessage) }));
+    }
+    const events = drivers
+      .flatMap((d) => d.takeEvents())
+      .filter((event) => {
+        const checked = operationEvent.safeParse(event);
+        if (!checked.success)
+          log.warn(`dropped invalid event of ${event.sn}: ${checked.error.issues[0]?.message}`);
+        return checked.success;
+      });
+    for (let i = 0; i < events.length; i += MAX_READINGS_PER_MESSAGE) {
+      this.#enqueue('events', (seq) => ({
+        seq,
+        events: events.slice(i, i + MAX_READINGS_PER_MESSAGE),
+      }));
+    }
+    this.options.onBuffered();
+  }
+
+  #accept(sn: string, result: PromiseSettledResult<Reading>): Reading | null {
+    const { log } = this.options;
+    const checked = result.status === 'fulfilled' ? readingSchema.safeParse(result.value) : null;
+    if (checked?.success) {
+      if (this.#failing.delete(sn)) log.info(`machine ${sn} readable again`);
+      return checked.data;
+    }
+    if (!this.#failing.has(sn)) {
+      this.#failing.add(sn);
+      const reason =
+        result.status === 'rejected' ? String(result.reason) : checked?.error.issues[0]?.message;
+      log.warn(`machine ${sn} unreadable: ${reason}`);
+    }
+    return null;
+  }
+
+  #enqueue(kind: BufferedKind, build: (seq: number) => unknown) {
+    const { buffer, log } = this.options;
+    const message = build(buffer.nextSeq);
+    const schema = kind === 'telemetry' ? telemetryMessage : eventsMessage;
+    const checked = schema.safeParse(message);
+    if (!checked.success) {
+      log.warn(`not sent, invalid ${kind} message: ${checked.error.issues[0]?.message}`);
+      return;
+    }
+    buffer.append({ seq: buffer.nextSeq, kind, payload: JSON.stringify(checked.data) });
+  }
+}

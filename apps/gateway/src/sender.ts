@@ -1,0 +1,144 @@
+import { ackMessage } from '@linewatch/contracts/mqtt';
+import type { OfflineBuffer } from './buffer/offline-buffer.ts';
+import type { Logger } from './link/mqtt-link.ts';
+
+/** QoS 1 messages on the wire awaiting PUBACK; bounds memory and socket buffers during a replay. */
+const MAX_IN_FLIGHT = 100;
+
+interface SenderOptions {
+  buffer: OfflineBuffer;
+  /** Publishes one buffered message at QoS 1; resolves on PUBACK, rejects if the link drops. */
+  publish: (kind: 'telemetry' | 'events', payload: string) => Promise<void>;
+  ackTimeoutMs: number;
+  log: Logger;
+}
+
+/**
+ * Buffer → link. Everything from `nextToSend` on is (re)published in seq order, at most
+ * MAX_IN_FLIGHT at a time. A new connection or an ack timeout starts a new round from the oldest
+ * unacked message; PUBACKs from an older round no longer count. The server's ack (its committed
+ * seq) trims the buffer.
+ */
+export class Sender {
+  #nextToSend = 0;
+  #inFlight = 0;
+  #round = 0;
+  #ready = false;
+  /** Since when the oldest sent message has waited with no ack progress. */
+  #waitingSince: number | null = null;
+  /**
+   * Resends since the last ack progress. Each doubles the wait before the next (up to 32x), so a
+   * server that is down while the broker is up is not sent the whole buffer every ackTimeoutMs.
+   */
+  #quietResends = 0;
+  readonly #retransmitTimer: NodeJS.Timeout;
+
+  constructor(private readonly options: SenderOptions) {
+    this.#retransmitTimer = setInterval(
+      () => this.#checkAckTimeout(),
+      Math.min(1000, Math.max(10, options.ackTimeoutMs / 4)),
+    );
+  }
+
+  get ready(): boolean {
+    return this.#ready;
+  }
+
+  /** A new connection: the caller announces itself and subscribes, then calls `start`. */
+  connected(): number {
+    this.#newRound();
+    this.#quietResends = 0;
+    return this.#round;
+  }
+
+  /** Starts the replay of the connection `round` (from `connected`) unless a newer one began. */
+  start(round: number) {
+    if (round !== this.#round) return;
+    const { buffer, log } = this.options;
+    this.#ready = true;
+    if (buffer.size > 0) {
+      log.info(`replaying ${buffer.size} unacked messages from seq ${buffer.oldestSeq}`);
+    }
+    this.pump();
+  }
+
+  isCurrent(round: number): boolean {
+    return round === this.#round;
+  }
+
+  disconnected() {
+    this.#ready = false;
+    this.#newRound();
+  }
+
+  pump() {
+    const { buffer, publish } = this.options;
+    const current = this.#round;
+    while (this.#ready && this.#inFlight < MAX_IN_FLIGHT) {
+      const message = buffer.nextFrom(this.#nextToSend);
+      if (!message) return;
+      this.#nextToSend = message.seq + 1;
+      this.#inFlight++;
+      this.#waitingSince ??= Date.now();
+      publish(message.kind, this.#withFloor(message)).then(
+        () => {
+          if (current !== this.#round) return;
+          this.#inFlight--;
+          this.pump();
+        },
+        // The link dropped: the next connection starts a fresh replay.
+        () => {},
+      );
+    }
+  }
+
+  onAck(payload: Buffer) {
+    const { buffer, log } = this.options;
+    let seq: number;
+    try {
+      seq = ackMessage.parse(JSON.parse(payload.toString())).seq;
+    } catch {
+      log.warn('ignored a malformed ack');
+      return;
+    }
+    const before = buffer.oldestSeq;
+    buffer.ack(seq);
+    if (buffer.oldestSeq === before) return;
+    const oldest = buffer.oldestSeq;
+    this.#waitingSince = oldest !== undefined && oldest < this.#nextToSend ? Date.now() : null;
+    this.#quietResends = 0;
+  }
+
+  stop() {
+    clearInterval(this.#retransmitTimer);
+    this.disconnected();
+  }
+
+  // The oldest message held says so (floor): everything below it is acknowledged or was dropped
+  // from a full buffer, so the server may accept it past a gap instead of waiting forever.
+  #withFloor(message: { seq: number; payload: string }): string {
+    return message.seq === this.options.buffer.oldestSeq
+      ? JSON.stringify({ ...(JSON.parse(message.payload) as object), floor: message.seq })
+      : message.payload;
+  }
+
+  #newRound() {
+    this.#round++;
+    this.#inFlight = 0;
+    this.#nextToSend = 0;
+    this.#waitingSince = null;
+  }
+
+  #checkAckTimeout() {
+    const { ackTimeoutMs, buffer, log } = this.options;
+    const timeout = ackTimeoutMs * 2 ** Math.min(this.#quietResends, 5);
+    if (this.#ready && this.#waitingSince !== null && Date.now() - this.#waitingSince >= timeout) {
+      log.warn(
+        `no ack for ${timeout} ms; resending ${buffer.size} messages from seq ${buffer.oldestSeq}`,
+      );
+      this.#quietResends++;
+      this.#newRound();
+      this.pump();
+    }
+  }
+}

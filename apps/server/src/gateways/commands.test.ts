@@ -1,0 +1,55 @@
+import { topicOf } from '@linewatch/contracts/mqtt';
+import { describe, expect, it } from 'vitest';
+import { GatewayCommands, GatewayNoReplyError } from './commands.ts';
+
+/** A bus that records what is published, or is cut off from its broker. */
+const fakeBus = (reachable = true) => {
+  const published: { topic: string; payload: string }[] = [];
+  return {
+    published,
+    publish: (topic: string, payload: string) => {
+      if (reachable) published.push({ topic, payload });
+      return reachable;
+    },
+  };
+};
+const silent = { debug: () => undefined };
+
+describe('gateway commands', () => {
+  it('publishes each command on the gateway cmd topic with a fresh correlation id', async () => {
+    const bus = fakeBus();
+    const commands = new GatewayCommands(bus, silent);
+    const first = commands.send('GW1', { type: 'ping' });
+    const second = commands.send('GW1', { type: 'unbind', snCode: 'SN-1' });
+    const [a, b] = bus.published.map((p) => ({
+      topic: p.topic,
+      body: JSON.parse(p.payload) as { correlationId: string },
+    }));
+    expect(a?.topic).toBe(topicOf('GW1', 'cmd'));
+    expect(b?.body).toMatchObject({ type: 'unbind', snCode: 'SN-1' });
+    expect(a?.body.correlationId).not.toBe(b?.body.correlationId);
+
+    const reply = (correlationId: string) =>
+      Buffer.from(JSON.stringify({ correlationId, code: 200, content: '网关在线' }));
+    // Replies may come in any order: each goes to its own command.
+    commands.handleReply(topicOf('GW1', 'cmd/reply'), reply(b!.body.correlationId));
+    commands.handleReply(topicOf('GW1', 'cmd/reply'), reply(a!.body.correlationId));
+    expect((await first).correlationId).toBe(a?.body.correlationId);
+    expect((await second).correlationId).toBe(b?.body.correlationId);
+    expect(commands.counters).toMatchObject({ sent: 2, replied: 2, unmatchedReplies: 0 });
+  });
+
+  it('fails at once when the broker is out of reach, and on close', async () => {
+    const cutOff = new GatewayCommands(fakeBus(false), silent);
+    await expect(cutOff.send('GW1', { type: 'ping' })).rejects.toMatchObject({
+      reason: 'broker-unreachable',
+    });
+
+    const commands = new GatewayCommands(fakeBus(), silent);
+    const pending = commands.send('GW1', { type: 'ping' });
+    commands.close();
+    const error: unknown = await pending.catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(GatewayNoReplyError);
+    expect(error).toMatchObject({ reason: 'closing' });
+  });
+});

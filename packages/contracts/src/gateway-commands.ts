@@ -1,0 +1,59 @@
+import { z } from 'zod';
+import { snCodeSchema } from './mqtt.ts';
+
+/*
+ * Commands from the server to one gateway (`lw/v1/gw/{id}/cmd`) and the gateway's replies
+ * (`lw/v1/gw/{id}/cmd/reply`), DESIGN.md section 6. Every command carries a correlation id; the
+ * reply repeats it, so the server matches a reply to the command that is waiting for it and drops
+ * a late or unknown one. Codes follow the maintenance socket: 200 done, 4xx refused, 5xx failed.
+ */
+
+export const correlationIdSchema = z.string().regex(/^[A-Za-z0-9_-]{8,64}$/);
+
+const ipv4 = z.ipv4();
+
+const pingCommand = z.object({ type: z.literal('ping') });
+
+/** Spec section 3, bind payload: the machine, its PLC's address and model, the gateway's IPs. */
+export const bindCommand = z.object({
+  type: z.literal('bind'),
+  snCode: snCodeSchema,
+  plcIp: ipv4,
+  /** The gateway's two IPs, comma-joined as the phone sends them. */
+  iotIp: z
+    .string()
+    .max(64)
+    .refine((v) => v.split(',').every((ip) => ipv4.safeParse(ip.trim()).success), {
+      message: '网关IP格式不正确',
+    }),
+  plcModel: z.string().min(1).max(64),
+});
+
+export const unbindCommand = z.object({ type: z.literal('unbind'), snCode: snCodeSchema });
+
+export const gatewayCommandBody = z.discriminatedUnion('type', [
+  pingCommand,
+  bindCommand,
+  unbindCommand,
+]);
+export type GatewayCommandBody = z.infer<typeof gatewayCommandBody>;
+
+/** What travels on the cmd topic: a command body plus its correlation id. */
+export const gatewayCommand = z.intersection(
+  z.object({ correlationId: correlationIdSchema }),
+  gatewayCommandBody,
+);
+export type GatewayCommand = z.infer<typeof gatewayCommand>;
+
+const commandReplyCode = z.number().int().min(200).max(599);
+
+export const gatewayCommandReply = z.object({
+  correlationId: correlationIdSchema,
+  code: commandReplyCode,
+  /** For a person (the maintenance socket shows it): Chinese. */
+  content: z.string().max(500),
+});
+export type GatewayCommandReply = z.infer<typeof gatewayCommandReply>;
+
+/** The gateway's answer to a command it recognises but cannot carry out (yet). */
+export const NOT_SUPPORTED_CONTENT = '网关暂不支持此命令';
