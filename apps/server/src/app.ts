@@ -22,7 +22,8 @@ import { clientErrorHandler, registerErrorHandling } from './http/error-handler.
 import { createIdentityRepository } from './identity/repository.ts';
 import { identityRoutes } from './identity/routes.ts';
 import { createIdentityService } from './identity/service.ts';
-import { authPlugin } from './plugins/auth.ts';
+import { authPlugin, createSocketAuth } from './plugins/auth.ts';
+import { loggerOptions } from './plugins/log-redaction.ts';
 import { GatewayPresence } from './telemetry/gateway-presence.ts';
 import { healthRoutes } from './telemetry/health-routes.ts';
 import { Ingestor } from './telemetry/ingest.ts';
@@ -53,7 +54,7 @@ const DEFAULT_WEB_DIST = fileURLToPath(new URL('../../web/dist/', import.meta.ur
 /** Builds the whole server in its plugin order; the caller listens. */
 export const buildApp = async (config: Config, options: BuildOptions = {}): Promise<Linewatch> => {
   const app = Fastify({
-    logger: options.logger === false ? false : { level: config.LOG_LEVEL },
+    logger: options.logger === false ? false : loggerOptions(config.LOG_LEVEL),
     trustProxy: config.TRUST_PROXY,
     clientErrorHandler,
     bodyLimit: 1 << 20,
@@ -130,6 +131,8 @@ export const buildApp = async (config: Config, options: BuildOptions = {}): Prom
       timeZone: config.TIMEZONE,
     });
 
+    const socketAuth = createSocketAuth(identity);
+    cleanup.unshift(async () => socketAuth.close());
     await app.register(cookie);
     await app.register(helmet, {
       contentSecurityPolicy: {
@@ -173,7 +176,7 @@ export const buildApp = async (config: Config, options: BuildOptions = {}): Prom
     await app.register(healthRoutes, { ingestor, bus, databaseKind: database.kind });
     await app.register(async (scope) =>
       realtimeSocket(scope, {
-        identity,
+        socketAuth,
         devices,
         registry,
         live,

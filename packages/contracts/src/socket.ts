@@ -63,5 +63,13 @@ export type RealtimePayload = z.infer<typeof realtimePayload>;
 export const progressPercent = (existing: number, amount: number): string =>
   existing === 0 || amount === 0 ? '0.00' : Math.min(100, (existing / amount) * 100).toFixed(2);
 
+/**
+ * Sockets authenticate by the keyId cookie (same origin), the keyId header, or a
+ * `Sec-WebSocket-Protocol` value `lw-key.<keyId>` offered beside `linewatch` (the server answers
+ * `linewatch`) — never by the URL, which ends up in logs.
+ */
+export const SOCKET_PROTOCOL = 'linewatch';
+export const SOCKET_KEY_PROTOCOL_PREFIX = 'lw-key.';
+
 /** The server closes a socket with this code when keyId or visibility is refused. */
 export const SOCKET_CLOSE = { notSignedIn: 4405, forbidden: 4403, badRequest: 4400 } as const;

@@ -5,13 +5,12 @@ import type { WebSocket } from 'ws';
 import type { DeviceRegistry } from '../devices/device-registry.ts';
 import type { DevicesService } from '../devices/service.ts';
 import { forbidden } from '../http/envelope.ts';
-import type { IdentityService } from '../identity/service.ts';
-import { keyIdOf } from '../plugins/auth.ts';
+import { selectSocketProtocol, type SocketAuth } from '../plugins/auth.ts';
 import type { LiveState } from './live-state.ts';
 import { presentRealtime } from './realtime-presenter.ts';
 
 export interface RealtimeDeps {
-  identity: IdentityService;
+  socketAuth: SocketAuth;
   devices: DevicesService;
   registry: DeviceRegistry;
   live: LiveState;
@@ -91,9 +90,8 @@ export const realtimeSocket = async (app: FastifyInstance, deps: RealtimeDeps) =
     },
     async (socket, request) => {
       const sn = request.params.snCode;
-      const keyId = keyIdOf(request, true);
-      const user = keyId ? await deps.identity.authenticate(keyId) : null;
-      if (!user) return socket.close(SOCKET_CLOSE.notSignedIn, 'not signed in');
+      const user = await deps.socketAuth.authenticate(request, socket);
+      if (!user) return;
       const device = deps.registry.get(sn);
       if (!device || !(await deps.devices.canSee(user, device.lineId))) {
         return socket.close(SOCKET_CLOSE.forbidden, 'forbidden');
@@ -122,4 +120,6 @@ export const realtimeSocket = async (app: FastifyInstance, deps: RealtimeDeps) =
   );
 };
 
-export const websocketOptions = { options: { maxPayload: SOCKET_MAX_PAYLOAD_BYTES } };
+export const websocketOptions = {
+  options: { maxPayload: SOCKET_MAX_PAYLOAD_BYTES, handleProtocols: selectSocketProtocol },
+};
