@@ -2,6 +2,8 @@ import { messages } from '@linewatch/contracts/envelope';
 import {
   realtimePayload,
   SOCKET_CLOSE,
+  SOCKET_KEY_PROTOCOL_PREFIX,
+  SOCKET_PROTOCOL,
   type RealtimeClientMessage,
   type RealtimePayload,
 } from '@linewatch/contracts/socket';
@@ -34,11 +36,13 @@ export const useRealtime = (snCode: string | null, createSocket?: SocketFactory)
       machineFunctionName: 'machineList',
     };
     const connection = openSocket({
-      // The keyId cookie is HttpOnly, so the socket names the session in its query.
-      url: () =>
-        socketUrl(
-          `/ws/realtime/${encodeURIComponent(snCode)}?keyId=${encodeURIComponent(useSession.getState().keyId ?? '')}`,
-        ),
+      // Never the keyId in the URL (it would be logged): the same-origin handshake carries the
+      // cookie, and the keyId rides as a subprotocol for browsers that drop cookies on sockets.
+      url: () => socketUrl(`/ws/realtime/${encodeURIComponent(snCode)}`),
+      protocols: () => {
+        const keyId = useSession.getState().keyId;
+        return keyId ? [SOCKET_PROTOCOL, SOCKET_KEY_PROTOCOL_PREFIX + keyId] : [SOCKET_PROTOCOL];
+      },
       hello: () => hello,
       createSocket,
       onMessage: (data) => {
