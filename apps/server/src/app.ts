@@ -128,6 +128,7 @@ export const buildApp = async (config: Config, options: BuildOptions = {}): Prom
       repo: createDevicesRepository(db),
       live,
       isGatewayOnline: (gw) => presence.isOnline(gw),
+      allSns: () => registry.sns(),
       timeZone: config.TIMEZONE,
     });
 
