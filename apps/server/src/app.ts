@@ -24,6 +24,7 @@ import { identityRoutes } from './identity/routes.ts';
 import { createIdentityService } from './identity/service.ts';
 import { authPlugin, createSocketAuth } from './plugins/auth.ts';
 import { loggerOptions } from './plugins/log-redaction.ts';
+import { loadAlarmDefinitions } from './telemetry/alarm-definitions.ts';
 import { GatewayPresence } from './telemetry/gateway-presence.ts';
 import { healthRoutes } from './telemetry/health-routes.ts';
 import { Ingestor } from './telemetry/ingest.ts';
@@ -133,6 +134,7 @@ export const buildApp = async (config: Config, options: BuildOptions = {}): Prom
     });
 
     const socketAuth = createSocketAuth(identity);
+    const alarmDescriptions = await loadAlarmDefinitions(db);
     cleanup.unshift(async () => socketAuth.close());
     await app.register(cookie);
     await app.register(helmet, {
@@ -183,6 +185,7 @@ export const buildApp = async (config: Config, options: BuildOptions = {}): Prom
         live,
         timeZone: config.TIMEZONE,
         publicUrl: config.PUBLIC_URL,
+        alarmDescriptions,
       }),
     );
 

@@ -16,6 +16,8 @@ export interface RealtimeDeps {
   live: LiveState;
   timeZone: string;
   publicUrl: string | undefined;
+  /** Alarm code → description, shown with the machine's active alarms. */
+  alarmDescriptions: ReadonlyMap<string, string>;
 }
 
 /** Browsers send Origin on a handshake: only our own pages may open a socket. */
@@ -46,7 +48,13 @@ export const realtimeSocket = async (app: FastifyInstance, deps: RealtimeDeps) =
     const listeners = sockets.get(sn);
     const device = deps.registry.get(sn);
     if (!listeners?.size || !device) return;
-    const payload = presentRealtime(device, deps.live, deps.timeZone);
+    const payload = presentRealtime(
+      device,
+      deps.live,
+      deps.timeZone,
+      Date.now(),
+      deps.alarmDescriptions,
+    );
     lastStatus.set(sn, payload.EquipmentStatus);
     const text = JSON.stringify(payload);
     for (const socket of listeners) {
@@ -93,7 +101,9 @@ export const realtimeSocket = async (app: FastifyInstance, deps: RealtimeDeps) =
       const user = await deps.socketAuth.authenticate(request, socket);
       if (!user) return;
       const device = deps.registry.get(sn);
-      if (!device || !(await deps.devices.canSee(user, device.lineId))) {
+      // An SN no machine has (a stale link): the phone asks to choose again from the list.
+      if (!device) return socket.close(SOCKET_CLOSE.unknownMachine, 'unknown machine');
+      if (!(await deps.devices.canSee(user, device.lineId))) {
         return socket.close(SOCKET_CLOSE.forbidden, 'forbidden');
       }
       let set = sockets.get(sn);
