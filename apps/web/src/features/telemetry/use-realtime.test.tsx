@@ -44,6 +44,7 @@ const payload = (overrides: Partial<RealtimePayload> = {}): RealtimePayload => (
   deviceName: '贴片机',
   EquipmentStatus: 2,
   updatedAt: 1,
+  alarms: [],
   productData: [{ key: 'yield', name: '良率', value: 99.5 }],
   progress: [],
   dateData: [],
@@ -126,6 +127,18 @@ describe('real-time data', () => {
     });
     expect(sockets).toHaveLength(1);
     expect(result.current.denied).toBe(true);
+  });
+
+  it('stops on 4404 and reports the machine as unknown', () => {
+    const { result } = renderHook(() => useRealtime('SN-1', createSocket));
+    open();
+    serverClose(4404);
+    act(() => {
+      vi.advanceTimersByTime(SOCKET_RETRY_MS * 2);
+    });
+    expect(sockets).toHaveLength(1);
+    expect(result.current.unknown).toBe(true);
+    expect(result.current.denied).toBe(false);
   });
 
   it('opens nothing without a machine', () => {

@@ -19,9 +19,16 @@ export interface RealtimeState {
   disconnected: boolean;
   /** The server refused this machine (close 4403): no retry. */
   denied: boolean;
+  /** No machine has this SN (close 4404, a stale link): no retry. */
+  unknown: boolean;
 }
 
-const initial: RealtimeState = { payload: null, disconnected: false, denied: false };
+const initial: RealtimeState = {
+  payload: null,
+  disconnected: false,
+  denied: false,
+  unknown: false,
+};
 
 /** Live data of one machine over /ws/realtime/:snCode. */
 export const useRealtime = (snCode: string | null, createSocket?: SocketFactory): RealtimeState => {
@@ -63,6 +70,10 @@ export const useRealtime = (snCode: string | null, createSocket?: SocketFactory)
         if (code === SOCKET_CLOSE.forbidden) {
           toastFailure(messages.forbidden);
           setState((current) => ({ ...current, denied: true }));
+          return false;
+        }
+        if (code === SOCKET_CLOSE.unknownMachine) {
+          setState((current) => ({ ...current, unknown: true }));
           return false;
         }
         return code !== SOCKET_CLOSE.badRequest;
