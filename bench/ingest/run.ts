@@ -161,9 +161,10 @@ const sockets = await Promise.all(
   Array.from({ length: SOCKETS }, (_, i) => {
     const g = i % GATEWAYS;
     const m = Math.floor(i / GATEWAYS) % MACHINES;
-    const ws = new WebSocket(
-      `${baseUrl.replace('http', 'ws')}/ws/realtime/${snOf(g, m)}?keyId=${keyId}`,
-    );
+    // The session travels in a header, never the URL (it would be logged).
+    const ws = new WebSocket(`${baseUrl.replace('http', 'ws')}/ws/realtime/${snOf(g, m)}`, {
+      headers: { keyId },
+    });
     ws.on('message', (data: Buffer) => {
       const payload = JSON.parse(data.toString()) as RealtimePayload;
       if (measuring && payload.updatedAt) latencies.push(Date.now() - payload.updatedAt);

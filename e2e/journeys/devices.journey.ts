@@ -3,6 +3,7 @@ import { CenterPage } from '../pages/center.page.ts';
 import { CARD_METRICS, DeviceListPage, type MetricKey } from '../pages/device-list.page.ts';
 import { LoginPage } from '../pages/login.page.ts';
 import { PRODUCT_KEYS, RealtimeReportPage } from '../pages/realtime-report.page.ts';
+import { Toast } from '../pages/toast.ts';
 import { useJourney } from '../support/journey.ts';
 import { currentPath } from '../support/location.ts';
 
@@ -62,6 +63,32 @@ describe('devices: an operator checks on their production lines', () => {
     const sns = await list.visibleSnCodes();
     for (const sn of sns) expect(sn).toMatch(SN_OF_LINE[SMT]!);
     await journey.shot(journey.page, 'list');
+  });
+
+  it('sees the status summary of their machines and the list refresh itself', async () => {
+    const list = new DeviceListPage(journey.page);
+    const counts = await list.summaryCounts();
+    expect(counts.map((c) => c.label)).toEqual(['运行', '待机', '故障', '离线']);
+    const total = (await list.groupCount(SMT)) + (await list.groupCount(ASSEMBLY));
+    expect(counts.reduce((sum, c) => sum + c.count, 0)).toBe(total);
+    const stamp = await list.updatedAtText();
+    expect(stamp).toMatch(/^更新于 \d{2}:\d{2}:\d{2}$/);
+    // Nobody touches the phone: the list fetches itself again and the stamp moves on.
+    await expect.poll(() => list.updatedAtText(), { timeout: 30_000 }).not.toBe(stamp);
+    await journey.shot(journey.page, 'live-list');
+  });
+
+  it('reads every figure at 320 px wide: at least 14 px and nothing cut off', async () => {
+    const { page } = journey;
+    const list = new DeviceListPage(page);
+    await page.setViewportSize({ width: 320, height: 640 });
+    try {
+      expect(await list.smallestFigureFontPx()).toBeGreaterThanOrEqual(14);
+      expect(await list.truncatedFigures()).toEqual([]);
+      await journey.shot(page, 'list-320px');
+    } finally {
+      await page.setViewportSize({ width: 375, height: 667 });
+    }
   });
 
   it('reads each card: name, status, gateway state and the figures against their targets', async () => {
@@ -167,6 +194,59 @@ describe('devices: an operator checks on their production lines', () => {
     await list.waitUntilLoaded();
     expect(currentPath(page)).toBe('/deviceList');
     expect(await list.lineNames()).toEqual(OPERATOR_LINES);
+  });
+
+  it('taps 故障 in the summary and sees only the machines in fault, first', async () => {
+    const list = new DeviceListPage(journey.page);
+    // The demo machines fall into fault and recover on their own: wait for one.
+    await expect.poll(() => list.summaryCount('error'), { timeout: 120_000 }).toBeGreaterThan(0);
+    await list.tapSummary('error');
+    await expect.poll(() => list.isSummaryActive('error')).toBe(true);
+    await list.resultCards().first().waitFor();
+    const statuses = await list.visibleStatuses();
+    expect(statuses.length).toBeGreaterThan(0);
+    expect(new Set(statuses)).toEqual(new Set(['error']));
+    await journey.shot(journey.page, 'summary-fault-filter');
+  });
+
+  it('opens a machine in fault and reads its alarm and when it last reported', async () => {
+    const { page } = journey;
+    const list = new DeviceListPage(page);
+    await list.openCard(list.resultCards().first());
+    const report = new RealtimeReportPage(page);
+    await report.waitUntilLive();
+    const status = await report.status();
+    // It may have recovered meanwhile; while in fault its alarms are named.
+    if (status.code === '3') {
+      await report.alarms.first().waitFor();
+      for (const alarm of await report.alarmTexts()) expect(alarm).toMatch(/^E\d{3}( \S+)?$/);
+    }
+    expect(await report.lastReadingText()).toMatch(/^最后上报 \d{2}:\d{2}:\d{2}$/);
+    await journey.shot(page, 'realtime-alarm');
+    await report.backToList();
+    await list.waitUntilLoaded();
+    if (await list.isSummaryActive('error')) await list.tapSummary('error');
+    await expect.poll(() => list.isSummaryActive('error')).toBe(false);
+  });
+
+  it('searches an SN of another line: told 无权查看 once, the list stays as it was', async () => {
+    const { page } = journey;
+    const list = new DeviceListPage(page);
+    await list.groupCards(SMT).first().waitFor();
+    const before = await list.visibleSnCodes();
+    await list.searchFor('LW-S2-001');
+    const toast = new Toast(page);
+    await toast.waitUntilShown();
+    await expect.poll(() => toast.text()).toBe('无权查看，请联系管理员');
+    expect(await list.visibleSnCodes()).toEqual(before);
+    expect(await list.retryStates()).toEqual([]);
+    await journey.shot(page, 'search-forbidden');
+    await toast.waitUntilGone();
+    await list.searchFor('NO-SUCH-SN');
+    await expect.poll(() => list.listStates()).toEqual(['noResult']);
+    await journey.shot(page, 'search-no-result');
+    await list.clearSearch();
+    await list.groupCards(SMT).first().waitFor();
   });
 
   it('goes to 个人中心 and signs out after confirming', async () => {

@@ -59,4 +59,18 @@ describe('identity: someone who is not signed in tries the app', () => {
     await login.toast.waitUntilGone();
     await journey.shot(journey.page, 'signed-in');
   });
+
+  it('opens the app again in a new tab (a WeChat menu tap) and is still signed in', async () => {
+    // A new tab starts with empty sessionStorage; only the HttpOnly cookie carries the session.
+    const tab = await journey.page.context().newPage();
+    try {
+      await tab.goto('/deviceList');
+      const list = new DeviceListPage(tab);
+      await list.waitUntilLoaded();
+      expect(currentPath(tab)).toBe('/deviceList');
+      await journey.shot(tab, 'restored-session');
+    } finally {
+      await tab.close();
+    }
+  });
 });

@@ -24,6 +24,8 @@ export class DeviceListPage {
   readonly menuDrawer: Locator;
   readonly groups: Locator;
   readonly cards: Locator;
+  readonly summary: Locator;
+  readonly updatedAt: Locator;
 
   constructor(private readonly page: Page) {
     this.tabBar = page.getByTestId('tab-bar');
@@ -32,6 +34,106 @@ export class DeviceListPage {
     this.menuDrawer = page.getByTestId('menu-drawer');
     this.groups = page.getByTestId('device-group');
     this.cards = page.getByTestId('device-card');
+    this.summary = page.getByTestId('status-summary');
+    this.updatedAt = page.getByTestId('list-updated-at');
+  }
+
+  /** The status summary's entry for one status: running, standBy, error or offLine. */
+  summaryItem(status: string): Locator {
+    return this.summary.getByTestId(`status-summary-${status}`);
+  }
+
+  /** The count and label of each status in the summary, in screen order. */
+  async summaryCounts(): Promise<{ label: string; count: number }[]> {
+    return this.summary.locator('button').evaluateAll((nodes) =>
+      nodes.map((node) => ({
+        count: Number.parseInt(node.firstElementChild?.textContent ?? '', 10),
+        label: node.lastElementChild?.textContent ?? '',
+      })),
+    );
+  }
+
+  async summaryCount(status: string): Promise<number> {
+    const text = await this.summaryItem(status).getByTestId('status-summary-count').textContent();
+    return Number.parseInt(text ?? '', 10);
+  }
+
+  /** Taps a status in the summary (a second tap on the same status clears the filter). */
+  async tapSummary(status: string): Promise<void> {
+    await this.summaryItem(status).tap();
+  }
+
+  async isSummaryActive(status: string): Promise<boolean> {
+    return (await this.summaryItem(status).getAttribute('aria-pressed')) === 'true';
+  }
+
+  async updatedAtText(): Promise<string> {
+    return ((await this.updatedAt.textContent()) ?? '').trim();
+  }
+
+  /** Types into the search bar and presses Enter (applies at once, no debounce). */
+  async searchFor(text: string): Promise<void> {
+    const input = this.search.locator('input');
+    await input.fill(text);
+    await input.press('Enter');
+  }
+
+  async clearSearch(): Promise<void> {
+    const input = this.search.locator('input');
+    await input.fill('');
+    await input.press('Enter');
+  }
+
+  /** The data-state of every list footer on screen (one per open group or result list). */
+  async listStates(): Promise<string[]> {
+    return this.page
+      .getByTestId('list-state')
+      .evaluateAll((nodes) => nodes.map((node) => node.getAttribute('data-state') ?? ''));
+  }
+
+  /** Footers that say 请求失败，点击重新加载. */
+  async retryStates(): Promise<string[]> {
+    return (await this.listStates()).filter((state) => state === 'error');
+  }
+
+  /** The one result list a search or a status filter shows. */
+  resultCards(): Locator {
+    return this.page
+      .locator('[data-testid="device-group"][data-key="result"]')
+      .getByTestId('device-card');
+  }
+
+  /** The statuses of every card on screen. */
+  async visibleStatuses(): Promise<string[]> {
+    return this.cards.evaluateAll((nodes) =>
+      nodes.map((node) => node.getAttribute('data-status') ?? ''),
+    );
+  }
+
+  /** Figures whose text does not fit their box (cut off or hidden), as "SN metric". */
+  async truncatedFigures(): Promise<string[]> {
+    return this.cards.evaluateAll((cards) =>
+      cards.flatMap((card) =>
+        [...card.querySelectorAll('[data-testid^="card-metric-"]')].flatMap((metric) =>
+          [...metric.querySelectorAll('div')].some((el) => el.scrollWidth > el.clientWidth + 1)
+            ? [`${card.getAttribute('data-sn')} ${metric.getAttribute('data-testid')}`]
+            : [],
+        ),
+      ),
+    );
+  }
+
+  /** The smallest font size, in px, of any figure on a card. */
+  async smallestFigureFontPx(): Promise<number> {
+    return this.cards.evaluateAll((cards) =>
+      Math.min(
+        ...cards.flatMap((card) =>
+          [...card.querySelectorAll('[data-testid^="card-metric-"] span')].map((el) =>
+            Number.parseFloat(getComputedStyle(el).fontSize),
+          ),
+        ),
+      ),
+    );
   }
 
   async open(): Promise<void> {

@@ -30,6 +30,8 @@ export class RealtimeReportPage {
   readonly progressItems: Locator;
   readonly chart: Locator;
   readonly connectionError: Locator;
+  readonly alarms: Locator;
+  readonly lastReading: Locator;
 
   constructor(private readonly page: Page) {
     this.navbar = page.getByTestId('device-navbar');
@@ -42,6 +44,19 @@ export class RealtimeReportPage {
     this.progressItems = page.getByTestId('progress-item');
     this.chart = page.getByTestId('realtime-chart');
     this.connectionError = page.getByTestId('connection-error');
+    this.alarms = page.getByTestId('realtime-alarm');
+    this.lastReading = page.getByTestId('realtime-last-reading');
+  }
+
+  /** Each active alarm as shown: code, then its description if it has one. */
+  async alarmTexts(): Promise<string[]> {
+    return this.alarms.evaluateAll((nodes) =>
+      nodes.map((node) => [...node.children].map((child) => child.textContent ?? '').join(' ')),
+    );
+  }
+
+  async lastReadingText(): Promise<string> {
+    return ((await this.lastReading.textContent()) ?? '').trim();
   }
 
   /** Waits for the first push of the real-time socket and for the chart to be drawn. */

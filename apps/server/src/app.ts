@@ -24,8 +24,10 @@ import { clientErrorHandler, registerErrorHandling } from './http/error-handler.
 import { createIdentityRepository } from './identity/repository.ts';
 import { identityRoutes } from './identity/routes.ts';
 import { createIdentityService } from './identity/service.ts';
-import { authPlugin } from './plugins/auth.ts';
+import { authPlugin, createSocketAuth } from './plugins/auth.ts';
 import { jobsPlugin } from './plugins/jobs.ts';
+import { loggerOptions } from './plugins/log-redaction.ts';
+import { loadAlarmDefinitions } from './telemetry/alarm-definitions.ts';
 import { healthRoutes } from './telemetry/health-routes.ts';
 import { Ingestor } from './telemetry/ingest.ts';
 import { LiveState } from './telemetry/live-state.ts';
@@ -56,7 +58,7 @@ const DEFAULT_WEB_DIST = fileURLToPath(new URL('../../web/dist/', import.meta.ur
 /** Builds the whole server in its plugin order; the caller listens. */
 export const buildApp = async (config: Config, options: BuildOptions = {}): Promise<Linewatch> => {
   const app = Fastify({
-    logger: options.logger === false ? false : { level: config.LOG_LEVEL },
+    logger: options.logger === false ? false : loggerOptions(config.LOG_LEVEL),
     trustProxy: config.TRUST_PROXY,
     clientErrorHandler,
     bodyLimit: 1 << 20,
@@ -137,9 +139,13 @@ export const buildApp = async (config: Config, options: BuildOptions = {}): Prom
       repo: createDevicesRepository(db),
       live,
       isGatewayOnline: (gw) => presence.isOnline(gw),
+      allSns: () => registry.sns(),
       timeZone: config.TIMEZONE,
     });
 
+    const socketAuth = createSocketAuth(identity);
+    const alarmDescriptions = await loadAlarmDefinitions(db);
+    cleanup.unshift(async () => socketAuth.close());
     await app.register(cookie);
     await app.register(helmet, {
       contentSecurityPolicy: {
@@ -183,12 +189,13 @@ export const buildApp = async (config: Config, options: BuildOptions = {}): Prom
     await app.register(healthRoutes, { ingestor, bus, commands, databaseKind: database.kind });
     await app.register(async (scope) =>
       realtimeSocket(scope, {
-        identity,
+        socketAuth,
         devices,
         registry,
         live,
         timeZone: config.TIMEZONE,
         publicUrl: config.PUBLIC_URL,
+        alarmDescriptions,
       }),
     );
 

@@ -12,6 +12,7 @@ export const deviceMessages = {
   badPageSize: '每页条数应为 1 到 100 的整数',
   badFlag: '关注筛选只能是 0 或 1',
   textTooLong: '筛选条件不能超过 64 个字',
+  badStatus: '设备状态只能是 running、standBy、error 或 offLine',
 } as const;
 
 export const deviceStatus = z.enum(['running', 'standBy', 'error', 'offLine']);
@@ -35,6 +36,10 @@ export const machineListQuery = z.object({
   produceLine: optionalText,
   produceGroup: optionalText,
   nameTag: optionalText,
+  /** Only machines in this live status (a tap on the status summary). */
+  deviceStatus: z
+    .enum([...deviceStatus.options, ''], { error: deviceMessages.badStatus })
+    .optional(),
   pageIndex: z.coerce
     .number({ error: deviceMessages.badPage })
     .int(deviceMessages.badPage)
@@ -88,6 +93,33 @@ export type MachineCard = z.infer<typeof machineCard>;
 
 export const machineListReply = z.object({ data: z.array(machineCard), total: z.number() });
 export type MachineListReply = z.infer<typeof machineListReply>;
+
+/**
+ * GET /api/wechat/machine/list/statusSummary: how many of the machines the user may see (narrowed
+ * like the list by isFollow / produceLine / produceGroup / nameTag) are in each live status.
+ */
+export const PATH_STATUS_SUMMARY = '/api/wechat/machine/list/statusSummary';
+export const statusSummaryQuery = z.object({
+  isFollow: flag,
+  produceLine: optionalText,
+  produceGroup: optionalText,
+  nameTag: optionalText,
+});
+export type StatusSummaryQuery = z.input<typeof statusSummaryQuery>;
+export const statusSummary = z.object({
+  running: z.number(),
+  standBy: z.number(),
+  error: z.number(),
+  offLine: z.number(),
+});
+export type StatusSummary = z.infer<typeof statusSummary>;
+/** The summary's labels, in screen order. */
+export const statusLabels: Record<DeviceStatus, string> = {
+  running: '运行',
+  standBy: '待机',
+  error: '故障',
+  offLine: '离线',
+};
 
 /** Query of GET /api/rpf/userFollowSn/getProcessAndCount. */
 export const processAndCountQuery = z.object({ isFollow: flag });

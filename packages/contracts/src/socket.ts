@@ -40,7 +40,10 @@ export const realtimePayload = z.object({
   deviceName: z.string(),
   /** 0 when the machine is offline (no telemetry for 60 s). */
   EquipmentStatus: z.union([machineState, z.literal(0)]),
+  /** When the last reading was taken (epoch ms), null if the machine never reported. */
   updatedAt: z.number().nullable(),
+  /** The machine's active alarms; description null for a code with no definition. */
+  alarms: z.array(z.object({ code: z.string(), description: z.string().nullable() })),
   /**
    * yield is a percent, dt is seconds, the rest are counts or parts per minute. null: no data
    * (a ratio with no denominator: yield with no parts, average PPM with no running minute).
@@ -75,5 +78,19 @@ export type RealtimePayload = z.infer<typeof realtimePayload>;
 export const progressPercent = (existing: number, amount: number): string =>
   existing === 0 || amount === 0 ? '0.00' : Math.min(100, (existing / amount) * 100).toFixed(2);
 
+/**
+ * Sockets authenticate by the keyId cookie (same origin), the keyId header, or a
+ * `Sec-WebSocket-Protocol` value `lw-key.<keyId>` offered beside `linewatch` (the server answers
+ * `linewatch`) — never by the URL, which ends up in logs.
+ */
+export const SOCKET_PROTOCOL = 'linewatch';
+export const SOCKET_KEY_PROTOCOL_PREFIX = 'lw-key.';
+
 /** The server closes a socket with this code when keyId or visibility is refused. */
-export const SOCKET_CLOSE = { notSignedIn: 4405, forbidden: 4403, badRequest: 4400 } as const;
+export const SOCKET_CLOSE = {
+  notSignedIn: 4405,
+  forbidden: 4403,
+  badRequest: 4400,
+  /** No machine has this SN (a stale link): choose again from the list. */
+  unknownMachine: 4404,
+} as const;

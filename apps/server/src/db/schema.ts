@@ -134,6 +134,11 @@ export interface AlarmsTable {
   end_at: Timestamp | null;
 }
 
+export interface AlarmDefinitionsTable {
+  code: string;
+  description: string;
+}
+
 export interface OperationLogsTable {
   id: Generated<number>;
   sn_code: string;
@@ -168,6 +173,7 @@ export interface Database {
   rollup_day: RollupDayTable;
   status_changes: StatusChangesTable;
   alarms: AlarmsTable;
+  alarm_definitions: AlarmDefinitionsTable;
   operation_logs: OperationLogsTable;
   user_follows: UserFollowsTable;
   job_runs: JobRunsTable;

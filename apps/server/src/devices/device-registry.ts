@@ -59,4 +59,9 @@ export class DeviceRegistry {
   get(sn: string): DeviceInfo | undefined {
     return this.#devices.get(sn);
   }
+
+  /** Every known machine's SN. */
+  sns(): IterableIterator<string> {
+    return this.#devices.keys();
+  }
 }

@@ -10,6 +10,8 @@ export interface DeviceFilter {
   lineName?: string | undefined;
   groupName?: string | undefined;
   search?: string | undefined;
+  /** Only these machines (a live status filter); an empty list matches none. */
+  snIn?: string[] | undefined;
 }
 
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
@@ -55,6 +57,10 @@ const filtered = (db: Db, f: DeviceFilter): DeviceQuery => {
       ]),
     );
   }
+  if (f.snIn) {
+    const sns = f.snIn;
+    q = sns.length ? q.where('d.sn_code', 'in', sns) : q.where(sql<boolean>`false`);
+  }
   return q;
 };
 
@@ -77,8 +83,22 @@ export const createDevicesRepository = (db: Db) => ({
     return row.n;
   },
 
-  pageDevices(filter: DeviceFilter, day: string, userId: number, offset: number, limit: number) {
-    return filtered(db, filter)
+  /** The SNs of the machines a filter matches (the status summary counts them by live state). */
+  async deviceSns(filter: DeviceFilter): Promise<string[]> {
+    const rows = await filtered(db, filter).select('d.sn_code').execute();
+    return rows.map((r) => r.sn_code);
+  },
+
+  /** A page of machines; within a line, those in `faultFirst` (in fault now) come first. */
+  pageDevices(
+    filter: DeviceFilter,
+    day: string,
+    userId: number,
+    offset: number,
+    limit: number,
+    faultFirst: string[] = [],
+  ) {
+    let q = filtered(db, filter)
       .leftJoin('rollup_day as r', (join) =>
         join.onRef('r.sn_code', '=', 'd.sn_code').on('r.day', '=', day),
       )
@@ -104,11 +124,12 @@ export const createDevicesRepository = (db: Db) => ({
         ),
       ])
       .orderBy('l.sort')
-      .orderBy('l.id')
-      .orderBy('d.sn_code')
-      .offset(offset)
-      .limit(limit)
-      .execute();
+      .orderBy('l.id');
+    if (faultFirst.length)
+      q = q.orderBy(
+        sql`case when d.sn_code in (${sql.join(faultFirst.map((sn) => sql`${sn}`))}) then 0 else 1 end`,
+      );
+    return q.orderBy('d.sn_code').offset(offset).limit(limit).execute();
   },
 
   /** Machines per line and product group, for the menu. */

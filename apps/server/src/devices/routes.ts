@@ -2,7 +2,10 @@ import {
   machineListQuery,
   machineListReply,
   menuNode,
+  PATH_STATUS_SUMMARY,
   processAndCountQuery,
+  statusSummary,
+  statusSummaryQuery,
 } from '@linewatch/contracts/devices';
 import { envelopeSchema } from '@linewatch/contracts/envelope';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -24,6 +27,17 @@ export const devicesRoutes: FastifyPluginAsyncZod<{ devices: DevicesService }> =
       },
     },
     async (request) => ok(await devices.list(userOf(request), request.query)),
+  );
+
+  app.get(
+    PATH_STATUS_SUMMARY,
+    {
+      schema: {
+        querystring: statusSummaryQuery,
+        response: { 200: envelopeSchema(statusSummary) },
+      },
+    },
+    async (request) => ok(await devices.statusSummary(userOf(request), request.query)),
   );
 
   app.get(

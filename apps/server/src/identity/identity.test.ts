@@ -11,6 +11,7 @@ import { startTestServer, type TestServer } from '../test/test-server.ts';
 const USER_INFO = '/api/getUserInfo';
 const LIST = '/api/wechat/machine/list/findMachineDataByCondition';
 const LOGOUT = '/api/wechat/unboundOpenId';
+const SESSION = '/api/session';
 
 let server: TestServer;
 let make: ReturnType<typeof factories>;
@@ -165,6 +166,21 @@ describe('sessions', () => {
     expectNotSignedIn(await api(server.baseUrl, keyId, 'cookie').get(LIST));
     // Only that session ends.
     expect((await api(server.baseUrl, other).post(USER_INFO)).body.code).toBe('0000');
+  });
+
+  it('tells a new tab, by the cookie alone, which session it has (and nothing without one)', async () => {
+    const keyId = await login(server.baseUrl, user.psnCode, user.password);
+    const restored = await api(server.baseUrl, keyId, 'cookie').get(SESSION);
+    expect(restored.status).toBe(200);
+    expect(restored.body).toMatchObject({
+      code: '0000',
+      data: { keyId, name: '张三', nickName: '三哥' },
+    });
+    expect(restored.headers.get('cache-control')).toBe('no-store');
+    expectNotSignedIn(await api(server.baseUrl).get(SESSION));
+    expectNotSignedIn(await api(server.baseUrl, 'made-up-key', 'cookie').get(SESSION));
+    await api(server.baseUrl, keyId).post(LOGOUT);
+    expectNotSignedIn(await api(server.baseUrl, keyId, 'cookie').get(SESSION));
   });
 
   it('refuses an expired session', async () => {

@@ -35,6 +35,18 @@ export const createIdentityRepository = (db: Db) => ({
   deleteSession: (keyHash: string) =>
     db.deleteFrom('sessions').where('key_hash', '=', keyHash).execute(),
 
+  /** Which of these sessions still exist and have not expired. */
+  liveSessions: async (keyHashes: string[], now: Date): Promise<Set<string>> => {
+    if (keyHashes.length === 0) return new Set();
+    const rows = await db
+      .selectFrom('sessions')
+      .select('key_hash')
+      .where('key_hash', 'in', keyHashes)
+      .where('expires_at', '>', now)
+      .execute();
+    return new Set(rows.map((r) => r.key_hash));
+  },
+
   deleteExpiredSessions: (now: Date) =>
     db.deleteFrom('sessions').where('expires_at', '<', now).execute(),
 

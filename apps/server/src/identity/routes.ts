@@ -2,11 +2,13 @@ import {
   dingdingBindUserBody,
   identityMessages,
   loginReply,
+  PATH_SESSION,
+  sessionInfo,
   userInfo,
   wechatBindUserBody,
 } from '@linewatch/contracts/identity';
 import { envelopeSchema } from '@linewatch/contracts/envelope';
-import { KEY_ID_COOKIE } from '@linewatch/contracts/limits';
+import { KEY_ID_COOKIE, KEY_ID_HEADER } from '@linewatch/contracts/limits';
 import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -63,6 +65,20 @@ export const identityRoutes: FastifyPluginAsyncZod<{
     async (request) => {
       const user = userOf(request);
       return ok({ name: user.name, nickName: user.nickName || user.name });
+    },
+  );
+
+  // Restores a new tab's session from the HttpOnly cookie (contracts identity.ts).
+  app.get(
+    PATH_SESSION,
+    { schema: { response: { 200: envelopeSchema(sessionInfo) } } },
+    async (request, reply) => {
+      const user = userOf(request);
+      const header = request.headers[KEY_ID_HEADER.toLowerCase()];
+      const keyId =
+        typeof header === 'string' && header ? header : (request.cookies[KEY_ID_COOKIE] ?? '');
+      reply.header('cache-control', 'no-store');
+      return ok({ keyId, name: user.name, nickName: user.nickName || user.name });
     },
   );
 

@@ -27,6 +27,7 @@ const FIFTEEN_MINUTES = 15 * 60_000;
 export const createIdentityService = (repo: IdentityRepository, sessionTtlMs: number) => {
   const perAccount = new LoginThrottle(5, FIFTEEN_MINUTES);
   const perAddress = new LoginThrottle(30, FIFTEEN_MINUTES);
+  const sessionEndListeners = new Set<(keyHash: string) => void>();
 
   return {
     /** Unknown user and wrong password get the same reply, after the same scrypt work. */
@@ -74,7 +75,17 @@ export const createIdentityService = (repo: IdentityRepository, sessionTtlMs: nu
     async logout(user: SessionUser): Promise<void> {
       await repo.unbindMessagingIdentities(user.userId);
       await repo.deleteSession(user.keyHash);
+      for (const listener of sessionEndListeners) listener(user.keyHash);
     },
+
+    /** Called with the key hash of every session signed out (sockets close with it). */
+    onSessionEnded(listener: (keyHash: string) => void): () => void {
+      sessionEndListeners.add(listener);
+      return () => sessionEndListeners.delete(listener);
+    },
+
+    /** Which of these sessions are still valid (not signed out, expired or removed with their user). */
+    liveSessions: (keyHashes: string[]) => repo.liveSessions(keyHashes, new Date()),
 
     purgeExpiredSessions: () => repo.deleteExpiredSessions(new Date()),
   };

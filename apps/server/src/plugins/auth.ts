@@ -1,6 +1,12 @@
 import { KEY_ID_COOKIE, KEY_ID_HEADER } from '@linewatch/contracts/limits';
+import {
+  SOCKET_CLOSE,
+  SOCKET_KEY_PROTOCOL_PREFIX,
+  SOCKET_PROTOCOL,
+} from '@linewatch/contracts/socket';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import type { WebSocket } from 'ws';
 import { notSignedIn } from '../http/envelope.ts';
 import type { IdentityService, SessionUser } from '../identity/service.ts';
 
@@ -20,15 +26,12 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
  * Finds the keyId of a request: the header always counts; the cookie only for reads and socket
- * handshakes, so a forged cross-site form cannot change anything (DESIGN.md section 6).
+ * handshakes, so a forged cross-site form cannot change anything (DESIGN.md section 6). Never a
+ * query parameter: URLs end up in logs, proxies and browser history.
  */
-export const keyIdOf = (request: FastifyRequest, allowQuery = false): string | undefined => {
+export const keyIdOf = (request: FastifyRequest): string | undefined => {
   const header = request.headers[KEY_ID_HEADER.toLowerCase()];
   if (typeof header === 'string' && header) return header;
-  if (allowQuery) {
-    const query = (request.query as Record<string, unknown> | undefined)?.keyId;
-    if (typeof query === 'string' && query) return query;
-  }
   const cookieAllowed =
     SAFE_METHODS.has(request.method) && !request.routeOptions.config.stateChanging;
   return cookieAllowed ? request.cookies[KEY_ID_COOKIE] || undefined : undefined;
@@ -39,7 +42,7 @@ export const authPlugin = fp(
     app.decorateRequest('user', null);
     app.addHook('onRequest', async (request) => {
       // Only the API needs a keyId: the web app's files are public, and sockets authorise in
-      // their own handler (query keyId, origin).
+      // their own handler through `SocketAuth`.
       const url = request.routeOptions.url;
       if (!url?.startsWith('/api/') || request.routeOptions.config.public) return;
       const keyId = keyIdOf(request);
@@ -56,3 +59,104 @@ export const userOf = (request: FastifyRequest): SessionUser => {
   if (!request.user) throw notSignedIn();
   return request.user;
 };
+
+// ---------------------------------------------------------------------------------------------
+// Sockets
+
+/**
+ * The keyId of a socket handshake: the keyId header (non-browser clients), a
+ * `Sec-WebSocket-Protocol` value `lw-key.<keyId>` beside `linewatch`, or the cookie (a browser
+ * sends it with a same-origin handshake). Never the URL.
+ */
+export const socketKeyIdOf = (request: FastifyRequest): string | undefined => {
+  const header = request.headers[KEY_ID_HEADER.toLowerCase()];
+  if (typeof header === 'string' && header) return header;
+  const protocols = request.headers['sec-websocket-protocol'];
+  if (typeof protocols === 'string') {
+    for (const value of protocols.split(',')) {
+      const protocol = value.trim();
+      if (
+        protocol.startsWith(SOCKET_KEY_PROTOCOL_PREFIX) &&
+        protocol.length > SOCKET_KEY_PROTOCOL_PREFIX.length
+      )
+        return protocol.slice(SOCKET_KEY_PROTOCOL_PREFIX.length);
+    }
+  }
+  return request.cookies[KEY_ID_COOKIE] || undefined;
+};
+
+/** ws's handleProtocols: answer `linewatch`, never echo the protocol that carries the keyId. */
+export const selectSocketProtocol = (protocols: Set<string>): string | false =>
+  protocols.has(SOCKET_PROTOCOL) ? SOCKET_PROTOCOL : false;
+
+/** How often open sockets' sessions are checked for expiry or removal (well within 5 s). */
+const REVALIDATE_MS = 2_000;
+const REVALIDATE_CHUNK = 500;
+
+/**
+ * Socket authentication in one place (the real-time socket now, the maintenance socket later):
+ * resolves the handshake's session, and closes every socket of a session with 4405 when it ends —
+ * at once on sign-out, within REVALIDATE_MS when it expires or its user is removed.
+ */
+export const createSocketAuth = (identity: IdentityService) => {
+  const bySession = new Map<string, Set<WebSocket>>();
+
+  const closeSession = (keyHash: string) => {
+    const sockets = bySession.get(keyHash);
+    if (!sockets) return;
+    bySession.delete(keyHash);
+    for (const socket of sockets) socket.close(SOCKET_CLOSE.notSignedIn, 'not signed in');
+  };
+  const unsubscribe = identity.onSessionEnded(closeSession);
+
+  let checking = false;
+  const timer = setInterval(() => {
+    if (checking || bySession.size === 0) return;
+    checking = true;
+    void (async () => {
+      try {
+        const hashes = [...bySession.keys()];
+        for (let i = 0; i < hashes.length; i += REVALIDATE_CHUNK) {
+          const chunk = hashes.slice(i, i + REVALIDATE_CHUNK);
+          const live = await identity.liveSessions(chunk);
+          for (const hash of chunk) if (!live.has(hash)) closeSession(hash);
+        }
+      } catch {
+        // the database is busy or closing: the next tick checks again
+      } finally {
+        checking = false;
+      }
+    })();
+  }, REVALIDATE_MS);
+  timer.unref();
+
+  return {
+    /**
+     * The user of a socket handshake, or null after closing the socket with 4405. The socket is
+     * tracked until it closes, so its session ending closes it too.
+     */
+    async authenticate(request: FastifyRequest, socket: WebSocket): Promise<SessionUser | null> {
+      const keyId = socketKeyIdOf(request);
+      const user = keyId ? await identity.authenticate(keyId) : null;
+      if (!user || socket.readyState !== socket.OPEN) {
+        socket.close(SOCKET_CLOSE.notSignedIn, 'not signed in');
+        return null;
+      }
+      let set = bySession.get(user.keyHash);
+      if (!set) bySession.set(user.keyHash, (set = new Set()));
+      set.add(socket);
+      socket.on('close', () => {
+        const current = bySession.get(user.keyHash);
+        current?.delete(socket);
+        if (current?.size === 0) bySession.delete(user.keyHash);
+      });
+      return user;
+    },
+    close() {
+      clearInterval(timer);
+      unsubscribe();
+    },
+  };
+};
+
+export type SocketAuth = ReturnType<typeof createSocketAuth>;

@@ -1,5 +1,5 @@
 import type { MachineCard, MachineListReply } from '@linewatch/contracts/devices';
-import { SOCKET_MAX_PAYLOAD_BYTES } from '@linewatch/contracts/limits';
+import { KEY_ID_HEADER, SOCKET_MAX_PAYLOAD_BYTES } from '@linewatch/contracts/limits';
 import { topicOf } from '@linewatch/contracts/mqtt';
 import {
   SOCKET_CLOSE,
@@ -65,8 +65,12 @@ const card = async (sn: string): Promise<MachineCard | undefined> => {
 const produced = (payload: RealtimePayload) =>
   payload.productData.find((p) => p.key === 'produced')!.value ?? 0;
 
-const realtimePath = (sn: string, key: string | null = keyId) =>
-  `/ws/realtime/${sn}${key ? `?keyId=${encodeURIComponent(key)}` : ''}`;
+const realtimePath = (sn: string) => `/ws/realtime/${sn}`;
+/** The socket's session travels in the keyId header (a browser sends the cookie). */
+const asUser = (key: string | null = keyId, options: { origin?: string } = {}) => {
+  const headers: Record<string, string> = key ? { [KEY_ID_HEADER]: key } : {};
+  return { ...options, headers };
+};
 
 const hello = (sn: string): RealtimeClientMessage => ({
   SN: sn,
@@ -87,7 +91,7 @@ describe('telemetry from a real gateway agent', () => {
     const gateway = await make.createGateway();
     const sn = await make.createDevice({ line, gateway, produceTargetNumber: 100_000 });
 
-    const socket = track(openSocket(server.wsUrl, realtimePath(sn)));
+    const socket = track(openSocket(server.wsUrl, realtimePath(sn), asUser()));
     expect(await socket.opened).toBe(true);
     socket.send(hello(sn));
     const first = await socket.waitForMessage<RealtimePayload>(() => true);
@@ -136,7 +140,7 @@ describe('telemetry from a real gateway agent', () => {
 describe('real-time socket access', () => {
   it('closes with 4403 for a machine on a line the user cannot see', async () => {
     const sn = await make.createDevice({ line: hiddenLine });
-    const socket = track(openSocket(server.wsUrl, realtimePath(sn)));
+    const socket = track(openSocket(server.wsUrl, realtimePath(sn), asUser()));
     expect(await socket.closed).toMatchObject({ code: SOCKET_CLOSE.forbidden });
     expect(socket.messages).toEqual([]);
   });
@@ -144,7 +148,7 @@ describe('real-time socket access', () => {
   it('closes with 4405 without a keyId, or with an unknown one', async () => {
     const sn = await make.createDevice({ line });
     for (const key of [null, 'not-a-session']) {
-      const socket = track(openSocket(server.wsUrl, realtimePath(sn, key)));
+      const socket = track(openSocket(server.wsUrl, realtimePath(sn), asUser(key)));
       expect(await socket.closed).toMatchObject({ code: SOCKET_CLOSE.notSignedIn });
       expect(socket.messages).toEqual([]);
     }
@@ -153,10 +157,12 @@ describe('real-time socket access', () => {
   it('refuses a handshake from a foreign Origin and accepts our own', async () => {
     const sn = await make.createDevice({ line });
     const foreign = track(
-      openSocket(server.wsUrl, realtimePath(sn), { origin: 'https://evil.example' }),
+      openSocket(server.wsUrl, realtimePath(sn), asUser(keyId, { origin: 'https://evil.example' })),
     );
     expect(await foreign.refused).toBe(403);
-    const own = track(openSocket(server.wsUrl, realtimePath(sn), { origin: server.baseUrl }));
+    const own = track(
+      openSocket(server.wsUrl, realtimePath(sn), asUser(keyId, { origin: server.baseUrl })),
+    );
     expect(await own.opened).toBe(true);
     await own.waitForMessage<RealtimePayload>((m) => m.SN === sn);
   });
@@ -165,7 +171,7 @@ describe('real-time socket access', () => {
 describe('real-time socket input', () => {
   it('closes with 4400 on a message that is not the agreed one', async () => {
     const sn = await make.createDevice({ line });
-    const socket = track(openSocket(server.wsUrl, realtimePath(sn)));
+    const socket = track(openSocket(server.wsUrl, realtimePath(sn), asUser()));
     await socket.waitForMessage<RealtimePayload>((m) => m.SN === sn);
     socket.send({ MsgType: 'somethingElse' });
     expect(await socket.closed).toMatchObject({ code: SOCKET_CLOSE.badRequest });
@@ -173,7 +179,7 @@ describe('real-time socket input', () => {
 
   it('closes with 1009 on a message over the size limit', async () => {
     const sn = await make.createDevice({ line });
-    const socket = track(openSocket(server.wsUrl, realtimePath(sn)));
+    const socket = track(openSocket(server.wsUrl, realtimePath(sn), asUser()));
     await socket.waitForMessage<RealtimePayload>((m) => m.SN === sn);
     socket.send({ ...hello(sn), padding: 'x'.repeat(SOCKET_MAX_PAYLOAD_BYTES) });
     expect(await socket.closed).toMatchObject({ code: 1009 });

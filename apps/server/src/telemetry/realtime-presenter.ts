@@ -19,6 +19,7 @@ export const presentRealtime = (
   live: LiveState,
   timeZone: string,
   now = Date.now(),
+  alarmDescriptions: ReadonlyMap<string, string> = new Map(),
 ): RealtimePayload => {
   const machine: LiveMachine | undefined = live.get(device.sn);
   const status = live.statusOf(device.sn, now);
@@ -58,7 +59,16 @@ export const presentRealtime = (
     SN: device.sn,
     deviceName: device.nickSnCode || device.deviceName,
     EquipmentStatus: EQUIPMENT_STATUS[status],
+    // The time of the last reading (the screen shows it, so a stale screen is visibly stale).
     updatedAt: machine?.snapshot?.ts ?? null,
+    // Active alarms while the machine reports (an offline machine's last alarms are history).
+    alarms:
+      status === 'offLine'
+        ? []
+        : (machine?.snapshot?.activeAlarms ?? []).map((code) => ({
+            code,
+            description: alarmDescriptions.get(code) ?? null,
+          })),
     productData: (Object.keys(values) as ProductDataKey[]).map((key) => ({
       key,
       name: productDataNames[key],

@@ -5,18 +5,19 @@ import type { WebSocket } from 'ws';
 import type { DeviceRegistry } from '../devices/device-registry.ts';
 import type { DevicesService } from '../devices/service.ts';
 import { forbidden } from '../http/envelope.ts';
-import type { IdentityService } from '../identity/service.ts';
-import { keyIdOf } from '../plugins/auth.ts';
+import { selectSocketProtocol, type SocketAuth } from '../plugins/auth.ts';
 import type { LiveState } from './live-state.ts';
 import { presentRealtime } from './realtime-presenter.ts';
 
 export interface RealtimeDeps {
-  identity: IdentityService;
+  socketAuth: SocketAuth;
   devices: DevicesService;
   registry: DeviceRegistry;
   live: LiveState;
   timeZone: string;
   publicUrl: string | undefined;
+  /** Alarm code → description, shown with the machine's active alarms. */
+  alarmDescriptions: ReadonlyMap<string, string>;
 }
 
 /** Browsers send Origin on a handshake: only our own pages may open a socket. */
@@ -47,7 +48,13 @@ export const realtimeSocket = async (app: FastifyInstance, deps: RealtimeDeps) =
     const listeners = sockets.get(sn);
     const device = deps.registry.get(sn);
     if (!listeners?.size || !device) return;
-    const payload = presentRealtime(device, deps.live, deps.timeZone);
+    const payload = presentRealtime(
+      device,
+      deps.live,
+      deps.timeZone,
+      Date.now(),
+      deps.alarmDescriptions,
+    );
     lastStatus.set(sn, payload.EquipmentStatus);
     const text = JSON.stringify(payload);
     for (const socket of listeners) {
@@ -91,11 +98,12 @@ export const realtimeSocket = async (app: FastifyInstance, deps: RealtimeDeps) =
     },
     async (socket, request) => {
       const sn = request.params.snCode;
-      const keyId = keyIdOf(request, true);
-      const user = keyId ? await deps.identity.authenticate(keyId) : null;
-      if (!user) return socket.close(SOCKET_CLOSE.notSignedIn, 'not signed in');
+      const user = await deps.socketAuth.authenticate(request, socket);
+      if (!user) return;
       const device = deps.registry.get(sn);
-      if (!device || !(await deps.devices.canSee(user, device.lineId))) {
+      // An SN no machine has (a stale link): the phone asks to choose again from the list.
+      if (!device) return socket.close(SOCKET_CLOSE.unknownMachine, 'unknown machine');
+      if (!(await deps.devices.canSee(user, device.lineId))) {
         return socket.close(SOCKET_CLOSE.forbidden, 'forbidden');
       }
       let set = sockets.get(sn);
@@ -122,4 +130,6 @@ export const realtimeSocket = async (app: FastifyInstance, deps: RealtimeDeps) =
   );
 };
 
-export const websocketOptions = { options: { maxPayload: SOCKET_MAX_PAYLOAD_BYTES } };
+export const websocketOptions = {
+  options: { maxPayload: SOCKET_MAX_PAYLOAD_BYTES, handleProtocols: selectSocketProtocol },
+};

@@ -124,6 +124,8 @@ export interface SocketClient {
   /** The HTTP status when the server refused the handshake. */
   refused: Promise<number | null>;
   opened: Promise<boolean>;
+  /** The subprotocol the server chose ('' for none). */
+  protocol(): string;
   send(message: unknown): void;
   close(): void;
 }
@@ -131,9 +133,16 @@ export interface SocketClient {
 export const openSocket = (
   wsUrl: string,
   path: string,
-  { origin, headers = {} }: { origin?: string; headers?: Record<string, string> } = {},
+  {
+    origin,
+    headers = {},
+    protocols = [],
+  }: { origin?: string; headers?: Record<string, string>; protocols?: string[] } = {},
 ): SocketClient => {
-  const socket = new WebSocket(wsUrl + path, { headers, ...(origin ? { origin } : {}) });
+  const socket = new WebSocket(wsUrl + path, protocols, {
+    headers,
+    ...(origin ? { origin } : {}),
+  });
   const messages: unknown[] = [];
   const waiters = new Set<() => void>();
   socket.on('message', (data: Buffer) => {
@@ -190,6 +199,7 @@ export const openSocket = (
     closed,
     refused,
     opened: refused.then((status) => status === null),
+    protocol: () => socket.protocol,
     send: (message) => socket.send(JSON.stringify(message)),
     close: () => socket.close(),
   };

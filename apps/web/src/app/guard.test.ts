@@ -7,6 +7,7 @@ const request = (overrides: Partial<NavigationRequest>): NavigationRequest => ({
   hasToken: false,
   routesLoaded: false,
   isDingTalk: false,
+  sessionChecked: true,
   ...overrides,
 });
 
@@ -17,6 +18,21 @@ const redirectOf = (decision: ReturnType<typeof decideNavigation>) => {
 };
 
 describe('navigation guard', () => {
+  it('asks the server for the session before sending a tab without a token to sign in', () => {
+    // A new webview (WeChat menu tap) has an empty sessionStorage but a valid cookie.
+    expect(decideNavigation(request({ sessionChecked: false }))).toEqual({ type: 'restore' });
+    expect(decideNavigation(request({ pathname: '/login', sessionChecked: false }))).toEqual({
+      type: 'restore',
+    });
+    expect(decideNavigation(request({ pathname: '/faultAlarm', sessionChecked: false }))).toEqual({
+      type: 'allow',
+    });
+    expect(decideNavigation(request({ hasToken: true, sessionChecked: false }))).toEqual({
+      type: 'load',
+    });
+    expect(redirectOf(decideNavigation(request({ sessionChecked: true }))).pathname).toBe('/login');
+  });
+
   it('sends a signed-in user away from /login to /', () => {
     expect(decideNavigation(request({ pathname: '/login', hasToken: true }))).toEqual({
       type: 'redirect',

@@ -28,22 +28,33 @@ export interface NavigationRequest {
   routesLoaded: boolean;
   /** DingTalk users sign in without the messaging app's OAuth code. */
   isDingTalk: boolean;
+  /** The server was asked this page load whether the (HttpOnly) cookie names a session. */
+  sessionChecked: boolean;
 }
 
-export type GuardDecision = { type: 'allow' } | { type: 'load' } | { type: 'redirect'; to: string };
+export type GuardDecision =
+  | { type: 'allow' }
+  | { type: 'load' }
+  /** No token in this tab: ask the server who the cookie is before sending anyone to sign in. */
+  | { type: 'restore' }
+  | { type: 'redirect'; to: string };
 
 const isPublicPath = (pathname: string): boolean => PUBLIC_PATHS.includes(pathname);
 
 /** The navigation guard of spec section 2, free of routers and storage so it can be tested alone. */
 export const decideNavigation = (request: NavigationRequest): GuardDecision => {
-  const { pathname, search, hasToken, routesLoaded, isDingTalk } = request;
+  const { pathname, search, hasToken, routesLoaded, isDingTalk, sessionChecked } = request;
   if (hasToken) {
     if (pathname === LOGIN_PATH) return { type: 'redirect', to: '/' };
     // A stale token must not lock anyone out of a public page (a fault alarm opened from a message).
     if (isPublicPath(pathname) || routesLoaded) return { type: 'allow' };
     return { type: 'load' };
   }
-  if (isPublicPath(pathname)) return { type: 'allow' };
+  // A fault alarm opened from a message must not wait; /login is asked too, so a new webview
+  // opened on it with a live cookie goes straight in.
+  if (isPublicPath(pathname) && pathname !== LOGIN_PATH) return { type: 'allow' };
+  if (!sessionChecked) return { type: 'restore' };
+  if (pathname === LOGIN_PATH) return { type: 'allow' };
   const query = new URLSearchParams(search);
   const code = query.get('code');
   query.delete('code');

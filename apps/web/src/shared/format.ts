@@ -24,3 +24,9 @@ export const formatDuration = (totalSeconds: number): string => {
   const m = Math.floor((seconds % 3600) / 60);
   return `${pad(h)}:${pad(m)}:${pad(seconds % 60)}`;
 };
+
+/** A clock time, HH:mm:ss in the phone's time zone (the list's "更新于" stamp). */
+export const formatClock = (epochMs: number): string => {
+  const d = new Date(epochMs);
+  return `${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
+};

@@ -8,6 +8,7 @@ export const webMessages = {
   chunkFailed: '页面加载失败',
   connectionError: '连接异常',
   noDevice: '当前无选择设备',
+  reselectDevice: '请从设备列表重新选择设备',
   cancelled: '取消操作',
   selectFirst: '请先选择机台',
   loading: '加载中',

@@ -12,13 +12,15 @@ export interface SocketLike {
   send: (data: string) => void;
   close: (code?: number) => void;
 }
-export type SocketFactory = (url: string) => SocketLike;
+export type SocketFactory = (url: string, protocols: string[]) => SocketLike;
 
 const OPEN = 1;
 
 export interface SocketClientOptions {
   /** Evaluated on every (re)connect, so a new keyId is picked up. */
   url: () => string;
+  /** Sec-WebSocket-Protocol values, evaluated on every (re)connect (they may carry the session). */
+  protocols?: () => string[];
   /** Sent on open and then every resendMs (the real-time socket's keep-alive request). */
   hello?: () => unknown;
   onMessage: (data: unknown) => void;
@@ -34,7 +36,7 @@ export interface SocketConnection {
   close: () => void;
 }
 
-const browserSocket: SocketFactory = (url) => new WebSocket(url);
+const browserSocket: SocketFactory = (url, protocols) => new WebSocket(url, protocols);
 
 /** Same-origin WebSocket address for a path such as /ws/realtime/SN. */
 export const socketUrl = (path: string): string => {
@@ -85,7 +87,7 @@ export const openSocket = (options: SocketClientOptions): SocketConnection => {
     options.onStatus?.('connecting');
     let target: SocketLike;
     try {
-      target = createSocket(options.url());
+      target = createSocket(options.url(), options.protocols?.() ?? []);
     } catch {
       options.onStatus?.('closed');
       retryTimer = setTimeout(connect, retryMs);

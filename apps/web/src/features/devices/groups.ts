@@ -1,4 +1,4 @@
-import type { MenuNode } from '@linewatch/contracts/devices';
+import { statusLabels, type DeviceStatus, type MenuNode } from '@linewatch/contracts/devices';
 import type { MachineFilter } from './api.ts';
 
 /** The menu entry the list is narrowed to. */
@@ -63,3 +63,42 @@ export const groupsFor = (
 
 export const sameSelection = (a: MenuSelection, b: MenuSelection): boolean =>
   a.kind === b.kind && a.produceLine === b.produceLine && a.produceGroup === b.produceGroup;
+
+/** What the left menu's choice narrows a single result list to. */
+export const selectionFilter = (selection: MenuSelection): MachineFilter => {
+  switch (selection.kind) {
+    case 'all':
+      return {};
+    case 'follow':
+      return { isFollow: '1' };
+    case 'line':
+      return { produceLine: selection.produceLine };
+    case 'group':
+      return { produceLine: selection.produceLine, produceGroup: selection.produceGroup };
+  }
+};
+
+/**
+ * A search or a status filter shows one list of results (in line order, faults first) rather
+ * than one per line: one 查无数据 when nothing matches, one refusal when the SN is not the user's.
+ */
+export const resultGroup = (
+  selection: MenuSelection,
+  nameTag: string,
+  status: DeviceStatus | null,
+): GroupSpec => ({
+  key: 'result',
+  title: [
+    selection.kind === 'all' ? null : selection.text,
+    status ? statusLabels[status] : null,
+    nameTag ? `搜索“${nameTag}”` : null,
+  ]
+    .filter(Boolean)
+    .join(' · '),
+  count: 0,
+  filter: {
+    ...selectionFilter(selection),
+    ...(nameTag ? { nameTag } : {}),
+    ...(status ? { deviceStatus: status } : {}),
+  },
+});

@@ -1,9 +1,11 @@
-import type {
-  DingdingBindUserBody,
-  LoginForm,
-  LoginReply,
-  UserInfo,
-  WechatBindUserBody,
+import {
+  PATH_SESSION,
+  type DingdingBindUserBody,
+  type LoginForm,
+  type LoginReply,
+  type SessionInfo,
+  type UserInfo,
+  type WechatBindUserBody,
 } from '@linewatch/contracts/identity';
 import { useMutation } from '@tanstack/react-query';
 import { apiRequest } from '../../shared/api-client.ts';
@@ -24,6 +26,24 @@ const bindDingdingUser = (body: DingdingBindUserBody): Promise<LoginReply> =>
 
 export const fetchUserInfo = (): Promise<UserInfo> =>
   apiRequest('/api/getUserInfo', { method: 'POST' });
+
+/**
+ * Who the HttpOnly cookie names, or null: asked once per page load before a tab without a token
+ * is sent to sign in. Quiet: no toast, no redirect — being signed out is an answer here.
+ */
+export const restoreSession = async (): Promise<SessionInfo | null> => {
+  try {
+    const response = await fetch(PATH_SESSION, {
+      headers: { Accept: 'application/json' },
+      credentials: 'same-origin',
+    });
+    if (!response.ok) return null;
+    const reply = (await response.json()) as { code?: string; data?: SessionInfo };
+    return reply.code === '0000' && reply.data?.keyId ? reply.data : null;
+  } catch {
+    return null;
+  }
+};
 
 export const useLoginMutation = (client: LoginClient) =>
   useMutation({

@@ -8,10 +8,11 @@ import { useSession } from '../../shared/session-store.ts';
 import type { SocketFactory, SocketLike } from '../../shared/socket-client.ts';
 import { useRealtime } from './use-realtime.ts';
 
-const sockets: (SocketLike & { url: string; sent: string[] })[] = [];
-const createSocket: SocketFactory = (url) => {
+const sockets: (SocketLike & { url: string; protocols: string[]; sent: string[] })[] = [];
+const createSocket: SocketFactory = (url, protocols) => {
   const socket = {
     url,
+    protocols,
     sent: [] as string[],
     readyState: 0,
     onopen: null,
@@ -22,7 +23,7 @@ const createSocket: SocketFactory = (url) => {
       this.sent.push(data);
     },
     close() {},
-  } satisfies SocketLike & { url: string; sent: string[] };
+  } satisfies SocketLike & { url: string; protocols: string[]; sent: string[] };
   sockets.push(socket);
   return socket;
 };
@@ -43,6 +44,7 @@ const payload = (overrides: Partial<RealtimePayload> = {}): RealtimePayload => (
   deviceName: '贴片机',
   EquipmentStatus: 2,
   updatedAt: 1,
+  alarms: [],
   productData: [{ key: 'yield', name: '良率', value: 99.5 }],
   progress: [],
   dateData: [],
@@ -64,9 +66,11 @@ afterEach(() => {
 });
 
 describe('real-time data', () => {
-  it('asks for the machine with keyId in the address and shows what the server pushes', () => {
+  it('asks for the machine, never with keyId in the address, and shows what the server pushes', () => {
     const { result } = renderHook(() => useRealtime('SN-1', createSocket));
-    expect(current().url).toMatch(/\/ws\/realtime\/SN-1\?keyId=key-1$/);
+    expect(current().url).toMatch(/\/ws\/realtime\/SN-1$/);
+    expect(current().url).not.toContain('key-1');
+    expect(current().protocols).toEqual(['linewatch', 'lw-key.key-1']);
     open();
     expect(JSON.parse(current().sent[0] ?? '')).toEqual({
       SN: 'SN-1',
@@ -123,6 +127,18 @@ describe('real-time data', () => {
     });
     expect(sockets).toHaveLength(1);
     expect(result.current.denied).toBe(true);
+  });
+
+  it('stops on 4404 and reports the machine as unknown', () => {
+    const { result } = renderHook(() => useRealtime('SN-1', createSocket));
+    open();
+    serverClose(4404);
+    act(() => {
+      vi.advanceTimersByTime(SOCKET_RETRY_MS * 2);
+    });
+    expect(sockets).toHaveLength(1);
+    expect(result.current.unknown).toBe(true);
+    expect(result.current.denied).toBe(false);
   });
 
   it('opens nothing without a machine', () => {

@@ -2,6 +2,8 @@ import { messages } from '@linewatch/contracts/envelope';
 import {
   realtimePayload,
   SOCKET_CLOSE,
+  SOCKET_KEY_PROTOCOL_PREFIX,
+  SOCKET_PROTOCOL,
   type RealtimeClientMessage,
   type RealtimePayload,
 } from '@linewatch/contracts/socket';
@@ -17,9 +19,16 @@ export interface RealtimeState {
   disconnected: boolean;
   /** The server refused this machine (close 4403): no retry. */
   denied: boolean;
+  /** No machine has this SN (close 4404, a stale link): no retry. */
+  unknown: boolean;
 }
 
-const initial: RealtimeState = { payload: null, disconnected: false, denied: false };
+const initial: RealtimeState = {
+  payload: null,
+  disconnected: false,
+  denied: false,
+  unknown: false,
+};
 
 /** Live data of one machine over /ws/realtime/:snCode. */
 export const useRealtime = (snCode: string | null, createSocket?: SocketFactory): RealtimeState => {
@@ -34,11 +43,13 @@ export const useRealtime = (snCode: string | null, createSocket?: SocketFactory)
       machineFunctionName: 'machineList',
     };
     const connection = openSocket({
-      // The keyId cookie is HttpOnly, so the socket names the session in its query.
-      url: () =>
-        socketUrl(
-          `/ws/realtime/${encodeURIComponent(snCode)}?keyId=${encodeURIComponent(useSession.getState().keyId ?? '')}`,
-        ),
+      // Never the keyId in the URL (it would be logged): the same-origin handshake carries the
+      // cookie, and the keyId rides as a subprotocol for browsers that drop cookies on sockets.
+      url: () => socketUrl(`/ws/realtime/${encodeURIComponent(snCode)}`),
+      protocols: () => {
+        const keyId = useSession.getState().keyId;
+        return keyId ? [SOCKET_PROTOCOL, SOCKET_KEY_PROTOCOL_PREFIX + keyId] : [SOCKET_PROTOCOL];
+      },
       hello: () => hello,
       createSocket,
       onMessage: (data) => {
@@ -59,6 +70,10 @@ export const useRealtime = (snCode: string | null, createSocket?: SocketFactory)
         if (code === SOCKET_CLOSE.forbidden) {
           toastFailure(messages.forbidden);
           setState((current) => ({ ...current, denied: true }));
+          return false;
+        }
+        if (code === SOCKET_CLOSE.unknownMachine) {
+          setState((current) => ({ ...current, unknown: true }));
           return false;
         }
         return code !== SOCKET_CLOSE.badRequest;

@@ -12,6 +12,8 @@ interface DeviceGroupProps {
   group: GroupSpec;
   expanded: boolean;
   searching: boolean;
+  /** A search or status filter: the menu's count does not apply, only the server's total. */
+  narrowed?: boolean;
   selecting: boolean;
   isSelected: (snCode: string) => boolean;
   onToggle: (key: string) => void;
@@ -23,6 +25,7 @@ export const DeviceGroup = ({
   group,
   expanded,
   searching,
+  narrowed = searching,
   selecting,
   isSelected,
   onToggle,
@@ -32,7 +35,7 @@ export const DeviceGroup = ({
   const { fetchNextPage, hasNextPage, isFetchingNextPage, refetch } = pages;
   const items = pages.data?.pages.flatMap((page) => page.data) ?? [];
   const total = pages.data?.pages[0]?.total;
-  const count = total ?? (searching ? undefined : group.count);
+  const count = total ?? (narrowed ? undefined : group.count);
 
   const loadMore = useCallback(() => {
     if (hasNextPage && !isFetchingNextPage) void fetchNextPage();

@@ -4,6 +4,8 @@ import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { Toast } from 'antd-mobile';
+import { LIVE_REFRESH_MS } from '../api.ts';
 import DeviceListPage from './device-list-page.tsx';
 
 const menu: MenuNode[] = [
@@ -44,6 +46,8 @@ const machines = [
   ...Array.from({ length: 17 }, (_, i) => machine(`L1-${String(i + 1).padStart(2, '0')}`, 'L1')),
   machine('L2-01', 'L2'),
 ];
+machines[16]!.deviceStatus = 'error';
+const HIDDEN_SN = 'HIDDEN-01';
 
 const ok = (data: unknown) =>
   new Response(JSON.stringify({ success: true, code: '0000', msg: '', data }));
@@ -58,9 +62,22 @@ const fakeServer = vi.fn(async (input: RequestInfo | URL) => {
   const url = addressOf(input);
   if (url.pathname.endsWith('/getProcessAndCount')) return ok(menu);
   const q = url.searchParams;
+  if (q.get('nameTag') === HIDDEN_SN && url.pathname.endsWith('/findMachineDataByCondition'))
+    return new Response(
+      JSON.stringify({ success: false, code: '0403', msg: '无权查看，请联系管理员', data: null }),
+      { status: 403 },
+    );
   const hits = machines.filter(
-    (m) => m.produceLine === q.get('produceLine') && m.snCode.includes(q.get('nameTag') ?? ''),
+    (m) =>
+      (!q.has('produceLine') || m.produceLine === q.get('produceLine')) &&
+      (!q.has('deviceStatus') || m.deviceStatus === q.get('deviceStatus')) &&
+      m.snCode.includes(q.get('nameTag') ?? ''),
   );
+  if (url.pathname.endsWith('/statusSummary')) {
+    const summary = { running: 0, standBy: 0, error: 0, offLine: 0 };
+    for (const m of hits) summary[m.deviceStatus] += 1;
+    return ok(summary);
+  }
   const size = Number(q.get('pageSize'));
   const index = Number(q.get('pageIndex'));
   return ok({ data: hits.slice((index - 1) * size, index * size), total: hits.length });
@@ -129,16 +146,88 @@ describe('device list page', () => {
     );
   });
 
-  it('shows 查无数据 in every line when a search finds nothing', async () => {
+  it('shows one 查无数据, not one per line, when a search finds nothing', async () => {
     const { user } = renderPage();
     const search = await screen.findByPlaceholderText('搜索机台SN码/名称');
     await user.type(search, 'nothing{Enter}');
     await waitFor(() =>
       expect(screen.getAllByTestId('list-state').map((node) => node.textContent)).toEqual([
         '查无数据',
-        '查无数据',
       ]),
     );
+  });
+
+  it('shows the hits of a search across lines in one list', async () => {
+    const { user } = renderPage();
+    const search = await screen.findByPlaceholderText('搜索机台SN码/名称');
+    await user.type(search, '-01{Enter}');
+    await waitFor(() =>
+      expect(screen.getAllByTestId('device-card').map((c) => c.dataset.sn)).toEqual([
+        'L1-01',
+        'L2-01',
+      ]),
+    );
+  });
+
+  it('says 无权查看 once for an SN the user may not see and leaves the list as it was', async () => {
+    const toast = vi.spyOn(Toast, 'show').mockImplementation(() => ({ close: () => {} }));
+    const { user } = renderPage();
+    await waitFor(() =>
+      expect(within(group('line:L1')).getAllByTestId('device-card')).toHaveLength(15),
+    );
+    toast.mockClear();
+    await user.type(screen.getByPlaceholderText('搜索机台SN码/名称'), `${HIDDEN_SN}{Enter}`);
+    await waitFor(() => expect(toast).toHaveBeenCalled());
+    const shown = toast.mock.calls.map(([props]) =>
+      typeof props === 'string' ? props : props.content,
+    );
+    expect(shown).toEqual(['无权查看，请联系管理员']);
+    expect(within(group('line:L1')).getAllByTestId('device-card')).toHaveLength(15);
+    expect(screen.queryByText('请求失败，点击重新加载')).toBeNull();
+    toast.mockRestore();
+  });
+
+  it('counts machines by status, and a tap on 故障 lists only those', async () => {
+    const { user } = renderPage();
+    const bar = await screen.findByTestId('status-summary');
+    await waitFor(() =>
+      expect(within(bar).getByTestId('status-summary-running').textContent).toBe('17运行'),
+    );
+    expect(within(bar).getByTestId('status-summary-error').textContent).toBe('1故障');
+    expect(screen.getByTestId('list-updated-at').textContent).toMatch(/^更新于 \d{2}:\d{2}:\d{2}$/);
+    await user.click(within(bar).getByTestId('status-summary-error'));
+    await waitFor(() =>
+      expect(screen.getAllByTestId('device-card').map((c) => c.dataset.sn)).toEqual(['L1-17']),
+    );
+    await user.click(within(bar).getByTestId('status-summary-error'));
+    await waitFor(() => expect(group('line:L1')).toBeDefined());
+  });
+
+  it('refreshes the open list while it is shown', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      renderPage();
+      await waitFor(() =>
+        expect(within(group('line:L1')).getAllByTestId('device-card')).toHaveLength(15),
+      );
+      const firstPages = () =>
+        fakeServer.mock.calls.filter(([input]) => {
+          const q = addressOf(input).searchParams;
+          return q.get('produceLine') === 'L1' && q.get('pageIndex') === '1';
+        }).length;
+      expect(firstPages()).toBe(1);
+      machines[0]!.deviceStatus = 'error';
+      await vi.advanceTimersByTimeAsync(LIVE_REFRESH_MS);
+      await waitFor(() => expect(firstPages()).toBe(2));
+      await waitFor(() =>
+        expect(within(group('line:L1')).getAllByTestId('device-card')[0]?.textContent).toContain(
+          '故障',
+        ),
+      );
+    } finally {
+      machines[0]!.deviceStatus = 'running';
+      vi.useRealTimers();
+    }
   });
 
   it('opens the real-time report of a tapped card', async () => {

@@ -1,24 +1,30 @@
-import type { MachineCard as Machine } from '@linewatch/contracts/devices';
-import { Button, SearchBar } from 'antd-mobile';
+import { ReplyCode } from '@linewatch/contracts/envelope';
+import type { DeviceStatus, MachineCard as Machine } from '@linewatch/contracts/devices';
+import { useQueryClient } from '@tanstack/react-query';
+import { Button, PullToRefresh, SearchBar } from 'antd-mobile';
 import { DownFill, HistogramOutline, StarOutline, UnorderedListOutline } from 'antd-mobile-icons';
 import { useCallback, useMemo, useState } from 'react';
 import { useNavigate } from 'react-router';
+import { ApiError } from '../../../shared/api-client.ts';
 import { ListState } from '../../../shared/components/list-state.tsx';
+import { formatClock } from '../../../shared/format.ts';
 import { webMessages } from '../../../shared/messages.ts';
 import { toastInfo } from '../../../shared/toast.ts';
 import { useDebouncedValue } from '../../../shared/use-debounced-value.ts';
-import { useProcessMenu } from '../api.ts';
+import { useMachinePages, useProcessMenu, useStatusSummary } from '../api.ts';
 import { DeviceGroup } from '../components/device-group.tsx';
 import { displayName } from '../components/machine-card.tsx';
 import { MenuDrawer } from '../components/menu-drawer.tsx';
 import { SelectionBar } from '../components/selection-bar.tsx';
-import { ALL, groupsFor, type MenuSelection } from '../groups.ts';
+import { StatusSummaryBar } from '../components/status-summary.tsx';
+import { ALL, groupsFor, resultGroup, selectionFilter, type MenuSelection } from '../groups.ts';
 import styles from './device-list-page.module.css';
 
 const SEARCH_DEBOUNCE_MS = 1000;
 
 const DeviceListPage = () => {
   const navigate = useNavigate();
+  const queryClient = useQueryClient();
   const menu = useProcessMenu();
   const [searchText, setSearchText] = useState('');
   const [submitted, setSubmitted] = useState<string | null>(null);
@@ -27,19 +33,31 @@ const DeviceListPage = () => {
   const nameTag = (submitted ?? debounced).trim();
   const searching = nameTag !== '';
   const [selection, setSelection] = useState<MenuSelection>(ALL);
+  const [statusFilter, setStatusFilter] = useState<DeviceStatus | null>(null);
+  // A search or a status filter shows one result list; the page watches it for a refusal.
+  const result = useMemo(
+    () => resultGroup(selection, nameTag, statusFilter),
+    [selection, nameTag, statusFilter],
+  );
+  const narrowed = searching || statusFilter !== null;
+  const resultPages = useMachinePages(result.filter, narrowed);
+  // An SN the user may not see: the refusal was toasted once (无权查看，请联系管理员) and the list
+  // stays as it was.
+  const refused =
+    resultPages.error instanceof ApiError && resultPages.error.code === ReplyCode.forbidden;
+  const showResult = narrowed && !refused;
+  const summary = useStatusSummary({
+    ...selectionFilter(selection),
+    ...(nameTag && !refused ? { nameTag } : {}),
+  });
   const [menuOpen, setMenuOpen] = useState(false);
   /** null until the user folds or unfolds a group: then the first group is open. */
   const [expanded, setExpanded] = useState<ReadonlySet<string> | null>(null);
   const [selecting, setSelecting] = useState(false);
   const [selected, setSelected] = useState<ReadonlyMap<string, string>>(new Map());
 
-  const groups = useMemo(
-    () => groupsFor(menu.data ?? [], selection, nameTag),
-    [menu.data, selection, nameTag],
-  );
-  // A search opens every group so hits in any line are visible.
-  const isExpanded = (key: string) =>
-    searching || (expanded ? expanded.has(key) : key === groups[0]?.key);
+  const groups = useMemo(() => groupsFor(menu.data ?? [], selection, ''), [menu.data, selection]);
+  const isExpanded = (key: string) => (expanded ? expanded.has(key) : key === groups[0]?.key);
 
   const toggleGroup = useCallback(
     (key: string) => {
@@ -87,14 +105,28 @@ const DeviceListPage = () => {
   let content;
   if (menu.isPending) content = <ListState state="loading" />;
   else if (menu.isError) content = <ListState state="error" onRetry={() => void menu.refetch()} />;
-  else if (groups.length === 0) content = <ListState state="empty" />;
+  else if (showResult) {
+    content = (
+      <DeviceGroup
+        key={result.key}
+        group={result}
+        expanded
+        searching={searching}
+        narrowed
+        selecting={selecting}
+        isSelected={isSelected}
+        onToggle={() => undefined}
+        onPressCard={pressCard}
+      />
+    );
+  } else if (groups.length === 0) content = <ListState state="empty" />;
   else {
     content = groups.map((group) => (
       <DeviceGroup
         key={group.key}
         group={group}
         expanded={isExpanded(group.key)}
-        searching={searching}
+        searching={false}
         selecting={selecting}
         isSelected={isSelected}
         onToggle={toggleGroup}
@@ -146,8 +178,16 @@ const DeviceListPage = () => {
             <HistogramOutline /> 统计
           </Button>
         </div>
+        <StatusSummaryBar summary={summary.data} active={statusFilter} onSelect={setStatusFilter} />
       </div>
-      <div className={styles.groups}>{content}</div>
+      <PullToRefresh
+        onRefresh={() => queryClient.refetchQueries({ queryKey: ['devices'], type: 'active' })}
+      >
+        <div className={styles.stamp} data-testid="list-updated-at">
+          {summary.dataUpdatedAt ? `更新于 ${formatClock(summary.dataUpdatedAt)}` : ''}
+        </div>
+        <div className={styles.groups}>{content}</div>
+      </PullToRefresh>
       <MenuDrawer
         visible={menuOpen}
         menu={menu.data}

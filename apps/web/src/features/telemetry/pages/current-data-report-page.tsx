@@ -4,7 +4,9 @@ import { lazy, Suspense } from 'react';
 import { useSearchParams } from 'react-router';
 import { messages } from '@linewatch/contracts/envelope';
 import { BlankState } from '../../../shared/components/blank-state.tsx';
+import { formatClock } from '../../../shared/format.ts';
 import { webMessages } from '../../../shared/messages.ts';
+import { ActiveAlarms } from '../components/active-alarms.tsx';
 import { ProductCards } from '../components/product-cards.tsx';
 import { ProgressList } from '../components/progress-list.tsx';
 import { StatusLight } from '../components/status-light.tsx';
@@ -23,7 +25,7 @@ const ChartFallback = () => (
 const CurrentDataReportPage = () => {
   const [params] = useSearchParams();
   const snCode = params.get('snCode')?.trim() || null;
-  const { payload, disconnected, denied } = useRealtime(snCode);
+  const { payload, disconnected, denied, unknown } = useRealtime(snCode);
 
   if (!snCode) {
     return (
@@ -32,6 +34,16 @@ const CurrentDataReportPage = () => {
         title={webMessages.noDevice}
         description="请从设备列表选择设备"
         testId="no-device"
+      />
+    );
+  }
+  if (unknown) {
+    return (
+      <BlankState
+        icon={<UnorderedListOutline />}
+        title={webMessages.reselectDevice}
+        description={`SN：${snCode}`}
+        testId="realtime-unknown"
       />
     );
   }
@@ -60,9 +72,15 @@ const CurrentDataReportPage = () => {
                 {payload.deviceName || payload.SN}
               </div>
               <div className={styles.sn}>SN：{payload.SN}</div>
+              <div className={styles.lastReading} data-testid="realtime-last-reading">
+                {payload.updatedAt === null
+                  ? '暂无数据上报'
+                  : `最后上报 ${formatClock(payload.updatedAt)}`}
+              </div>
             </div>
             <StatusLight status={payload.EquipmentStatus} />
           </section>
+          {payload.EquipmentStatus === 3 ? <ActiveAlarms alarms={payload.alarms} /> : null}
           <section className={styles.card}>
             <h2 className={styles.heading}>生产数据</h2>
             <ProductCards items={payload.productData} />
