@@ -445,7 +445,7 @@ describe('figures that stay true (DESIGN.md section 5)', () => {
 
   it('tells the same peak PPM on the socket as the list after a late replay', async () => {
     const { sn, client } = await gatewayWithMachine();
-    const socket = track(openSocket(server.wsUrl, realtimePath(sn)));
+    const socket = track(openSocket(server.wsUrl, realtimePath(sn), asUser()));
     await socket.waitForMessage<RealtimePayload>((m) => m.SN === sn);
     // A buffered replay: three readings of a minute that left the live window long ago.
     const minute = Math.floor(Date.now() / MINUTE) * MINUTE - 10 * MINUTE;
