@@ -217,7 +217,8 @@ export const connectGateway = async (
   gateway: TestGateway,
 ): Promise<GatewayClient> => {
   const client = await mqtt.connectAsync(mqttUrl, {
-    clientId: `test-${gateway.id}-${randomBytes(3).toString('hex')}`,
+    // The embedded broker takes a gateway only under its own id, as the agent connects.
+    clientId: `gw-${gateway.id}`,
     username: gateway.id,
     password: gateway.secret,
     protocolVersion: 4,
