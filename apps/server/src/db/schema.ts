@@ -144,6 +144,16 @@ export interface UserFollowsTable {
   sn_code: string;
 }
 
+export interface DeadLettersTable {
+  id: Generated<number>;
+  gateway_id: string;
+  topic: string;
+  seq: number;
+  payload: Uint8Array;
+  error: string;
+  received_at: DefaultNow;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -159,4 +169,5 @@ export interface Database {
   alarms: AlarmsTable;
   operation_logs: OperationLogsTable;
   user_follows: UserFollowsTable;
+  dead_letters: DeadLettersTable;
 }

@@ -8,7 +8,7 @@ import {
 import type { FastifyBaseLogger } from 'fastify';
 import type { DeviceRegistry } from '../devices/device-registry.ts';
 import type { LiveState } from './live-state.ts';
-import { addFigures, effectsOf } from './reading-effects.ts';
+import { addFigures, effectsOf, type ReadingEffects } from './reading-effects.ts';
 import { emptyBatch, type Batch, type TelemetryRepository } from './repository.ts';
 
 export interface IngestCounters {
@@ -23,6 +23,8 @@ export interface IngestCounters {
   lostByGateway: number;
   flushes: number;
   flushFailures: number;
+  /** Messages the database refused even alone, stored in dead_letters (all time, not since start). */
+  deadLetters: number;
 }
 
 export interface IngestorDeps {
@@ -36,20 +38,49 @@ export interface IngestorDeps {
 
 const FLUSH_AT_MESSAGES = 5000;
 
-/** An unwritten batch put back in front of what arrived since, so a failed flush loses nothing. */
-const mergeBatches = (older: Batch, newer: Batch): Batch => {
-  for (const [gw, seq] of newer.gatewaySeq)
-    older.gatewaySeq.set(gw, Math.max(seq, older.gatewaySeq.get(gw) ?? 0));
-  for (const [key, m] of newer.minutes) {
-    const existing = older.minutes.get(key);
-    if (existing) addFigures(existing.figures, m.figures);
-    else older.minutes.set(key, m);
+/** One accepted message and what it did, kept until a flush commits or dead-letters it. */
+export interface AcceptedMessage {
+  gatewayId: string;
+  seq: number;
+  topic: string;
+  payload: Buffer;
+  readings: { sn: string; effects: ReadingEffects }[];
+  operations: Batch['operations'];
+}
+
+/** The rows of messages [from, to), in arrival order, in the shape of one transaction. */
+export const batchOf = (messages: readonly AcceptedMessage[], from = 0, to = messages.length) => {
+  const batch = emptyBatch();
+  for (let i = from; i < to; i++) {
+    const message = messages[i]!;
+    batch.gatewaySeq.set(message.gatewayId, message.seq);
+    for (const { sn, effects } of message.readings) {
+      for (const [minute, figures] of effects.minutes) {
+        const key = `${sn}|${minute}`;
+        const existing = batch.minutes.get(key);
+        if (existing) addFigures(existing.figures, figures);
+        else batch.minutes.set(key, { sn, minute, figures: { ...figures } });
+      }
+      if (effects.statusChange) batch.statusChanges.push({ sn, ...effects.statusChange });
+      for (const a of effects.alarmsRaised)
+        batch.alarmEdges.push({ sn, code: a.code, ts: a.ts, active: true });
+      for (const a of effects.alarmsCleared)
+        batch.alarmEdges.push({ sn, code: a.code, ts: a.ts, active: false });
+      batch.snapshots.set(sn, effects.snapshot);
+    }
+    batch.operations.push(...message.operations);
   }
-  older.statusChanges.push(...newer.statusChanges);
-  older.alarmEdges.push(...newer.alarmEdges);
-  older.operations.push(...newer.operations);
-  for (const [sn, s] of newer.snapshots) older.snapshots.set(sn, s);
-  return older;
+  return batch;
+};
+
+/**
+ * The database refused the data itself (SQLSTATE class 22 data exception, 23 constraint
+ * violation): writing it again fails again. Anything else (connection lost, database closing)
+ * may pass on retry.
+ */
+const isDataError = (error: unknown) => {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && /^2[23]/.test(code);
 };
 
 /**
@@ -69,14 +100,14 @@ export class Ingestor {
     lostByGateway: 0,
     flushes: 0,
     flushFailures: 0,
+    deadLetters: 0,
   };
   /** Highest seq applied in memory, per gateway. */
   readonly #accepted = new Map<string, number>();
   /** Highest seq committed to the database, per gateway. */
   readonly #persisted = new Map<string, number>();
   readonly #ackDue = new Set<string>();
-  #pending = emptyBatch();
-  #pendingMessages = 0;
+  #pending: AcceptedMessage[] = [];
   #flushing: Promise<void> | null = null;
   #timer: NodeJS.Timeout | null = null;
   #retryAt = 0;
@@ -88,6 +119,7 @@ export class Ingestor {
       this.#accepted.set(gw, seq);
       this.#persisted.set(gw, seq);
     }
+    this.counters.deadLetters = await this.deps.repo.countDeadLetters();
     this.#timer = setInterval(() => void this.flush(), this.deps.flushIntervalMs ?? 100);
   }
 
@@ -157,45 +189,39 @@ export class Ingestor {
       }
     }
     this.#accepted.set(gw, message.seq);
-    this.#pending.gatewaySeq.set(gw, message.seq);
     this.counters.accepted++;
-    if ('readings' in message) this.#applyTelemetry(gw, message);
-    else this.#applyEvents(gw, message);
-    if (++this.#pendingMessages >= FLUSH_AT_MESSAGES) void this.flush();
+    const entry: AcceptedMessage = {
+      gatewayId: gw,
+      seq: message.seq,
+      topic,
+      payload,
+      readings: [],
+      operations: [],
+    };
+    if ('readings' in message) this.#applyTelemetry(entry, message);
+    else this.#applyEvents(entry, message);
+    if (this.#pending.push(entry) >= FLUSH_AT_MESSAGES) void this.flush();
   }
 
-  #applyTelemetry(gw: string, message: TelemetryMessage) {
-    const batch = this.#pending;
+  #applyTelemetry(accepted: AcceptedMessage, message: TelemetryMessage) {
     for (const reading of message.readings) {
-      if (this.deps.devices.get(reading.sn)?.gatewayId !== gw) {
+      if (this.deps.devices.get(reading.sn)?.gatewayId !== accepted.gatewayId) {
         this.counters.unknownMachine++;
         continue;
       }
       const effects = effectsOf(this.deps.live.snapshot(reading.sn), reading);
-      for (const [minute, figures] of effects.minutes) {
-        const key = `${reading.sn}|${minute}`;
-        const existing = batch.minutes.get(key);
-        if (existing) addFigures(existing.figures, figures);
-        else batch.minutes.set(key, { sn: reading.sn, minute, figures });
-      }
-      if (effects.statusChange)
-        batch.statusChanges.push({ sn: reading.sn, ...effects.statusChange });
-      for (const a of effects.alarmsRaised)
-        batch.alarmEdges.push({ sn: reading.sn, code: a.code, ts: a.ts, active: true });
-      for (const a of effects.alarmsCleared)
-        batch.alarmEdges.push({ sn: reading.sn, code: a.code, ts: a.ts, active: false });
-      batch.snapshots.set(reading.sn, effects.snapshot);
+      accepted.readings.push({ sn: reading.sn, effects });
       this.deps.live.apply(reading.sn, effects);
     }
   }
 
-  #applyEvents(gw: string, message: EventsMessage) {
+  #applyEvents(accepted: AcceptedMessage, message: EventsMessage) {
     for (const event of message.events) {
-      if (this.deps.devices.get(event.sn)?.gatewayId !== gw) {
+      if (this.deps.devices.get(event.sn)?.gatewayId !== accepted.gatewayId) {
         this.counters.unknownMachine++;
         continue;
       }
-      this.#pending.operations.push({
+      accepted.operations.push({
         sn: event.sn,
         ts: event.ts,
         comment: event.comment,
@@ -215,17 +241,12 @@ export class Ingestor {
   }
 
   async #flushOnce(): Promise<void> {
-    const batch = this.#pending;
-    if (batch.gatewaySeq.size > 0 && Date.now() >= this.#retryAt) {
-      this.#pending = emptyBatch();
-      this.#pendingMessages = 0;
+    const messages = this.#pending;
+    if (messages.length > 0 && Date.now() >= this.#retryAt) {
+      this.#pending = [];
+      const progress = { done: 0 };
       try {
-        await this.deps.repo.writeBatch(batch);
-        this.counters.flushes++;
-        for (const [gw, seq] of batch.gatewaySeq) {
-          this.#persisted.set(gw, seq);
-          this.#ackDue.add(gw);
-        }
+        await this.#writeRange(messages, 0, messages.length, progress);
       } catch (error) {
         this.counters.flushFailures++;
         this.#retryAt =
@@ -234,11 +255,71 @@ export class Ingestor {
           { err: error },
           'writing telemetry failed; kept in memory and retried, nothing acknowledged',
         );
-        this.#pending = mergeBatches(batch, this.#pending);
+        // What was not written goes back in front of what arrived since, in arrival order.
+        this.#pending = messages.slice(progress.done).concat(this.#pending);
       }
     }
     for (const gw of this.#ackDue) this.deps.publishAck(gw, this.#persisted.get(gw) ?? 0);
     this.#ackDue.clear();
+  }
+
+  /**
+   * Writes messages [from, to) in one transaction. When the database refuses the data, the range
+   * is halved until the message it refuses stands alone; that one is dead-lettered and everyone
+   * else's messages are written around it, still in arrival order (so each gateway's watermark
+   * only moves forward). Any other error is thrown with `progress.done` at the first unwritten.
+   */
+  async #writeRange(
+    messages: readonly AcceptedMessage[],
+    from: number,
+    to: number,
+    progress: { done: number },
+  ): Promise<void> {
+    try {
+      await this.deps.repo.writeBatch(batchOf(messages, from, to));
+      this.counters.flushes++;
+    } catch (error) {
+      if (!isDataError(error)) throw error;
+      if (to - from > 1) {
+        const middle = from + Math.floor((to - from) / 2);
+        await this.#writeRange(messages, from, middle, progress);
+        await this.#writeRange(messages, middle, to, progress);
+        return;
+      }
+      await this.#deadLetter(messages[from]!, error);
+    }
+    for (let i = from; i < to; i++) {
+      const { gatewayId, seq } = messages[i]!;
+      this.#persisted.set(gatewayId, seq);
+      this.#ackDue.add(gatewayId);
+    }
+    progress.done = to;
+  }
+
+  /**
+   * Stores the message the database refused, with its error, and moves its gateway's watermark
+   * past it. Its effects stay in the live state (later readings were computed against its
+   * snapshot) until a restart rebuilds the live state from the database, which never saw them.
+   */
+  async #deadLetter(message: AcceptedMessage, error: unknown) {
+    const reason = error instanceof Error ? error.message : String(error);
+    await this.deps.repo.writeDeadLetter({
+      gatewayId: message.gatewayId,
+      topic: message.topic,
+      seq: message.seq,
+      payload: message.payload,
+      error: reason,
+    });
+    this.counters.deadLetters++;
+    this.deps.log.error(
+      {
+        gateway: message.gatewayId,
+        seq: message.seq,
+        machines: message.readings.map((r) => r.sn),
+        err: error,
+      },
+      'the database refused a gateway message: dead-lettered and acknowledged',
+    );
   }
 
   /** Stops intake timing and writes what is left (graceful shutdown). */
@@ -247,6 +328,6 @@ export class Ingestor {
     this.#timer = null;
     this.#retryAt = 0;
     await this.flush();
-    if (this.#pending.gatewaySeq.size > 0) await this.flush();
+    if (this.#pending.length > 0) await this.flush();
   }
 }
