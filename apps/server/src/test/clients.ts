@@ -4,7 +4,6 @@ import { ackMessage, topicOf, type Reading, type TopicKind } from '@linewatch/co
 import { encryptPassword } from '@linewatch/contracts/password-cipher';
 import mqtt, { type MqttClient } from 'mqtt';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
