@@ -3,12 +3,18 @@ import {
   parseTopic,
   telemetryMessage,
   type EventsMessage,
+  type Reading,
   type TelemetryMessage,
 } from '@linewatch/contracts/mqtt';
 import type { FastifyBaseLogger } from 'fastify';
 import type { DeviceRegistry } from '../devices/device-registry.ts';
 import type { LiveState } from './live-state.ts';
-import { addFigures, effectsOf, type ReadingEffects } from './reading-effects.ts';
+import {
+  addFigures,
+  effectsOf,
+  type MachineSnapshot,
+  type ReadingEffects,
+} from './reading-effects.ts';
 import { emptyBatch, type Batch, type TelemetryRepository } from './repository.ts';
 
 export interface IngestCounters {
@@ -38,40 +44,114 @@ export interface IngestorDeps {
 
 const FLUSH_AT_MESSAGES = 5000;
 
-/** One accepted message and what it did, kept until a flush commits or dead-letters it. */
-export interface AcceptedMessage {
+/**
+ * A message accepted since the last commit, kept small: if its flush is refused, its effects are
+ * recomputed from the payload (see `#replay`) rather than held for every message.
+ */
+interface PendingMessage {
   gatewayId: string;
   seq: number;
   topic: string;
   payload: Buffer;
-  readings: { sn: string; effects: ReadingEffects }[];
+  /** Readings or events dropped at intake (a machine of another gateway); almost always null. */
+  skipped: Set<number> | null;
+}
+
+/** What waits for the next flush. */
+interface Pending {
+  messages: PendingMessage[];
+  /** The rows of all of them, folded as they arrive: what a flush normally writes. */
+  batch: Batch;
+  /** Each machine's snapshot before the first of these messages: where a replay starts. */
+  before: Map<string, MachineSnapshot | undefined>;
+}
+
+const emptyPending = (): Pending => ({ messages: [], batch: emptyBatch(), before: new Map() });
+
+/** One message with the effects it had, recomputed to find the one the database refuses. */
+interface ReplayedMessage extends PendingMessage {
+  readings: { sn: string; previous: MachineSnapshot | undefined; effects: ReadingEffects }[];
   operations: Batch['operations'];
 }
 
-/** The rows of messages [from, to), in arrival order, in the shape of one transaction. */
-export const batchOf = (messages: readonly AcceptedMessage[], from = 0, to = messages.length) => {
+const addEffects = (batch: Batch, sn: string, effects: ReadingEffects) => {
+  for (const [minute, figures] of effects.minutes) {
+    const key = `${sn}|${minute}`;
+    const existing = batch.minutes.get(key);
+    if (existing) addFigures(existing.figures, figures);
+    else batch.minutes.set(key, { sn, minute, figures: { ...figures } });
+  }
+  if (effects.statusChange) batch.statusChanges.push({ sn, ...effects.statusChange });
+  for (const a of effects.alarmsRaised)
+    batch.alarmEdges.push({ sn, code: a.code, ts: a.ts, active: true });
+  for (const a of effects.alarmsCleared)
+    batch.alarmEdges.push({ sn, code: a.code, ts: a.ts, active: false });
+  batch.snapshots.set(sn, effects.snapshot);
+};
+
+/** The rows of messages [from, to), in arrival order, as one transaction writes them. */
+const batchOf = (messages: readonly ReplayedMessage[], from = 0, to = messages.length) => {
   const batch = emptyBatch();
   for (let i = from; i < to; i++) {
     const message = messages[i]!;
     batch.gatewaySeq.set(message.gatewayId, message.seq);
-    for (const { sn, effects } of message.readings) {
-      for (const [minute, figures] of effects.minutes) {
-        const key = `${sn}|${minute}`;
-        const existing = batch.minutes.get(key);
-        if (existing) addFigures(existing.figures, figures);
-        else batch.minutes.set(key, { sn, minute, figures: { ...figures } });
-      }
-      if (effects.statusChange) batch.statusChanges.push({ sn, ...effects.statusChange });
-      for (const a of effects.alarmsRaised)
-        batch.alarmEdges.push({ sn, code: a.code, ts: a.ts, active: true });
-      for (const a of effects.alarmsCleared)
-        batch.alarmEdges.push({ sn, code: a.code, ts: a.ts, active: false });
-      batch.snapshots.set(sn, effects.snapshot);
-    }
+    for (const { sn, effects } of message.readings) addEffects(batch, sn, effects);
     batch.operations.push(...message.operations);
   }
   return batch;
 };
+
+/** An unwritten batch put back in front of what arrived since, so a failed flush loses nothing. */
+const mergeBatches = (older: Batch, newer: Batch): Batch => {
+  for (const [gw, seq] of newer.gatewaySeq)
+    older.gatewaySeq.set(gw, Math.max(seq, older.gatewaySeq.get(gw) ?? 0));
+  for (const [key, m] of newer.minutes) {
+    const existing = older.minutes.get(key);
+    if (existing) addFigures(existing.figures, m.figures);
+    else older.minutes.set(key, m);
+  }
+  older.statusChanges.push(...newer.statusChanges);
+  older.alarmEdges.push(...newer.alarmEdges);
+  older.operations.push(...newer.operations);
+  for (const [sn, s] of newer.snapshots) older.snapshots.set(sn, s);
+  return older;
+};
+
+const mergePending = (older: Pending, newer: Pending): Pending => {
+  for (const [sn, snapshot] of newer.before)
+    if (!older.before.has(sn)) older.before.set(sn, snapshot);
+  return {
+    messages: older.messages.concat(newer.messages),
+    batch: mergeBatches(older.batch, newer.batch),
+    before: older.before,
+  };
+};
+
+/** What is left of a replay after a failure, as pending again. */
+const pendingOf = (messages: readonly ReplayedMessage[]): Pending => {
+  const before = new Map<string, MachineSnapshot | undefined>();
+  for (const m of messages)
+    for (const r of m.readings) if (!before.has(r.sn)) before.set(r.sn, r.previous);
+  return {
+    messages: messages.map(({ gatewayId, seq, topic, payload, skipped }) => ({
+      gatewayId,
+      seq,
+      topic,
+      payload,
+      skipped,
+    })),
+    batch: batchOf(messages),
+    before,
+  };
+};
+
+const operationOf = (event: EventsMessage['events'][number]): Batch['operations'][number] => ({
+  sn: event.sn,
+  ts: event.ts,
+  comment: event.comment,
+  setValue: event.setValue,
+  user: event.user,
+});
 
 /**
  * The database refused the data itself (SQLSTATE class 22 data exception, 23 constraint
@@ -107,7 +187,7 @@ export class Ingestor {
   /** Highest seq committed to the database, per gateway. */
   readonly #persisted = new Map<string, number>();
   readonly #ackDue = new Set<string>();
-  #pending: AcceptedMessage[] = [];
+  #pending = emptyPending();
   #flushing: Promise<void> | null = null;
   #timer: NodeJS.Timeout | null = null;
   #retryAt = 0;
@@ -190,45 +270,81 @@ export class Ingestor {
     }
     this.#accepted.set(gw, message.seq);
     this.counters.accepted++;
-    const entry: AcceptedMessage = {
+    const pending = this.#pending;
+    pending.batch.gatewaySeq.set(gw, message.seq);
+    const skipped =
+      'readings' in message
+        ? this.#applyTelemetry(pending, gw, message)
+        : this.#applyEvents(pending, gw, message);
+    const count = pending.messages.push({
       gatewayId: gw,
       seq: message.seq,
       topic,
       payload,
-      readings: [],
-      operations: [],
-    };
-    if ('readings' in message) this.#applyTelemetry(entry, message);
-    else this.#applyEvents(entry, message);
-    if (this.#pending.push(entry) >= FLUSH_AT_MESSAGES) void this.flush();
+      skipped,
+    });
+    if (count >= FLUSH_AT_MESSAGES) void this.flush();
   }
 
-  #applyTelemetry(accepted: AcceptedMessage, message: TelemetryMessage) {
-    for (const reading of message.readings) {
-      if (this.deps.devices.get(reading.sn)?.gatewayId !== accepted.gatewayId) {
+  /** One place where a reading becomes effects, for intake and for a replay alike. */
+  #effectsOf(previous: MachineSnapshot | undefined, reading: Reading): ReadingEffects {
+    return effectsOf(previous, reading);
+  }
+
+  #applyTelemetry(pending: Pending, gw: string, message: TelemetryMessage): Set<number> | null {
+    let skipped: Set<number> | null = null;
+    message.readings.forEach((reading, i) => {
+      if (this.deps.devices.get(reading.sn)?.gatewayId !== gw) {
         this.counters.unknownMachine++;
-        continue;
+        (skipped ??= new Set()).add(i);
+        return;
       }
-      const effects = effectsOf(this.deps.live.snapshot(reading.sn), reading);
-      accepted.readings.push({ sn: reading.sn, effects });
+      const previous = this.deps.live.snapshot(reading.sn);
+      if (!pending.before.has(reading.sn)) pending.before.set(reading.sn, previous);
+      const effects = this.#effectsOf(previous, reading);
+      addEffects(pending.batch, reading.sn, effects);
       this.deps.live.apply(reading.sn, effects);
-    }
+    });
+    return skipped;
   }
 
-  #applyEvents(accepted: AcceptedMessage, message: EventsMessage) {
-    for (const event of message.events) {
-      if (this.deps.devices.get(event.sn)?.gatewayId !== accepted.gatewayId) {
+  #applyEvents(pending: Pending, gw: string, message: EventsMessage): Set<number> | null {
+    let skipped: Set<number> | null = null;
+    message.events.forEach((event, i) => {
+      if (this.deps.devices.get(event.sn)?.gatewayId !== gw) {
         this.counters.unknownMachine++;
-        continue;
+        (skipped ??= new Set()).add(i);
+        return;
       }
-      accepted.operations.push({
-        sn: event.sn,
-        ts: event.ts,
-        comment: event.comment,
-        setValue: event.setValue,
-        user: event.user,
-      });
-    }
+      pending.batch.operations.push(operationOf(event));
+    });
+    return skipped;
+  }
+
+  /**
+   * The effects each message had, recomputed in arrival order from the machines' snapshots before
+   * the first of them: the same inputs, so the same effects (the payloads passed the schema).
+   */
+  #replay(pending: Pending): ReplayedMessage[] {
+    const snapshots = new Map(pending.before);
+    return pending.messages.map((m) => {
+      const message = JSON.parse(m.payload.toString('utf8')) as TelemetryMessage | EventsMessage;
+      const replayed: ReplayedMessage = { ...m, readings: [], operations: [] };
+      if ('readings' in message) {
+        message.readings.forEach((reading, i) => {
+          if (m.skipped?.has(i)) return;
+          const previous = snapshots.get(reading.sn);
+          const effects = this.#effectsOf(previous, reading);
+          snapshots.set(reading.sn, effects.snapshot);
+          replayed.readings.push({ sn: reading.sn, previous, effects });
+        });
+      } else {
+        message.events.forEach((event, i) => {
+          if (!m.skipped?.has(i)) replayed.operations.push(operationOf(event));
+        });
+      }
+      return replayed;
+    });
   }
 
   /** Writes what was accepted, then acknowledges it. Never two flushes at once. */
@@ -241,12 +357,26 @@ export class Ingestor {
   }
 
   async #flushOnce(): Promise<void> {
-    const messages = this.#pending;
-    if (messages.length > 0 && Date.now() >= this.#retryAt) {
-      this.#pending = [];
-      const progress = { done: 0 };
+    const pending = this.#pending;
+    if (pending.messages.length > 0 && Date.now() >= this.#retryAt) {
+      this.#pending = emptyPending();
+      let unwritten: Pending = pending;
       try {
-        await this.#writeRange(messages, 0, messages.length, progress);
+        try {
+          await this.deps.repo.writeBatch(pending.batch);
+          this.counters.flushes++;
+          this.#committed(pending.messages, 0, pending.messages.length);
+        } catch (error) {
+          if (!isDataError(error)) throw error;
+          const replayed = this.#replay(pending);
+          const progress = { done: 0 };
+          try {
+            await this.#writeRange(replayed, 0, replayed.length, progress);
+          } catch (failure) {
+            unwritten = pendingOf(replayed.slice(progress.done));
+            throw failure;
+          }
+        }
       } catch (error) {
         this.counters.flushFailures++;
         this.#retryAt =
@@ -255,12 +385,19 @@ export class Ingestor {
           { err: error },
           'writing telemetry failed; kept in memory and retried, nothing acknowledged',
         );
-        // What was not written goes back in front of what arrived since, in arrival order.
-        this.#pending = messages.slice(progress.done).concat(this.#pending);
+        this.#pending = mergePending(unwritten, this.#pending);
       }
     }
     for (const gw of this.#ackDue) this.deps.publishAck(gw, this.#persisted.get(gw) ?? 0);
     this.#ackDue.clear();
+  }
+
+  #committed(messages: readonly PendingMessage[], from: number, to: number) {
+    for (let i = from; i < to; i++) {
+      const { gatewayId, seq } = messages[i]!;
+      this.#persisted.set(gatewayId, seq);
+      this.#ackDue.add(gatewayId);
+    }
   }
 
   /**
@@ -270,7 +407,7 @@ export class Ingestor {
    * only moves forward). Any other error is thrown with `progress.done` at the first unwritten.
    */
   async #writeRange(
-    messages: readonly AcceptedMessage[],
+    messages: readonly ReplayedMessage[],
     from: number,
     to: number,
     progress: { done: number },
@@ -288,11 +425,7 @@ export class Ingestor {
       }
       await this.#deadLetter(messages[from]!, error);
     }
-    for (let i = from; i < to; i++) {
-      const { gatewayId, seq } = messages[i]!;
-      this.#persisted.set(gatewayId, seq);
-      this.#ackDue.add(gatewayId);
-    }
+    this.#committed(messages, from, to);
     progress.done = to;
   }
 
@@ -301,7 +434,7 @@ export class Ingestor {
    * past it. Its effects stay in the live state (later readings were computed against its
    * snapshot) until a restart rebuilds the live state from the database, which never saw them.
    */
-  async #deadLetter(message: AcceptedMessage, error: unknown) {
+  async #deadLetter(message: ReplayedMessage, error: unknown) {
     const reason = error instanceof Error ? error.message : String(error);
     await this.deps.repo.writeDeadLetter({
       gatewayId: message.gatewayId,
@@ -328,6 +461,6 @@ export class Ingestor {
     this.#timer = null;
     this.#retryAt = 0;
     await this.flush();
-    if (this.#pending.length > 0) await this.flush();
+    if (this.#pending.messages.length > 0) await this.flush();
   }
 }
