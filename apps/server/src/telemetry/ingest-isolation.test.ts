@@ -57,7 +57,7 @@ const setup = (refused: (batch: Batch) => boolean) => {
         { type: 'operation', sn: `${gw}-m1`, ts: Date.now(), comment, setValue: '1', user: 'u' },
       ],
     });
-  return { ingestor, written, letters, lastAck, telemetry, operation, state };
+  return { ingestor, written, letters, lastAck, send, telemetry, operation, state };
 };
 
 const holdsPoison = (batch: Batch) => batch.operations.some((o) => o.comment.includes('poison'));
@@ -74,7 +74,11 @@ describe('a flush the database refuses', () => {
     t.operation('A', 3, 'fine');
     const poisonC = t.operation('C', 2, 'poison C');
     t.telemetry('B', 3, 520);
-    t.telemetry('A', 4, 130);
+    // B's machine in A's message is dropped at intake, and must stay dropped in the replay.
+    t.send('A', {
+      seq: 4,
+      readings: [reading('A-m1', { produced: 130 }), reading('B-m1', { produced: 9_999 })],
+    });
     await t.ingestor.flush();
 
     expect(t.letters).toEqual([
