@@ -192,7 +192,7 @@ const gateways: Gateway[] = await Promise.all(
     const client = await mqtt.connectAsync(brokerUrl, {
       username: id,
       password: SECRET,
-      clientId: `bench-${id}`,
+      clientId: `gw-${id}`,
       clean: true,
     });
     const gw: Gateway = {

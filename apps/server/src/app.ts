@@ -57,9 +57,12 @@ const DEFAULT_WEB_DIST = fileURLToPath(new URL('../../web/dist/', import.meta.ur
 
 /** Builds the whole server in its plugin order; the caller listens. */
 export const buildApp = async (config: Config, options: BuildOptions = {}): Promise<Linewatch> => {
+  const trusted = config.TRUST_PROXY;
   const app = Fastify({
     logger: options.logger === false ? false : loggerOptions(config.LOG_LEVEL),
-    trustProxy: config.TRUST_PROXY,
+    // A hop count as a function: Fastify's types take no number (its runtime does the same).
+    trustProxy:
+      typeof trusted === 'number' ? (_address: string, hop: number) => hop < trusted : trusted,
     clientErrorHandler,
     bodyLimit: 1 << 20,
   });
@@ -94,6 +97,7 @@ export const buildApp = async (config: Config, options: BuildOptions = {}): Prom
     if (!config.MQTT_URL) {
       broker = await startEmbeddedBroker({
         port: config.MQTT_PORT,
+        host: config.MQTT_HOST,
         verifyGateway: createGatewayVerifier(db),
       });
       const embedded = broker;

@@ -1,8 +1,17 @@
+import { isIP } from 'node:net';
 import { z } from 'zod';
 
 const DEFAULT_SECRET = 'linewatch-demo-secret';
 
 const flag = z.enum(['0', '1', 'true', 'false', '']).transform((v) => v === '1' || v === 'true');
+
+const isAddressOrCidr = (entry: string) => {
+  const [address = '', bits, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  if (bits === undefined) return true;
+  return /^\d+$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128);
+};
 
 const schema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -24,6 +33,11 @@ const schema = z.object({
   MQTT_USERNAME: z.string().optional(),
   MQTT_PASSWORD: z.string().optional(),
   MQTT_PORT: z.coerce.number().int().min(0).max(65535).default(1883),
+  /** Where the embedded broker listens: all interfaces by default, 127.0.0.1 to keep it local. */
+  MQTT_HOST: z
+    .string()
+    .refine((h) => isIP(h) !== 0, 'must be an IP address')
+    .default('0.0.0.0'),
   DEMO: flag.default(false),
   /** Secret for the demo gateways' credentials and other server-side secrets. */
   SECRET: z.string().min(16, 'must be at least 16 characters').default(DEFAULT_SECRET),
@@ -40,10 +54,26 @@ const schema = z.object({
     }, 'is not a known IANA time zone')
     .default('Asia/Shanghai'),
   /**
-   * Behind a reverse proxy, take the client's address from X-Forwarded-For. Off by default: a
-   * direct client could otherwise pick its own address and dodge the per-address sign-in throttle.
+   * Behind a reverse proxy, which X-Forwarded-For entries to believe: `0` (default) none; a
+   * number n, the n proxies nearest the server (the address is the n-th entry from the right);
+   * or a comma list of the proxies' addresses / CIDRs. Never "every hop": a client could then
+   * put any address first and dodge the per-address sign-in throttle.
    */
-  TRUST_PROXY: flag.default(false),
+  TRUST_PROXY: z
+    .string()
+    .transform((v, ctx): false | number | string => {
+      const value = v.trim();
+      if (/^\d+$/.test(value)) return Number(value) === 0 ? false : Number(value);
+      const entries = value.split(',').map((e) => e.trim());
+      if (entries.every(isAddressOrCidr)) return entries.join(',');
+      ctx.addIssue({
+        code: 'custom',
+        message:
+          'must be 0, a number of proxy hops, or a comma list of proxy addresses/CIDRs ("true" would trust every hop)',
+      });
+      return z.NEVER;
+    })
+    .default(false),
   SESSION_TTL_HOURS: z.coerce
     .number()
     .positive()

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PAGE_SIZE } from './limits.ts';
+import { calendarDate, primitiveMessages, text } from './primitives.ts';
 
 export const deviceMessages = {
   listFailed: '获取设备列表失败',
@@ -7,7 +8,7 @@ export const deviceMessages = {
   noResult: '查无数据',
   noMore: '没有更多了',
   retry: '请求失败，点击重新加载',
-  badDate: '日期格式应为 YYYY-MM-DD',
+  badDate: primitiveMessages.badDate,
   badPage: '页码必须是正整数',
   badPageSize: '每页条数应为 1 到 100 的整数',
   badFlag: '关注筛选只能是 0 或 1',
@@ -23,16 +24,12 @@ export const iotState = z.union([z.literal(0), z.literal(1), z.literal(2)]);
 export type IotState = z.infer<typeof iotState>;
 
 const flag = z.enum(['0', '1', ''], { error: deviceMessages.badFlag }).optional();
-const optionalText = z.string().trim().max(64, deviceMessages.textTooLong).optional();
+const optionalText = text().trim().max(64, deviceMessages.textTooLong).optional();
 
 /** Query of GET /api/wechat/machine/list/findMachineDataByCondition. */
 export const machineListQuery = z.object({
   isFollow: flag,
-  dataDate: z
-    .string()
-    .regex(/^\d{4}-\d{2}-\d{2}$/, deviceMessages.badDate)
-    .optional()
-    .or(z.literal('')),
+  dataDate: calendarDate(deviceMessages.badDate).optional().or(z.literal('')),
   produceLine: optionalText,
   produceGroup: optionalText,
   nameTag: optionalText,

@@ -1,25 +1,26 @@
 import { z } from 'zod';
 import { identityMessages } from './identity-messages.ts';
+import { text } from './primitives.ts';
 
 export { identityMessages };
 
 /** The login form as the user fills it in (the web form validates with this). */
 export const loginFormSchema = z.object({
-  psnCode: z.string().trim().min(1, identityMessages.usernameRequired),
-  passWord: z.string().min(1, identityMessages.passwordRequired),
+  psnCode: text().trim().min(1, identityMessages.usernameRequired),
+  passWord: text().min(1, identityMessages.passwordRequired),
 });
 export type LoginForm = z.infer<typeof loginFormSchema>;
 
 /** POST body of /api/wechat/bindUser: passWord is the cipher text of password-cipher.ts. */
 export const wechatBindUserBody = loginFormSchema.extend({
-  openId: z.string().max(128).optional(),
+  openId: text().max(128).optional(),
 });
 export type WechatBindUserBody = z.infer<typeof wechatBindUserBody>;
 
 /** POST body of /api/dingding/bindUser. */
 export const dingdingBindUserBody = loginFormSchema.extend({
-  dingDingUserId: z.string().max(128).optional(),
-  mobile: z.string().max(32).optional(),
+  dingDingUserId: text().max(128).optional(),
+  mobile: text().max(32).optional(),
 });
 export type DingdingBindUserBody = z.infer<typeof dingdingBindUserBody>;
 

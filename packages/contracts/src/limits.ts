@@ -21,3 +21,10 @@ export const SOCKET_MAX_PAYLOAD_BYTES = 16 * 1024;
 /** The cookie that carries keyId (spec section 9: the name is fixed). */
 export const KEY_ID_COOKIE = 'lw_keyId';
 export const KEY_ID_HEADER = 'keyId';
+/**
+ * Largest MQTT packet the embedded broker takes from a signed-in gateway: a message of 500
+ * readings, each with its alarms and params, stays under 2.5 MB; the rest is headroom.
+ */
+export const MQTT_MAX_PACKET_BYTES = 4 * 1024 * 1024;
+/** Largest packet before sign-in: a CONNECT carries an id, a password and a small last will. */
+export const MQTT_MAX_CONNECT_BYTES = 64 * 1024;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { text } from './primitives.ts';
 
 /*
  * Gateway <-> server protocol over MQTT (DESIGN.md section 6). Every message a gateway publishes
@@ -38,6 +39,7 @@ export const snCodeSchema = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/);
 export const machineState = z.union([z.literal(1), z.literal(2), z.literal(3)]);
 export type MachineState = z.infer<typeof machineState>;
 
+/** Any value a PLC's 32- or 48-bit counter can hold; the rollup columns are bigint (migration 003). */
 const counter = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
 /** Epoch milliseconds; sane bounds keep a broken clock from writing year-3000 rollups. */
 const timestamp = z
@@ -46,6 +48,8 @@ const timestamp = z
   .min(Date.UTC(2014, 0, 1))
   .max(Date.UTC(2100, 0, 1));
 
+const MAX_PARAMS = 32;
+
 export const reading = z.object({
   sn: snCodeSchema,
   ts: timestamp,
@@ -53,8 +57,11 @@ export const reading = z.object({
   idleReason: z.enum(['upstream', 'downstream']).optional(),
   /** Monotonic totals since the PLC started; a drop means the PLC restarted. */
   counters: z.object({ produced: counter, ok: counter, ng: counter, firstPassOk: counter }),
-  alarms: z.array(z.object({ code: z.string().min(1).max(32), active: z.boolean() })).max(64),
-  params: z.record(z.string().max(64), z.union([z.number(), z.string().max(256)])).optional(),
+  alarms: z.array(z.object({ code: text().min(1).max(32), active: z.boolean() })).max(64),
+  params: z
+    .record(text().max(64), z.union([z.number(), text().max(256)]))
+    .refine((p) => Object.keys(p).length <= MAX_PARAMS, `at most ${MAX_PARAMS} params`)
+    .optional(),
 });
 export type Reading = z.infer<typeof reading>;
 
@@ -76,9 +83,9 @@ export const operationEvent = z.object({
   type: z.literal('operation'),
   sn: snCodeSchema,
   ts: timestamp,
-  comment: z.string().max(500),
-  setValue: z.string().max(200),
-  user: z.string().max(64),
+  comment: text().max(500),
+  setValue: text().max(200),
+  user: text().max(64),
 });
 export type OperationEvent = z.infer<typeof operationEvent>;
 

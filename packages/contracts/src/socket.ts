@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import { machineState } from './mqtt.ts';
+import { text } from './primitives.ts';
 
 /** What the phone sends on /ws/realtime/:snCode on open and every 30 s (spec section 7). */
 export const realtimeClientMessage = z.object({
-  SN: z.string().max(64),
+  SN: text().max(64),
   MsgType: z.literal('machineFunction'),
   machineFunctionName: z.literal('machineList'),
 });

@@ -1,7 +1,9 @@
+import { MQTT_MAX_CONNECT_BYTES, MQTT_MAX_PACKET_BYTES } from '@linewatch/contracts/limits';
 import { parseTopic, serverSubscriptionOf, type InboundKind } from '@linewatch/contracts/mqtt';
 import { Aedes, type AuthenticateError, type Client } from 'aedes';
-import { createServer, type Server } from 'node:net';
+import { createServer, type Server, type Socket } from 'node:net';
 import { Subscribers, type Bus } from './bus.ts';
+import { guardPacketSize } from './packet-size-guard.ts';
 
 export class BrokerPortInUseError extends Error {}
 
@@ -9,15 +11,23 @@ type Principal = { kind: 'gateway'; id: string };
 
 export interface EmbeddedBrokerOptions {
   port: number;
+  /** Where to listen (MQTT_HOST); all interfaces by default. */
   host?: string;
   verifyGateway: (gatewayId: string, password: string) => Promise<boolean>;
+  /** A connection whose CONNECT has not arrived by then is closed. */
+  connectTimeoutMs?: number;
 }
+
+/** The MQTT client id a gateway must use: the agent's, and one no other gateway can take. */
+export const gatewayClientId = (gatewayId: string) => `gw-${gatewayId}`;
 
 const GATEWAY_PUBLISHES = new Set(['telemetry', 'events', 'state', 'cmd/reply']);
 const GATEWAY_SUBSCRIBES = new Set(['ack', 'cmd']);
 
 const authError = (): AuthenticateError =>
   Object.assign(new Error('bad username or password'), { returnCode: 4 as const });
+const identifierError = (): AuthenticateError =>
+  Object.assign(new Error('client id is not the gateway’s own'), { returnCode: 2 as const });
 
 /**
  * The in-process MQTT broker (Aedes) of the embedded setup. Gateways sign in with their id and
@@ -25,13 +35,21 @@ const authError = (): AuthenticateError =>
  */
 export const startEmbeddedBroker = async (options: EmbeddedBrokerOptions) => {
   const principals = new WeakMap<Client, Principal>();
+  const signedIn = new WeakSet<Socket>();
   const broker = await Aedes.createBroker({
+    connectTimeout: options.connectTimeoutMs ?? 10_000,
     authenticate: (client, username, password, done) => {
       const secret = password?.toString('utf8') ?? '';
       if (!username) return done(authError(), false);
+      // Aedes closes an existing session with the same client id once this one is accepted:
+      // a gateway signed in with another gateway's id would throw that gateway off.
+      if (client.id !== gatewayClientId(username)) return done(identifierError(), false);
       options.verifyGateway(username, secret).then(
         (ok) => {
-          if (ok) principals.set(client, { kind: 'gateway', id: username });
+          if (ok) {
+            principals.set(client, { kind: 'gateway', id: username });
+            signedIn.add(client.conn as Socket);
+          }
           done(ok ? null : authError(), ok);
         },
         () => done(authError(), false),
@@ -60,7 +78,12 @@ export const startEmbeddedBroker = async (options: EmbeddedBrokerOptions) => {
     },
   });
 
-  const server: Server = createServer(broker.handle);
+  const server: Server = createServer((socket) => {
+    guardPacketSize(socket, () =>
+      signedIn.has(socket) ? MQTT_MAX_PACKET_BYTES : MQTT_MAX_CONNECT_BYTES,
+    );
+    broker.handle(socket);
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) => {
       broker.close();
@@ -77,6 +100,8 @@ export const startEmbeddedBroker = async (options: EmbeddedBrokerOptions) => {
   });
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : options.port;
+  const host = options.host ?? '0.0.0.0';
+  const localHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
 
   /**
    * The server's side of the embedded broker, in process: no socket, no second MQTT parse for
@@ -139,7 +164,7 @@ export const startEmbeddedBroker = async (options: EmbeddedBrokerOptions) => {
 
   return {
     port,
-    url: `mqtt://127.0.0.1:${port}`,
+    url: `mqtt://${localHost.includes(':') ? `[${localHost}]` : localHost}:${port}`,
     inProcessBus,
     close: () =>
       new Promise<void>((resolve) => {

@@ -160,6 +160,16 @@ export interface JobRunsTable {
   finished_at: Timestamp | null;
 }
 
+export interface DeadLettersTable {
+  id: Generated<number>;
+  gateway_id: string;
+  topic: string;
+  seq: number;
+  payload: Uint8Array;
+  error: string;
+  received_at: DefaultNow;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -177,4 +187,5 @@ export interface Database {
   operation_logs: OperationLogsTable;
   user_follows: UserFollowsTable;
   job_runs: JobRunsTable;
+  dead_letters: DeadLettersTable;
 }

@@ -1,5 +1,6 @@
 import type { MachineListReply, MenuNode } from '@linewatch/contracts/devices';
 import { deviceMessages, menuLabels } from '@linewatch/contracts/devices';
+import { primitiveMessages } from '@linewatch/contracts/primitives';
 import { messages } from '@linewatch/contracts/envelope';
 import { PAGE_SIZE } from '@linewatch/contracts/limits';
 import { sql } from 'kysely';
@@ -227,4 +228,36 @@ describe('machine list input', () => {
     expect(reply.status).toBe(400);
     expect(reply.body).toMatchObject({ code: '0400', msg: deviceMessages.badDate });
   });
+
+  // Each of these answered HTTP 500: the database refused the date or the NUL.
+  it.each(['2026-02-30', '2025-02-29', '0000-00-00', '2026-11-31', '2026-13-45'])(
+    'refuses the impossible dataDate %s with 0400, not 500',
+    async (dataDate) => {
+      const reply = await operator.get(LIST, { dataDate });
+      expect(reply.status).toBe(400);
+      expect(reply.body).toMatchObject({
+        code: '0400',
+        msg: deviceMessages.badDate,
+        data: { errors: [{ path: 'dataDate' }] },
+      });
+    },
+  );
+
+  it('accepts a real leap day', async () => {
+    const reply = await operator.get(LIST, { dataDate: '2024-02-29' });
+    expect(reply.status).toBe(200);
+  });
+
+  it.each(['nameTag', 'produceLine', 'produceGroup'])(
+    'refuses a NUL in %s with 0400 and a Chinese message',
+    async (field) => {
+      const reply = await operator.get(LIST, { [field]: 'LW\u0000x' });
+      expect(reply.status).toBe(400);
+      expect(reply.body).toMatchObject({
+        code: '0400',
+        msg: primitiveMessages.controlCharacter,
+        data: { errors: [{ path: field }] },
+      });
+    },
+  );
 });

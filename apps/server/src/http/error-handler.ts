@@ -1,6 +1,7 @@
 import { httpStatusOf, messages, ReplyCode } from '@linewatch/contracts/envelope';
 import type { FastifyError, FastifyInstance, FastifyServerOptions } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { DomainError, failure } from './envelope.ts';
 
 /** Every failure leaves as the envelope of DESIGN.md section 6; never a stack trace. */
@@ -8,6 +9,8 @@ export const registerErrorHandling = (
   app: FastifyInstance,
   { appShell }: { appShell: boolean },
 ) => {
+  // Where a schema names no message of its own (a number sent for a string), zod's Chinese one.
+  z.config(z.locales.zhCN());
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof DomainError) {
       return reply

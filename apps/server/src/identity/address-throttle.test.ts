@@ -49,4 +49,45 @@ describe('the per-address sign-in throttle', () => {
     expect(next.status).toBe(200);
     expect(next.body.success).toBe(true);
   });
+
+  // With `trustProxy: true` the leftmost entry, which the client writes, was the address.
+  it('with one trusted hop, a spoofed leftmost X-Forwarded-For entry does not dodge it', async () => {
+    server = await startTestServer({ TRUST_PROXY: '1' });
+    const user = await factories(server.linewatch).createUser();
+    // The proxy appends the address it saw (198.51.100.7) after whatever the client sent.
+    for (let i = 0; i < ADDRESS_LIMIT; i++) {
+      const reply = await loginRequest(
+        server.baseUrl,
+        { psnCode: `nobody${i}`, passWord: encryptPassword('guess') },
+        { 'x-forwarded-for': `203.0.113.${i + 1}, 198.51.100.7` },
+      );
+      expect(reply.body.msg).toBe(identityMessages.wrongCredentials);
+    }
+    const next = await loginRequest(
+      server.baseUrl,
+      { psnCode: user.psnCode, passWord: encryptPassword(user.password) },
+      { 'x-forwarded-for': '192.0.2.99, 198.51.100.7' },
+    );
+    expect(next.body).toMatchObject({ code: '0410', msg: messages.tooManyAttempts });
+    // Another client behind the same proxy is not blocked.
+    const other = await loginRequest(
+      server.baseUrl,
+      { psnCode: user.psnCode, passWord: encryptPassword(user.password) },
+      { 'x-forwarded-for': '198.51.100.8' },
+    );
+    expect(other.body.success).toBe(true);
+  });
+
+  it('trusts only the listed proxy addresses', async () => {
+    // 127.0.0.1 (the test client) is not the listed proxy: its forwarded header is ignored.
+    server = await startTestServer({ TRUST_PROXY: '10.0.0.0/8' });
+    const user = await factories(server.linewatch).createUser();
+    await guessFromSpoofedAddresses(server.baseUrl);
+    const next = await loginRequest(
+      server.baseUrl,
+      { psnCode: user.psnCode, passWord: encryptPassword(user.password) },
+      { 'x-forwarded-for': '198.51.100.7' },
+    );
+    expect(next.body).toMatchObject({ code: '0410', msg: messages.tooManyAttempts });
+  });
 });

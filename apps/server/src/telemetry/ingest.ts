@@ -3,13 +3,14 @@ import {
   parseTopic,
   telemetryMessage,
   type EventsMessage,
+  type Reading,
   type TelemetryMessage,
 } from '@linewatch/contracts/mqtt';
 import type { FastifyBaseLogger } from 'fastify';
 import type { DeviceRegistry } from '../devices/device-registry.ts';
 import type { LiveState } from './live-state.ts';
 import { addFigures } from '../shared/metrics.ts';
-import { effectsOf, type ReadingEffects } from './reading-effects.ts';
+import { effectsOf, type MachineSnapshot, type ReadingEffects } from './reading-effects.ts';
 import { emptyBatch, type Batch, type TelemetryRepository } from './repository.ts';
 
 export interface IngestCounters {
@@ -24,12 +25,15 @@ export interface IngestCounters {
   lostByGateway: number;
   flushes: number;
   flushFailures: number;
+  /** Messages the database refused even alone, stored in dead_letters (all time, not since start). */
+  deadLetters: number;
   /** Readings whose counters moved more than the machine could have: counted nothing, new base. */
   counterRebaselines: number;
 }
 
 /** The operation-log line of a counter re-baseline (DESIGN.md section 5, plausible counters). */
 const REBASELINE_COMMENT = '计数器重新基准';
+
 const rebaselineOperation = (
   sn: string,
   ts: number,
@@ -55,6 +59,69 @@ export interface IngestorDeps {
 
 const FLUSH_AT_MESSAGES = 5000;
 
+/**
+ * A message accepted since the last commit, kept small: if its flush is refused, its effects are
+ * recomputed from the payload (see `#replay`) rather than held for every message.
+ */
+interface PendingMessage {
+  gatewayId: string;
+  seq: number;
+  topic: string;
+  payload: Buffer;
+  /** Readings or events dropped at intake (a machine of another gateway); almost always null. */
+  skipped: Set<number> | null;
+}
+
+/** What waits for the next flush. */
+interface Pending {
+  messages: PendingMessage[];
+  /** The rows of all of them, folded as they arrive: what a flush normally writes. */
+  batch: Batch;
+  /** Each machine's snapshot before the first of these messages: where a replay starts. */
+  before: Map<string, MachineSnapshot | undefined>;
+}
+
+const emptyPending = (): Pending => ({ messages: [], batch: emptyBatch(), before: new Map() });
+
+/** One message with the effects it had, recomputed to find the one the database refuses. */
+interface ReplayedMessage extends PendingMessage {
+  readings: {
+    sn: string;
+    ts: number;
+    previous: MachineSnapshot | undefined;
+    effects: ReadingEffects;
+  }[];
+  operations: Batch['operations'];
+}
+
+const addEffects = (batch: Batch, sn: string, ts: number, effects: ReadingEffects) => {
+  if (effects.rebaseline) batch.operations.push(rebaselineOperation(sn, ts, effects.rebaseline));
+  for (const [minute, figures] of effects.minutes) {
+    const key = `${sn}|${minute}`;
+    const existing = batch.minutes.get(key);
+    if (existing) addFigures(existing.figures, figures);
+    else batch.minutes.set(key, { sn, minute, figures: { ...figures } });
+  }
+  if (effects.statusChange) batch.statusChanges.push({ sn, ...effects.statusChange });
+  for (const a of effects.alarmsRaised)
+    batch.alarmEdges.push({ sn, code: a.code, ts: a.ts, active: true });
+  for (const a of effects.alarmsCleared)
+    batch.alarmEdges.push({ sn, code: a.code, ts: a.ts, active: false });
+  batch.snapshots.set(sn, effects.snapshot);
+};
+
+/** The rows of messages [from, to), in arrival order, as one transaction writes them. */
+const batchOf = (messages: readonly ReplayedMessage[], from = 0, to = messages.length) => {
+  const batch = emptyBatch();
+  for (let i = from; i < to; i++) {
+    const message = messages[i]!;
+    batch.gatewaySeq.set(message.gatewayId, message.seq);
+    for (const { sn, ts, effects } of message.readings) addEffects(batch, sn, ts, effects);
+    batch.operations.push(...message.operations);
+  }
+  return batch;
+};
+
 /** An unwritten batch put back in front of what arrived since, so a failed flush loses nothing. */
 const mergeBatches = (older: Batch, newer: Batch): Batch => {
   for (const [gw, seq] of newer.gatewaySeq)
@@ -69,6 +136,52 @@ const mergeBatches = (older: Batch, newer: Batch): Batch => {
   older.operations.push(...newer.operations);
   for (const [sn, s] of newer.snapshots) older.snapshots.set(sn, s);
   return older;
+};
+
+const mergePending = (older: Pending, newer: Pending): Pending => {
+  for (const [sn, snapshot] of newer.before)
+    if (!older.before.has(sn)) older.before.set(sn, snapshot);
+  return {
+    messages: older.messages.concat(newer.messages),
+    batch: mergeBatches(older.batch, newer.batch),
+    before: older.before,
+  };
+};
+
+/** What is left of a replay after a failure, as pending again. */
+const pendingOf = (messages: readonly ReplayedMessage[]): Pending => {
+  const before = new Map<string, MachineSnapshot | undefined>();
+  for (const m of messages)
+    for (const r of m.readings) if (!before.has(r.sn)) before.set(r.sn, r.previous);
+  return {
+    messages: messages.map(({ gatewayId, seq, topic, payload, skipped }) => ({
+      gatewayId,
+      seq,
+      topic,
+      payload,
+      skipped,
+    })),
+    batch: batchOf(messages),
+    before,
+  };
+};
+
+const operationOf = (event: EventsMessage['events'][number]): Batch['operations'][number] => ({
+  sn: event.sn,
+  ts: event.ts,
+  comment: event.comment,
+  setValue: event.setValue,
+  user: event.user,
+});
+
+/**
+ * The database refused the data itself (SQLSTATE class 22 data exception, 23 constraint
+ * violation): writing it again fails again. Anything else (connection lost, database closing)
+ * may pass on retry.
+ */
+const isDataError = (error: unknown) => {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && /^2[23]/.test(code);
 };
 
 /**
@@ -88,6 +201,7 @@ export class Ingestor {
     lostByGateway: 0,
     flushes: 0,
     flushFailures: 0,
+    deadLetters: 0,
     counterRebaselines: 0,
   };
   /** Highest seq applied in memory, per gateway. */
@@ -95,8 +209,7 @@ export class Ingestor {
   /** Highest seq committed to the database, per gateway. */
   readonly #persisted = new Map<string, number>();
   readonly #ackDue = new Set<string>();
-  #pending = emptyBatch();
-  #pendingMessages = 0;
+  #pending = emptyPending();
   #flushing: Promise<void> | null = null;
   #timer: NodeJS.Timeout | null = null;
   #retryAt = 0;
@@ -108,6 +221,7 @@ export class Ingestor {
       this.#accepted.set(gw, seq);
       this.#persisted.set(gw, seq);
     }
+    this.counters.deadLetters = await this.deps.repo.countDeadLetters();
     this.#timer = setInterval(() => void this.flush(), this.deps.flushIntervalMs ?? 100);
   }
 
@@ -177,61 +291,91 @@ export class Ingestor {
       }
     }
     this.#accepted.set(gw, message.seq);
-    this.#pending.gatewaySeq.set(gw, message.seq);
     this.counters.accepted++;
-    if ('readings' in message) this.#applyTelemetry(gw, message);
-    else this.#applyEvents(gw, message);
-    if (++this.#pendingMessages >= FLUSH_AT_MESSAGES) void this.flush();
+    const pending = this.#pending;
+    pending.batch.gatewaySeq.set(gw, message.seq);
+    const skipped =
+      'readings' in message
+        ? this.#applyTelemetry(pending, gw, message)
+        : this.#applyEvents(pending, gw, message);
+    const count = pending.messages.push({
+      gatewayId: gw,
+      seq: message.seq,
+      topic,
+      payload,
+      skipped,
+    });
+    if (count >= FLUSH_AT_MESSAGES) void this.flush();
   }
 
-  #applyTelemetry(gw: string, message: TelemetryMessage) {
-    const batch = this.#pending;
-    for (const reading of message.readings) {
-      const device = this.deps.devices.get(reading.sn);
-      if (device?.gatewayId !== gw) {
+  /** One place where a reading becomes effects, for intake and for a replay alike. */
+  #effectsOf(previous: MachineSnapshot | undefined, reading: Reading): ReadingEffects {
+    // Intake only takes readings of registered machines; one removed since is judged unbounded.
+    const limits = this.deps.devices.get(reading.sn) ?? { ppmTarget: 0, maxPpm: null };
+    return effectsOf(previous, reading, limits);
+  }
+
+  #applyTelemetry(pending: Pending, gw: string, message: TelemetryMessage): Set<number> | null {
+    let skipped: Set<number> | null = null;
+    message.readings.forEach((reading, i) => {
+      if (this.deps.devices.get(reading.sn)?.gatewayId !== gw) {
         this.counters.unknownMachine++;
-        continue;
+        (skipped ??= new Set()).add(i);
+        return;
       }
-      const effects = effectsOf(this.deps.live.snapshot(reading.sn), reading, device);
+      const previous = this.deps.live.snapshot(reading.sn);
+      if (!pending.before.has(reading.sn)) pending.before.set(reading.sn, previous);
+      const effects = this.#effectsOf(previous, reading);
       if (effects.rebaseline) {
         this.counters.counterRebaselines++;
-        batch.operations.push(rebaselineOperation(reading.sn, reading.ts, effects.rebaseline));
         this.deps.log.warn(
           { sn: reading.sn, ...effects.rebaseline },
           'implausible counter jump: re-baselined, no parts counted',
         );
       }
-      for (const [minute, figures] of effects.minutes) {
-        const key = `${reading.sn}|${minute}`;
-        const existing = batch.minutes.get(key);
-        if (existing) addFigures(existing.figures, figures);
-        else batch.minutes.set(key, { sn: reading.sn, minute, figures });
-      }
-      if (effects.statusChange)
-        batch.statusChanges.push({ sn: reading.sn, ...effects.statusChange });
-      for (const a of effects.alarmsRaised)
-        batch.alarmEdges.push({ sn: reading.sn, code: a.code, ts: a.ts, active: true });
-      for (const a of effects.alarmsCleared)
-        batch.alarmEdges.push({ sn: reading.sn, code: a.code, ts: a.ts, active: false });
-      batch.snapshots.set(reading.sn, effects.snapshot);
+      addEffects(pending.batch, reading.sn, reading.ts, effects);
       this.deps.live.apply(reading.sn, effects);
-    }
+    });
+    return skipped;
   }
 
-  #applyEvents(gw: string, message: EventsMessage) {
-    for (const event of message.events) {
+  #applyEvents(pending: Pending, gw: string, message: EventsMessage): Set<number> | null {
+    let skipped: Set<number> | null = null;
+    message.events.forEach((event, i) => {
       if (this.deps.devices.get(event.sn)?.gatewayId !== gw) {
         this.counters.unknownMachine++;
-        continue;
+        (skipped ??= new Set()).add(i);
+        return;
       }
-      this.#pending.operations.push({
-        sn: event.sn,
-        ts: event.ts,
-        comment: event.comment,
-        setValue: event.setValue,
-        user: event.user,
-      });
-    }
+      pending.batch.operations.push(operationOf(event));
+    });
+    return skipped;
+  }
+
+  /**
+   * The effects each message had, recomputed in arrival order from the machines' snapshots before
+   * the first of them: the same inputs, so the same effects (the payloads passed the schema).
+   */
+  #replay(pending: Pending): ReplayedMessage[] {
+    const snapshots = new Map(pending.before);
+    return pending.messages.map((m) => {
+      const message = JSON.parse(m.payload.toString('utf8')) as TelemetryMessage | EventsMessage;
+      const replayed: ReplayedMessage = { ...m, readings: [], operations: [] };
+      if ('readings' in message) {
+        message.readings.forEach((reading, i) => {
+          if (m.skipped?.has(i)) return;
+          const previous = snapshots.get(reading.sn);
+          const effects = this.#effectsOf(previous, reading);
+          snapshots.set(reading.sn, effects.snapshot);
+          replayed.readings.push({ sn: reading.sn, ts: reading.ts, previous, effects });
+        });
+      } else {
+        message.events.forEach((event, i) => {
+          if (!m.skipped?.has(i)) replayed.operations.push(operationOf(event));
+        });
+      }
+      return replayed;
+    });
   }
 
   /** Writes what was accepted, then acknowledges it. Never two flushes at once. */
@@ -244,17 +388,25 @@ export class Ingestor {
   }
 
   async #flushOnce(): Promise<void> {
-    const batch = this.#pending;
-    if (batch.gatewaySeq.size > 0 && Date.now() >= this.#retryAt) {
-      this.#pending = emptyBatch();
-      this.#pendingMessages = 0;
+    const pending = this.#pending;
+    if (pending.messages.length > 0 && Date.now() >= this.#retryAt) {
+      this.#pending = emptyPending();
+      let unwritten: Pending = pending;
       try {
-        const stored = await this.deps.repo.writeBatch(batch);
-        this.deps.live.settle(stored);
-        this.counters.flushes++;
-        for (const [gw, seq] of batch.gatewaySeq) {
-          this.#persisted.set(gw, seq);
-          this.#ackDue.add(gw);
+        try {
+          this.deps.live.settle(await this.deps.repo.writeBatch(pending.batch));
+          this.counters.flushes++;
+          this.#committed(pending.messages, 0, pending.messages.length);
+        } catch (error) {
+          if (!isDataError(error)) throw error;
+          const replayed = this.#replay(pending);
+          const progress = { done: 0 };
+          try {
+            await this.#writeRange(replayed, 0, replayed.length, progress);
+          } catch (failure) {
+            unwritten = pendingOf(replayed.slice(progress.done));
+            throw failure;
+          }
         }
       } catch (error) {
         this.counters.flushFailures++;
@@ -264,11 +416,74 @@ export class Ingestor {
           { err: error },
           'writing telemetry failed; kept in memory and retried, nothing acknowledged',
         );
-        this.#pending = mergeBatches(batch, this.#pending);
+        this.#pending = mergePending(unwritten, this.#pending);
       }
     }
     for (const gw of this.#ackDue) this.deps.publishAck(gw, this.#persisted.get(gw) ?? 0);
     this.#ackDue.clear();
+  }
+
+  #committed(messages: readonly PendingMessage[], from: number, to: number) {
+    for (let i = from; i < to; i++) {
+      const { gatewayId, seq } = messages[i]!;
+      this.#persisted.set(gatewayId, seq);
+      this.#ackDue.add(gatewayId);
+    }
+  }
+
+  /**
+   * Writes messages [from, to) in one transaction. When the database refuses the data, the range
+   * is halved until the message it refuses stands alone; that one is dead-lettered and everyone
+   * else's messages are written around it, still in arrival order (so each gateway's watermark
+   * only moves forward). Any other error is thrown with `progress.done` at the first unwritten.
+   */
+  async #writeRange(
+    messages: readonly ReplayedMessage[],
+    from: number,
+    to: number,
+    progress: { done: number },
+  ): Promise<void> {
+    try {
+      this.deps.live.settle(await this.deps.repo.writeBatch(batchOf(messages, from, to)));
+      this.counters.flushes++;
+    } catch (error) {
+      if (!isDataError(error)) throw error;
+      if (to - from > 1) {
+        const middle = from + Math.floor((to - from) / 2);
+        await this.#writeRange(messages, from, middle, progress);
+        await this.#writeRange(messages, middle, to, progress);
+        return;
+      }
+      await this.#deadLetter(messages[from]!, error);
+    }
+    this.#committed(messages, from, to);
+    progress.done = to;
+  }
+
+  /**
+   * Stores the message the database refused, with its error, and moves its gateway's watermark
+   * past it. Its effects stay in the live state (later readings were computed against its
+   * snapshot) until a restart rebuilds the live state from the database, which never saw them.
+   */
+  async #deadLetter(message: ReplayedMessage, error: unknown) {
+    const reason = error instanceof Error ? error.message : String(error);
+    await this.deps.repo.writeDeadLetter({
+      gatewayId: message.gatewayId,
+      topic: message.topic,
+      seq: message.seq,
+      payload: message.payload,
+      error: reason,
+    });
+    this.counters.deadLetters++;
+    this.deps.log.error(
+      {
+        gateway: message.gatewayId,
+        seq: message.seq,
+        machines: message.readings.map((r) => r.sn),
+        err: error,
+      },
+      'the database refused a gateway message: dead-lettered and acknowledged',
+    );
   }
 
   /** Stops intake timing and writes what is left (graceful shutdown). */
@@ -277,6 +492,6 @@ export class Ingestor {
     this.#timer = null;
     this.#retryAt = 0;
     await this.flush();
-    if (this.#pending.gatewaySeq.size > 0) await this.flush();
+    if (this.#pending.messages.length > 0) await this.flush();
   }
 }

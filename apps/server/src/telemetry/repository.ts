@@ -58,7 +58,7 @@ export const createTelemetryRepository = (db: Db, timeZone: string) => ({
       .select([
         'sn_code',
         sql<Date>`date_trunc('hour', minute)`.as('hour'),
-        sql<number>`sum(produced)::int`.as('produced'),
+        sql<number>`sum(produced)::bigint`.as('produced'),
       ])
       .where('minute', '>', since)
       .groupBy(['sn_code', sql`date_trunc('hour', minute)`])
@@ -253,6 +253,42 @@ export const createTelemetryRepository = (db: Db, timeZone: string) => ({
       }
     });
     return storedMinutes;
+  },
+
+  /** A message the database refused, kept raw; its seq counts as handled (acknowledged). */
+  async writeDeadLetter(letter: {
+    gatewayId: string;
+    topic: string;
+    seq: number;
+    payload: Uint8Array;
+    error: string;
+  }): Promise<void> {
+    await db.transaction().execute(async (tx) => {
+      await tx
+        .insertInto('dead_letters')
+        .values({
+          gateway_id: letter.gatewayId,
+          topic: letter.topic,
+          seq: letter.seq,
+          payload: letter.payload,
+          // The error may quote the refused text; the NUL that made it fail would fail here too.
+          error: letter.error.replaceAll('\u0000', '\\0'),
+        })
+        .execute();
+      await tx
+        .updateTable('gateways')
+        .set({ last_seq: sql<number>`greatest(last_seq, ${letter.seq})` })
+        .where('id', '=', letter.gatewayId)
+        .execute();
+    });
+  },
+
+  async countDeadLetters(): Promise<number> {
+    const row = await db
+      .selectFrom('dead_letters')
+      .select(sql<number>`count(*)::int`.as('n'))
+      .executeTakeFirstOrThrow();
+    return row.n;
   },
 });
 

@@ -4,7 +4,6 @@ import { ackMessage, topicOf, type Reading, type TopicKind } from '@linewatch/co
 import { encryptPassword } from '@linewatch/contracts/password-cipher';
 import mqtt, { type MqttClient } from 'mqtt';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -227,7 +226,8 @@ export const connectGateway = async (
   gateway: TestGateway,
 ): Promise<GatewayClient> => {
   const client = await mqtt.connectAsync(mqttUrl, {
-    clientId: `test-${gateway.id}-${randomBytes(3).toString('hex')}`,
+    // The embedded broker takes a gateway only under its own id, as the agent connects.
+    clientId: `gw-${gateway.id}`,
     username: gateway.id,
     password: gateway.secret,
     protocolVersion: 4,

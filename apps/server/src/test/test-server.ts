@@ -166,6 +166,7 @@ export const startTestServer = async (
     HOST: '127.0.0.1',
     PORT: '0',
     MQTT_PORT: '0',
+    MQTT_HOST: '127.0.0.1',
     DATA_DIR: dataDir,
     DEMO: '0',
     SECRET: TEST_SECRET,

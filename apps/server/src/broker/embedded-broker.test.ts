@@ -1,0 +1,128 @@
+import { topicOf } from '@linewatch/contracts/mqtt';
+import mqtt, { type MqttClient } from 'mqtt';
+import { connect, type Socket } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { gatewayClientId, startEmbeddedBroker, type EmbeddedBroker } from './embedded-broker.ts';
+import { packetSizeGuard } from './packet-size-guard.ts';
+
+const secretOf = (id: string) => `secret-of-${id}`;
+const opened: { close(): unknown }[] = [];
+afterEach(async () => {
+  for (let item = opened.pop(); item; item = opened.pop()) await item.close();
+});
+
+const startBroker = async (connectTimeoutMs: number) => {
+  const broker = await startEmbeddedBroker({
+    port: 0,
+    host: '127.0.0.1',
+    verifyGateway: async (id, password) => password === secretOf(id),
+    connectTimeoutMs,
+  });
+  opened.push(broker);
+  return broker;
+};
+
+const rawClient = (broker: EmbeddedBroker) => {
+  const socket = connect(broker.port, '127.0.0.1');
+  socket.on('error', () => undefined);
+  opened.push({ close: () => socket.destroy() });
+  const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+  return { socket, closed };
+};
+
+/** The fixed header of a packet of `type` announcing `length` bytes to follow. */
+const fixedHeader = (type: number, length: number) => {
+  const bytes = [type << 4];
+  do {
+    let byte = length % 128;
+    length = Math.floor(length / 128);
+    if (length > 0) byte |= 0x80;
+    bytes.push(byte);
+  } while (length > 0);
+  return Buffer.from(bytes);
+};
+
+const signIn = async (broker: EmbeddedBroker, id: string, clientId = gatewayClientId(id)) => {
+  const client = await mqtt.connectAsync(broker.url, {
+    clientId,
+    username: id,
+    password: secretOf(id),
+    protocolVersion: 4,
+    reconnectPeriod: 0,
+  });
+  opened.push({ close: () => client.endAsync(true) });
+  return client;
+};
+
+describe('embedded broker, before sign-in', () => {
+  // Three of these took the server from 923 to 1,370 MB: the parser buffered what they announced.
+  it('drops a client announcing a 250 MB CONNECT', async () => {
+    const broker = await startBroker(600_000);
+    const { socket, closed } = rawClient(broker);
+    socket.write(Buffer.concat([fixedHeader(1, 250 * 1024 * 1024), Buffer.alloc(1024, 0x41)]));
+    await closed;
+  });
+
+  it('drops a client that connects and never sends CONNECT', async () => {
+    const broker = await startBroker(300);
+    const { closed } = rawClient(broker);
+    await closed;
+  });
+});
+
+describe('embedded broker, signed in', () => {
+  it('drops a gateway announcing a packet above the telemetry maximum', async () => {
+    const broker = await startBroker(600_000);
+    const client = await signIn(broker, 'bigsender');
+    const closed = new Promise<void>((resolve) => client.once('close', () => resolve()));
+    // Straight onto the socket: mqtt.js itself would send the whole 16 MB.
+    (client.stream as Socket).write(fixedHeader(3, 16 * 1024 * 1024));
+    await closed;
+  });
+
+  it('refuses a gateway signing in under another gateway’s client id', async () => {
+    const broker = await startBroker(600_000);
+    const victim = await signIn(broker, 'badgw2');
+    let victimClosed = false;
+    victim.on('close', () => (victimClosed = true));
+
+    const impostor = mqtt.connectAsync(broker.url, {
+      clientId: gatewayClientId('badgw2'),
+      username: 'badgw1',
+      password: secretOf('badgw1'),
+      protocolVersion: 4,
+      reconnectPeriod: 0,
+    });
+    await expect(impostor).rejects.toThrow(/identifier rejected/i);
+
+    // The real badgw2 is still connected and served.
+    const granted = await victim.subscribeAsync(topicOf('badgw2', 'ack'), { qos: 1 });
+    expect(granted[0]?.qos).toBe(1);
+    expect(victimClosed).toBe(false);
+    expect(victim.connected).toBe(true);
+    // Under its own id, badgw1 is welcome.
+    const own: MqttClient = await signIn(broker, 'badgw1');
+    expect(own.connected).toBe(true);
+  });
+});
+
+describe('packetSizeGuard', () => {
+  it('follows packets split anywhere across chunks', () => {
+    const fits = packetSizeGuard(() => 200);
+    const stream = Buffer.concat([
+      fixedHeader(3, 150),
+      Buffer.alloc(150),
+      fixedHeader(3, 200),
+      Buffer.alloc(200),
+      fixedHeader(12, 0),
+    ]);
+    for (let i = 0; i < stream.length; i += 7) expect(fits(stream.subarray(i, i + 7))).toBe(true);
+    expect(fits(fixedHeader(3, 201))).toBe(false);
+  });
+
+  it('refuses a remaining length of more than four bytes', () => {
+    expect(packetSizeGuard(() => Infinity)(Buffer.from([0x30, 0xff, 0xff, 0xff, 0xff, 0x01]))).toBe(
+      false,
+    );
+  });
+});

@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.ts';
+
+const env = (vars: Record<string, string>) => ({ DEMO: '1', ...vars });
+
+describe('TRUST_PROXY', () => {
+  it.each([
+    ['', false],
+    ['0', false],
+    ['1', 1],
+    ['2', 2],
+    ['10.0.0.1', '10.0.0.1'],
+    ['10.0.0.0/8, 192.168.1.2,::1', '10.0.0.0/8,192.168.1.2,::1'],
+  ])('reads %j as %j', (value, expected) => {
+    expect(loadConfig(env({ TRUST_PROXY: value })).TRUST_PROXY).toEqual(expected);
+  });
+
+  // "true" trusted every hop: a client could choose its own address.
+  it.each(['true', 'yes', '10.0.0.0/33', 'proxy.example'])('refuses %j', (value) => {
+    expect(() => loadConfig(env({ TRUST_PROXY: value }))).toThrow(ConfigError);
+    expect(() => loadConfig(env({ TRUST_PROXY: value }))).toThrow(/TRUST_PROXY/);
+  });
+});
+
+describe('MQTT_HOST', () => {
+  it('defaults to all interfaces and takes an address', () => {
+    expect(loadConfig(env({})).MQTT_HOST).toBe('0.0.0.0');
+    expect(loadConfig(env({ MQTT_HOST: '127.0.0.1' })).MQTT_HOST).toBe('127.0.0.1');
+    expect(() => loadConfig(env({ MQTT_HOST: 'not an address' }))).toThrow(/MQTT_HOST/);
+  });
+});

@@ -1,0 +1,132 @@
+import { topicOf, type EventsMessage, type TelemetryMessage } from '@linewatch/contracts/mqtt';
+import type { FastifyBaseLogger } from 'fastify';
+import { describe, expect, it } from 'vitest';
+import type { DeviceRegistry } from '../devices/device-registry.ts';
+import { reading } from '../test/clients.ts';
+import { Ingestor } from './ingest.ts';
+import { LiveState } from './live-state.ts';
+import type { Batch, TelemetryRepository } from './repository.ts';
+
+type Letter = Parameters<TelemetryRepository['writeDeadLetter']>[0];
+
+/** An Ingestor over a repository that refuses, as PostgreSQL would, any batch holding `refused`. */
+const setup = (refused: (batch: Batch) => boolean) => {
+  const written: Batch[] = [];
+  const letters: Letter[] = [];
+  const acks: { gw: string; seq: number }[] = [];
+  const state = { failure: null as Error | null };
+  const repo = {
+    countDeadLetters: async () => 0,
+    writeBatch: async (batch: Batch) => {
+      if (state.failure) throw state.failure;
+      if (refused(batch)) {
+        throw Object.assign(new Error('invalid byte sequence for encoding "UTF8": 0x00'), {
+          code: '22021',
+        });
+      }
+      written.push(batch);
+      return [];
+    },
+    writeDeadLetter: async (letter: Letter) => {
+      letters.push(letter);
+    },
+  } as unknown as TelemetryRepository;
+  const devices = {
+    get: (sn: string) => ({ gatewayId: sn.slice(0, 1), ppmTarget: 0, maxPpm: null }),
+  };
+  const quiet = () => undefined;
+  const ingestor = new Ingestor({
+    repo,
+    loadGatewaySeqs: async () => new Map([...'ABC'].map((gw) => [gw, 0])),
+    live: new LiveState('Asia/Shanghai'),
+    devices: devices as unknown as DeviceRegistry,
+    publishAck: (gw, seq) => acks.push({ gw, seq }),
+    log: { error: quiet, warn: quiet, debug: quiet } as unknown as FastifyBaseLogger,
+    flushIntervalMs: 3_600_000,
+  });
+  const lastAck = (gw: string) => acks.filter((a) => a.gw === gw).at(-1)?.seq;
+  const send = (gw: string, message: TelemetryMessage | EventsMessage) => {
+    const kind = 'readings' in message ? 'telemetry' : 'events';
+    const payload = Buffer.from(JSON.stringify(message));
+    ingestor.handle(topicOf(gw, kind), payload);
+    return payload;
+  };
+  const telemetry = (gw: string, seq: number, produced: number) =>
+    send(gw, { seq, readings: [reading(`${gw}-m1`, { produced })] });
+  const operation = (gw: string, seq: number, comment: string) =>
+    send(gw, {
+      seq,
+      events: [
+        { type: 'operation', sn: `${gw}-m1`, ts: Date.now(), comment, setValue: '1', user: 'u' },
+      ],
+    });
+  return { ingestor, written, letters, lastAck, send, telemetry, operation, state };
+};
+
+const holdsPoison = (batch: Batch) => batch.operations.some((o) => o.comment.includes('poison'));
+
+describe('a flush the database refuses', () => {
+  it('finds the refused messages by halving, dead-letters them and writes every other one', async () => {
+    const t = setup(holdsPoison);
+    await t.ingestor.start();
+    t.telemetry('A', 1, 100);
+    t.telemetry('B', 1, 500);
+    const poisonA = t.operation('A', 2, 'poison A');
+    t.telemetry('B', 2, 510);
+    t.telemetry('C', 1, 7);
+    t.operation('A', 3, 'fine');
+    const poisonC = t.operation('C', 2, 'poison C');
+    t.telemetry('B', 3, 520);
+    // B's machine in A's message is dropped at intake, and must stay dropped in the replay.
+    t.send('A', {
+      seq: 4,
+      readings: [reading('A-m1', { produced: 130 }), reading('B-m1', { produced: 9_999 })],
+    });
+    await t.ingestor.flush();
+
+    expect(t.letters).toEqual([
+      expect.objectContaining({ gatewayId: 'A', seq: 2, topic: topicOf('A', 'events') }),
+      expect.objectContaining({ gatewayId: 'C', seq: 2, topic: topicOf('C', 'events') }),
+    ]);
+    expect(Buffer.from(t.letters[0]!.payload).equals(poisonA)).toBe(true);
+    expect(Buffer.from(t.letters[1]!.payload).equals(poisonC)).toBe(true);
+    expect(t.letters[0]!.error).toMatch(/0x00/);
+    expect(t.ingestor.counters.deadLetters).toBe(2);
+    // Every gateway is acknowledged up to its last message, the dead letters included.
+    expect([t.lastAck('A'), t.lastAck('B'), t.lastAck('C')]).toEqual([4, 3, 2]);
+    expect(t.ingestor.persistedSeq('A')).toBe(4);
+
+    // Everything else was written, in arrival order, each message once.
+    const comments = t.written.flatMap((b) => b.operations.map((o) => o.comment));
+    expect(comments).toEqual(['fine']);
+    const produced = (sn: string) =>
+      t.written
+        .flatMap((b) => [...b.minutes.values()])
+        .filter((m) => m.sn === sn)
+        .reduce((sum, m) => sum + m.figures.produced, 0);
+    expect([produced('A-m1'), produced('B-m1')]).toEqual([30, 20]);
+    const watermarks = t.written.flatMap((b) => [...b.gatewaySeq].filter(([gw]) => gw === 'B'));
+    expect(watermarks.map(([, seq]) => seq)).toEqual([...watermarks.map(([, s]) => s)].sort());
+    // Halving, not one transaction per message: 9 messages, 2 refused.
+    expect(t.written.length).toBeLessThan(9);
+    await t.ingestor.stop();
+  });
+
+  it('keeps a batch and acknowledges nothing when the database is unreachable, not refusing', async () => {
+    const t = setup(() => false);
+    await t.ingestor.start();
+    t.telemetry('A', 1, 100);
+    t.operation('A', 2, 'fine');
+    t.state.failure = new Error('Connection terminated unexpectedly');
+    await t.ingestor.flush();
+    expect(t.letters).toEqual([]);
+    expect(t.lastAck('A')).toBeUndefined();
+    expect(t.ingestor.counters.flushFailures).toBe(1);
+
+    t.state.failure = null;
+    t.telemetry('A', 3, 120);
+    await t.ingestor.stop();
+    expect(t.lastAck('A')).toBe(3);
+    expect(t.written.flatMap((b) => b.operations.map((o) => o.comment))).toEqual(['fine']);
+  });
+});

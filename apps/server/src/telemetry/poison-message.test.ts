@@ -1,0 +1,120 @@
+import { sql } from 'kysely';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { connectGateway, reading, type GatewayClient } from '../test/clients.ts';
+import { factories, type TestLine } from '../test/factories.ts';
+import { ingestCounters, probes } from '../test/probes.ts';
+import { startTestServer, type TestServer } from '../test/test-server.ts';
+
+let server: TestServer;
+let make: ReturnType<typeof factories>;
+let db: ReturnType<typeof probes>;
+let line: TestLine;
+const clients: GatewayClient[] = [];
+
+beforeAll(async () => {
+  server = await startTestServer();
+  make = factories(server.linewatch);
+  db = probes(server.linewatch.database.db);
+  line = await make.createLine();
+});
+afterEach(async () => {
+  for (let c = clients.pop(); c; c = clients.pop()) await c.close();
+});
+afterAll(() => server?.close());
+
+const gatewayWithMachine = async () => {
+  const gateway = await make.createGateway();
+  const sn = await make.createDevice({ line, gateway });
+  const client = await connectGateway(server.mqttUrl, gateway);
+  clients.push(client);
+  return { gateway, sn, client };
+};
+
+const operation = (sn: string, comment: string) => ({
+  type: 'operation',
+  sn,
+  ts: Date.now(),
+  comment,
+  setValue: '1',
+  user: 'op',
+});
+
+describe('a message the database refuses', () => {
+  it('is dead-lettered and acknowledged; every gateway keeps flowing', async () => {
+    const store = server.linewatch.database.db;
+    // The contracts now refuse what PostgreSQL refused (a NUL): this refuses what they accept.
+    await sql`ALTER TABLE operation_logs ADD CONSTRAINT poison_for_test CHECK (comment <> 'poison')`.execute(
+      store,
+    );
+    const a = await gatewayWithMachine();
+    const b = await gatewayWithMachine();
+    const before = await ingestCounters(server.baseUrl);
+
+    await a.client.telemetry(1, [reading(a.sn, { produced: 100 })]);
+    await b.client.telemetry(1, [reading(b.sn, { produced: 1_000 })]);
+    await a.client.publish('events', { seq: 2, events: [operation(a.sn, 'poison')] });
+    await b.client.telemetry(2, [reading(b.sn, { produced: 1_010 })]);
+    await a.client.telemetry(3, [reading(a.sn, { produced: 130 })]);
+    await b.client.telemetry(3, [reading(b.sn, { produced: 1_020 })]);
+    // Before: the shared flush failed and was retried forever; neither gateway got an ack.
+    await b.client.waitForAck(3);
+    await a.client.waitForAck(3);
+
+    expect(await db.producedTotal(a.sn)).toBe(30);
+    expect(await db.producedTotal(b.sn)).toBe(20);
+    expect(await db.lastSeq(a.gateway.id)).toBe(3);
+    const letters = await store
+      .selectFrom('dead_letters')
+      .selectAll()
+      .where('gateway_id', '=', a.gateway.id)
+      .execute();
+    expect(letters).toHaveLength(1);
+    expect(letters[0]).toMatchObject({ seq: 2, topic: `lw/v1/gw/${a.gateway.id}/events` });
+    expect(JSON.parse(Buffer.from(letters[0]!.payload).toString('utf8'))).toMatchObject({
+      seq: 2,
+      events: [{ comment: 'poison' }],
+    });
+    expect(letters[0]!.error).toMatch(/poison_for_test/);
+    const after = await ingestCounters(server.baseUrl);
+    expect(after.deadLetters - before.deadLetters).toBe(1);
+
+    // A's later messages are written and acknowledged as usual.
+    await a.client.publish('events', { seq: 4, events: [operation(a.sn, 'fine')] });
+    await a.client.waitForAck(4);
+    const comments = await store
+      .selectFrom('operation_logs')
+      .select('comment')
+      .where('sn_code', '=', a.sn)
+      .execute();
+    expect(comments.map((c) => c.comment)).toEqual(['fine']);
+    await sql`ALTER TABLE operation_logs DROP CONSTRAINT poison_for_test`.execute(store);
+  });
+
+  // Both stopped all ingest: a NUL in an alarm code, and a minute delta above 2^31 - 1 (a drop
+  // on a machine counting above 2^31) into an integer column.
+  it('no longer comes from a NUL in an alarm code or a huge counter delta', async () => {
+    const a = await gatewayWithMachine();
+    const b = await gatewayWithMachine();
+    const before = await ingestCounters(server.baseUrl);
+
+    await a.client.telemetry(1, [reading(a.sn, { produced: 3_000_000_000 })]);
+    await a.client.telemetry(2, [
+      {
+        ...reading(a.sn, { produced: 3_000_000_100 }),
+        alarms: [{ code: 'E\u00001', active: true }],
+      },
+    ]);
+    await a.client.telemetry(2, [reading(a.sn, { produced: 0 })]);
+    await a.client.telemetry(3, [reading(a.sn, { produced: 2_999_999_999 })]);
+    await b.client.telemetry(1, [reading(b.sn, { produced: 5 })]);
+    await b.client.telemetry(2, [reading(b.sn, { produced: 9 })]);
+    await a.client.waitForAck(3);
+    await b.client.waitForAck(2);
+
+    const after = await ingestCounters(server.baseUrl);
+    expect(after.malformed - before.malformed).toBe(1);
+    expect(after.deadLetters).toBe(before.deadLetters);
+    expect(await db.producedTotal(b.sn)).toBe(4);
+    expect((await db.live(a.sn))?.produced).toBe(2_999_999_999);
+  });
+});
