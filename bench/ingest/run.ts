@@ -1,3 +1,5 @@
+import { sockets as socketPaths, telemetryApi } from '@linewatch/contracts/telemetry-api';
+import { identityApi } from '@linewatch/contracts/identity-api';
 /*
  * Ingest benchmark (DESIGN.md section 7): G gateways × M machines publish one reading per MQTT
  * message, QoS 1, as fast as a window of unacknowledged messages allows, through the broker into
@@ -147,7 +149,7 @@ const rssMb = () => {
   return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024);
 };
 
-const login = await fetch(`${baseUrl}/api/wechat/bindUser`, {
+const login = await fetch(`${baseUrl}${identityApi.wechatBindUser.path}`, {
   method: 'POST',
   headers: { 'content-type': 'application/json' },
   body: JSON.stringify({ psnCode: 'bench', passWord: encryptPassword(PASSWORD) }),
@@ -162,9 +164,12 @@ const sockets = await Promise.all(
     const g = i % GATEWAYS;
     const m = Math.floor(i / GATEWAYS) % MACHINES;
     // The session travels in a header, never the URL (it would be logged).
-    const ws = new WebSocket(`${baseUrl.replace('http', 'ws')}/ws/realtime/${snOf(g, m)}`, {
-      headers: { keyId },
-    });
+    const ws = new WebSocket(
+      `${baseUrl.replace('http', 'ws')}${socketPaths.realtime.path(snOf(g, m))}`,
+      {
+        headers: { keyId },
+      },
+    );
     ws.on('message', (data: Buffer) => {
       const payload = JSON.parse(data.toString()) as RealtimePayload;
       if (measuring && payload.updatedAt) latencies.push(Date.now() - payload.updatedAt);
@@ -280,7 +285,7 @@ while (gateways.some((gw) => gw.acked < gw.seq) && Date.now() - drainStart < 60_
   await new Promise((r) => setTimeout(r, 100));
 stopped = true;
 const published = gateways.reduce((sum, gw) => sum + gw.seq, 0);
-const health = (await (await fetch(`${baseUrl}/healthz`)).json()) as {
+const health = (await (await fetch(`${baseUrl}${telemetryApi.health.path}`)).json()) as {
   data: { ingest: Record<string, number> };
 };
 

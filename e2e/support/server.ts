@@ -1,3 +1,4 @@
+import { telemetryApi } from '@linewatch/contracts/telemetry-api';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -92,7 +93,7 @@ const waitForLiveData = async (baseUrl: string): Promise<void> => {
   let last = 'no answer';
   while (Date.now() < deadline) {
     try {
-      const reply = await fetch(`${baseUrl}/healthz`);
+      const reply = await fetch(`${baseUrl}${telemetryApi.health.path}`);
       const health = (await reply.json()) as Health;
       const accepted = health.data?.ingest?.accepted ?? 0;
       if (accepted > 0) return;

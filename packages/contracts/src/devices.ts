@@ -91,11 +91,7 @@ export type MachineCard = z.infer<typeof machineCard>;
 export const machineListReply = z.object({ data: z.array(machineCard), total: z.number() });
 export type MachineListReply = z.infer<typeof machineListReply>;
 
-/**
- * GET /api/wechat/machine/list/statusSummary: how many of the machines the user may see (narrowed
- * like the list by isFollow / produceLine / produceGroup / nameTag) are in each live status.
- */
-export const PATH_STATUS_SUMMARY = '/api/wechat/machine/list/statusSummary';
+/** Query of the status summary (devices-api.ts). */
 export const statusSummaryQuery = z.object({
   isFollow: flag,
   produceLine: optionalText,
@@ -120,6 +116,7 @@ export const statusLabels: Record<DeviceStatus, string> = {
 
 /** Query of GET /api/rpf/userFollowSn/getProcessAndCount. */
 export const processAndCountQuery = z.object({ isFollow: flag });
+export type ProcessAndCountQuery = z.input<typeof processAndCountQuery>;
 
 export type MenuKind = 'all' | 'follow' | 'line' | 'group';
 export interface MenuNode {

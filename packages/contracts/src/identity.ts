@@ -30,12 +30,6 @@ export type LoginReply = z.infer<typeof loginReply>;
 export const userInfo = z.object({ name: z.string(), nickName: z.string() });
 export type UserInfo = z.infer<typeof userInfo>;
 
-/**
- * GET /api/session: who the keyId cookie names. A new tab or webview (every WeChat menu tap) starts
- * with an empty sessionStorage but still sends the HttpOnly cookie; this hands the page its keyId
- * back so it can send the keyId header on requests that change state. A GET read with the
- * cookie alone: a cross-site page cannot read the reply (same-origin policy, no CORS).
- */
-export const PATH_SESSION = '/api/session';
+/** Reply of the session endpoint (identity-api.ts). */
 export const sessionInfo = userInfo.extend({ keyId: z.string() });
 export type SessionInfo = z.infer<typeof sessionInfo>;

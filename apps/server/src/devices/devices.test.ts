@@ -1,3 +1,4 @@
+import { devicesApi } from '@linewatch/contracts/devices-api';
 import type { MachineListReply, MenuNode } from '@linewatch/contracts/devices';
 import { deviceMessages, menuLabels } from '@linewatch/contracts/devices';
 import { primitiveMessages } from '@linewatch/contracts/primitives';
@@ -9,8 +10,8 @@ import { api, login } from '../test/clients.ts';
 import { factories, type TestGroup, type TestLine } from '../test/factories.ts';
 import { startTestServer, type TestServer } from '../test/test-server.ts';
 
-const LIST = '/api/wechat/machine/list/findMachineDataByCondition';
-const MENU = '/api/rpf/userFollowSn/getProcessAndCount';
+const LIST = devicesApi.machineList.path;
+const MENU = devicesApi.processMenu.path;
 
 let server: TestServer;
 let lineA: TestLine, lineB: TestLine, hiddenLine: TestLine;

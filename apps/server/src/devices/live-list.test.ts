@@ -1,6 +1,6 @@
+import { devicesApi } from '@linewatch/contracts/devices-api';
 import {
   deviceMessages,
-  PATH_STATUS_SUMMARY,
   type MachineListReply,
   type StatusSummary,
 } from '@linewatch/contracts/devices';
@@ -17,7 +17,7 @@ import {
 import { factories, type TestLine } from '../test/factories.ts';
 import { startTestServer, type TestServer } from '../test/test-server.ts';
 
-const LIST = '/api/wechat/machine/list/findMachineDataByCondition';
+const LIST = devicesApi.machineList.path;
 
 let server: TestServer;
 let line: TestLine;
@@ -59,7 +59,7 @@ afterAll(async () => {
 });
 
 const summary = async (client: ReturnType<typeof api>, query: Record<string, string> = {}) => {
-  const reply = await client.get<StatusSummary>(PATH_STATUS_SUMMARY, query);
+  const reply = await client.get<StatusSummary>(devicesApi.statusSummary.path, query);
   expect(reply.status, reply.text).toBe(200);
   return reply.body.data;
 };
@@ -96,7 +96,7 @@ describe('status summary', () => {
   });
 
   it('needs a session', async () => {
-    const reply = await api(server.baseUrl).get(PATH_STATUS_SUMMARY);
+    const reply = await api(server.baseUrl).get(devicesApi.statusSummary.path);
     expect(reply.status).toBe(401);
     expect(reply.body.msg).toBe(messages.notSignedIn);
   });

@@ -1,8 +1,8 @@
+import { devicesApi } from '@linewatch/contracts/devices-api';
 import {
   machineListQuery,
   machineListReply,
   menuNode,
-  PATH_STATUS_SUMMARY,
   processAndCountQuery,
   statusSummary,
   statusSummaryQuery,
@@ -19,7 +19,7 @@ export const devicesRoutes: FastifyPluginAsyncZod<{ devices: DevicesService }> =
   { devices },
 ) => {
   app.get(
-    '/api/wechat/machine/list/findMachineDataByCondition',
+    devicesApi.machineList.path,
     {
       schema: {
         querystring: machineListQuery,
@@ -30,7 +30,7 @@ export const devicesRoutes: FastifyPluginAsyncZod<{ devices: DevicesService }> =
   );
 
   app.get(
-    PATH_STATUS_SUMMARY,
+    devicesApi.statusSummary.path,
     {
       schema: {
         querystring: statusSummaryQuery,
@@ -41,7 +41,7 @@ export const devicesRoutes: FastifyPluginAsyncZod<{ devices: DevicesService }> =
   );
 
   app.get(
-    '/api/rpf/userFollowSn/getProcessAndCount',
+    devicesApi.processMenu.path,
     {
       schema: {
         querystring: processAndCountQuery,

@@ -1,3 +1,5 @@
+import { telemetryApi } from '@linewatch/contracts/telemetry-api';
+import { devicesApi } from '@linewatch/contracts/devices-api';
 import type { MachineCard, MachineListReply } from '@linewatch/contracts/devices';
 import type { GatewayCommand } from '@linewatch/contracts/gateway-commands';
 import { topicOf } from '@linewatch/contracts/mqtt';
@@ -16,7 +18,7 @@ import { factories, type TestGateway } from '../test/factories.ts';
 import { startTestServer, type TestServer } from '../test/test-server.ts';
 import { GatewayNoReplyError } from './commands.ts';
 
-const LIST = '/api/wechat/machine/list/findMachineDataByCondition';
+const LIST = devicesApi.machineList.path;
 
 const cleanups: (() => Promise<unknown>)[] = [];
 const track = <T extends AgentProcess | GatewayClient>(resource: T): T => {
@@ -206,7 +208,9 @@ describe('commands to a gateway', () => {
       what: 'both unmatched replies dropped',
     });
     // Operators see them on the health endpoint.
-    const health = await api(server.baseUrl).get<{ gatewayCommands: object }>('/healthz');
+    const health = await api(server.baseUrl).get<{ gatewayCommands: object }>(
+      telemetryApi.health.path,
+    );
     expect(health.body.data.gatewayCommands).toMatchObject({
       unmatchedReplies: unmatchedReplies + 2,
       malformedReplies: malformedReplies + 2,

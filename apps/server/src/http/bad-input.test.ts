@@ -1,3 +1,6 @@
+import { sockets, telemetryApi } from '@linewatch/contracts/telemetry-api';
+import { devicesApi } from '@linewatch/contracts/devices-api';
+import { identityApi } from '@linewatch/contracts/identity-api';
 import { machineListQuery, processAndCountQuery } from '@linewatch/contracts/devices';
 import { dingdingBindUserBody, wechatBindUserBody } from '@linewatch/contracts/identity';
 import { KEY_ID_COOKIE } from '@linewatch/contracts/limits';
@@ -178,8 +181,8 @@ const RUNS = { numRuns: 200, seed: Number(process.env.FC_SEED ?? Date.now() % 2 
 
 describe('inputs generated from every contract request schema', () => {
   it.each([
-    ['/api/wechat/machine/list/findMachineDataByCondition', machineListQuery],
-    ['/api/rpf/userFollowSn/getProcessAndCount', processAndCountQuery],
+    [devicesApi.machineList.path, machineListQuery],
+    [devicesApi.processMenu.path, processAndCountQuery],
   ] as const)('GET %s answers no 5xx', async (path, schema) => {
     const phone = api(server.baseUrl, keyId);
     await fc.assert(
@@ -193,8 +196,8 @@ describe('inputs generated from every contract request schema', () => {
   });
 
   it.each([
-    ['/api/wechat/bindUser', wechatBindUserBody],
-    ['/api/dingding/bindUser', dingdingBindUserBody],
+    [identityApi.wechatBindUser.path, wechatBindUserBody],
+    [identityApi.dingdingBindUser.path, dingdingBindUserBody],
   ] as const)('POST %s answers no 5xx', async (path, schema) => {
     const phone = api(server.baseUrl);
     await fc.assert(
@@ -208,11 +211,9 @@ describe('inputs generated from every contract request schema', () => {
   it('the real-time socket never fails with an internal error', async () => {
     await fc.assert(
       fc.asyncProperty(inputOf(realtimeClientMessage), async (message) => {
-        const socket = openSocket(
-          server.wsUrl,
-          `/ws/realtime/${sn}?keyId=${encodeURIComponent(keyId)}`,
-          { headers: { cookie: `${KEY_ID_COOKIE}=${keyId}` } },
-        );
+        const socket = openSocket(server.wsUrl, sockets.realtime.path(sn), {
+          headers: { cookie: `${KEY_ID_COOKIE}=${keyId}` },
+        });
         try {
           await socket.opened;
           socket.send(message);
@@ -229,7 +230,7 @@ describe('inputs generated from every contract request schema', () => {
       }),
       { ...RUNS, numRuns: 20 },
     );
-    const health = await fetch(`${server.baseUrl}/healthz`);
+    const health = await fetch(`${server.baseUrl}${telemetryApi.health.path}`);
     expect(health.status).toBe(200);
   });
 });

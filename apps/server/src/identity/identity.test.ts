@@ -1,3 +1,5 @@
+import { devicesApi } from '@linewatch/contracts/devices-api';
+import { identityApi } from '@linewatch/contracts/identity-api';
 import { messages } from '@linewatch/contracts/envelope';
 import { identityMessages } from '@linewatch/contracts/identity';
 import { KEY_ID_COOKIE } from '@linewatch/contracts/limits';
@@ -8,10 +10,10 @@ import { api, login, loginRequest } from '../test/clients.ts';
 import { factories, type TestUser } from '../test/factories.ts';
 import { startTestServer, type TestServer } from '../test/test-server.ts';
 
-const USER_INFO = '/api/getUserInfo';
-const LIST = '/api/wechat/machine/list/findMachineDataByCondition';
-const LOGOUT = '/api/wechat/unboundOpenId';
-const SESSION = '/api/session';
+const USER_INFO = identityApi.userInfo.path;
+const LIST = devicesApi.machineList.path;
+const LOGOUT = identityApi.wechatSignOut.path;
+const SESSION = identityApi.session.path;
 
 let server: TestServer;
 let make: ReturnType<typeof factories>;

@@ -1,8 +1,8 @@
+import { identityApi } from '@linewatch/contracts/identity-api';
 import {
   dingdingBindUserBody,
   identityMessages,
   loginReply,
-  PATH_SESSION,
   sessionInfo,
   userInfo,
   wechatBindUserBody,
@@ -33,7 +33,7 @@ export const identityRoutes: FastifyPluginAsyncZod<{
 
   // A POST body, never query parameters: a password does not travel in a URL.
   app.post(
-    '/api/wechat/bindUser',
+    identityApi.wechatBindUser.path,
     { config: { public: true }, schema: { body: wechatBindUserBody, response: loginResponse } },
     async (request, reply) => {
       const { psnCode, passWord, openId } = request.body;
@@ -44,7 +44,7 @@ export const identityRoutes: FastifyPluginAsyncZod<{
   );
 
   app.post(
-    '/api/dingding/bindUser',
+    identityApi.dingdingBindUser.path,
     { config: { public: true }, schema: { body: dingdingBindUserBody, response: loginResponse } },
     async (request, reply) => {
       const { psnCode, passWord, dingDingUserId, mobile } = request.body;
@@ -60,7 +60,7 @@ export const identityRoutes: FastifyPluginAsyncZod<{
   );
 
   app.post(
-    '/api/getUserInfo',
+    identityApi.userInfo.path,
     { schema: { response: { 200: envelopeSchema(userInfo) } } },
     async (request) => {
       const user = userOf(request);
@@ -70,7 +70,7 @@ export const identityRoutes: FastifyPluginAsyncZod<{
 
   // Restores a new tab's session from the HttpOnly cookie (contracts identity.ts).
   app.get(
-    PATH_SESSION,
+    identityApi.session.path,
     { schema: { response: { 200: envelopeSchema(sessionInfo) } } },
     async (request, reply) => {
       const user = userOf(request);
@@ -83,7 +83,7 @@ export const identityRoutes: FastifyPluginAsyncZod<{
   );
 
   // The spec names these as GETs; they change state, so the cookie alone is not enough.
-  for (const url of ['/api/wechat/unboundOpenId', '/api/dingding/unbound']) {
+  for (const { path: url } of [identityApi.wechatSignOut, identityApi.dingdingSignOut]) {
     app.route({
       method: ['GET', 'POST'],
       url,

@@ -1,3 +1,5 @@
+import { sockets as socketPaths } from '@linewatch/contracts/telemetry-api';
+import { identityApi } from '@linewatch/contracts/identity-api';
 import { KEY_ID_COOKIE, KEY_ID_HEADER } from '@linewatch/contracts/limits';
 import {
   SOCKET_CLOSE,
@@ -14,7 +16,7 @@ import { factories, type TestLine, type TestUser } from '../test/factories.ts';
 import { spawnServer } from '../test/server-process.ts';
 import { startTestServer, TEST_SECRET, type TestServer } from '../test/test-server.ts';
 
-const LOGOUT = '/api/wechat/unboundOpenId';
+const LOGOUT = identityApi.wechatSignOut.path;
 
 let server: TestServer;
 let make: ReturnType<typeof factories>;
@@ -34,7 +36,7 @@ afterEach(() => {
 afterAll(() => server?.close());
 
 const open = (sn: string, options: Parameters<typeof openSocket>[2]) => {
-  const socket = openSocket(server.wsUrl, `/ws/realtime/${sn}`, options);
+  const socket = openSocket(server.wsUrl, socketPaths.realtime.path(sn), options);
   sockets.push(socket);
   return socket;
 };
@@ -50,7 +52,7 @@ describe('socket authentication', () => {
   it('no longer accepts a keyId in the URL', async () => {
     const sn = await make.createDevice({ line });
     const keyId = await login(server.baseUrl, user.psnCode, user.password);
-    const socket = openSocket(server.wsUrl, `/ws/realtime/${sn}?keyId=${keyId}`);
+    const socket = openSocket(server.wsUrl, `${socketPaths.realtime.path(sn)}?keyId=${keyId}`);
     sockets.push(socket);
     expect(await socket.closed).toMatchObject({ code: SOCKET_CLOSE.notSignedIn });
   });
@@ -129,14 +131,18 @@ describe('the request log', () => {
         method: 'POST',
         headers: { [KEY_ID_HEADER]: token, cookie: `${KEY_ID_COOKIE}=${token}` },
       });
-      const socket = openSocket(`ws://127.0.0.1:${port}`, `/ws/realtime/LW-X?keyId=${token}`, {
-        protocols: [SOCKET_PROTOCOL, `${SOCKET_KEY_PROTOCOL_PREFIX}${token}`],
-      });
+      const socket = openSocket(
+        `ws://127.0.0.1:${port}`,
+        `${socketPaths.realtime.path('LW-X')}?keyId=${token}`,
+        {
+          protocols: [SOCKET_PROTOCOL, `${SOCKET_KEY_PROTOCOL_PREFIX}${token}`],
+        },
+      );
       await socket.closed;
       await waitFor(() => proc.output().match(/\/ws\/realtime\/LW-X[^"]*"/g)?.length, {
         what: 'the socket request in the log',
       });
-      await waitFor(() => proc.output().includes('/api/getUserInfo'), {
+      await waitFor(() => proc.output().includes(identityApi.userInfo.path), {
         what: 'the API request in the log',
       });
       expect(proc.output()).toContain('keyId=[Redacted]');

@@ -1,3 +1,4 @@
+import { telemetryApi } from '@linewatch/contracts/telemetry-api';
 import type { FastifyPluginAsync } from 'fastify';
 import type { Bus } from '../broker/bus.ts';
 import type { GatewayCommands } from '../gateways/commands.ts';
@@ -11,7 +12,7 @@ export const healthRoutes: FastifyPluginAsync<{
   commands: GatewayCommands;
   databaseKind: string;
 }> = async (app, { ingestor, bus, commands, databaseKind }) => {
-  app.get('/healthz', { config: { public: true } }, async () =>
+  app.get(telemetryApi.health.path, { config: { public: true } }, async () =>
     ok({
       database: databaseKind,
       broker: bus.connected ? 'connected' : 'disconnected',

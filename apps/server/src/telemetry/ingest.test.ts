@@ -1,3 +1,5 @@
+import { sockets } from '@linewatch/contracts/telemetry-api';
+import { devicesApi } from '@linewatch/contracts/devices-api';
 import type { MachineCard, MachineListReply } from '@linewatch/contracts/devices';
 import { KEY_ID_HEADER, SOCKET_MAX_PAYLOAD_BYTES } from '@linewatch/contracts/limits';
 import { topicOf } from '@linewatch/contracts/mqtt';
@@ -24,7 +26,7 @@ import { factories, type TestLine } from '../test/factories.ts';
 import { ingestCounters, probes } from '../test/probes.ts';
 import { externalMqttUrl, startTestServer, type TestServer } from '../test/test-server.ts';
 
-const LIST = '/api/wechat/machine/list/findMachineDataByCondition';
+const LIST = devicesApi.machineList.path;
 
 let server: TestServer;
 let make: ReturnType<typeof factories>;
@@ -65,7 +67,7 @@ const card = async (sn: string): Promise<MachineCard | undefined> => {
 const produced = (payload: RealtimePayload) =>
   payload.productData.find((p) => p.key === 'produced')!.value ?? 0;
 
-const realtimePath = (sn: string) => `/ws/realtime/${sn}`;
+const realtimePath = sockets.realtime.path;
 /** The socket's session travels in the keyId header (a browser sends the cookie). */
 const asUser = (key: string | null = keyId, options: { origin?: string } = {}) => {
   const headers: Record<string, string> = key ? { [KEY_ID_HEADER]: key } : {};

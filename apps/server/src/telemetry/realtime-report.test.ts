@@ -1,3 +1,4 @@
+import { sockets } from '@linewatch/contracts/telemetry-api';
 import { KEY_ID_HEADER } from '@linewatch/contracts/limits';
 import { SOCKET_CLOSE, type RealtimePayload } from '@linewatch/contracts/socket';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -28,7 +29,7 @@ afterAll(async () => {
 });
 
 const socketFor = (code: string) =>
-  openSocket(server.wsUrl, `/ws/realtime/${code}`, { headers: { [KEY_ID_HEADER]: keyId } });
+  openSocket(server.wsUrl, sockets.realtime.path(code), { headers: { [KEY_ID_HEADER]: keyId } });
 
 describe('real-time report', () => {
   it('names the active alarms of a machine in fault, and when its last reading was taken', async () => {

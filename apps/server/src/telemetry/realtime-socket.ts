@@ -1,3 +1,4 @@
+import { sockets as socketPaths } from '@linewatch/contracts/telemetry-api';
 import { SOCKET_MAX_PAYLOAD_BYTES } from '@linewatch/contracts/limits';
 import { realtimeClientMessage, SOCKET_CLOSE } from '@linewatch/contracts/socket';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -88,7 +89,7 @@ export const realtimeSocket = async (app: FastifyInstance, deps: RealtimeDeps) =
   });
 
   app.get<{ Params: { snCode: string } }>(
-    '/ws/realtime/:snCode',
+    socketPaths.realtime.route,
     {
       websocket: true,
       config: { public: true },

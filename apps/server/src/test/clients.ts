@@ -1,3 +1,4 @@
+import { identityApi } from '@linewatch/contracts/identity-api';
 import type { Envelope } from '@linewatch/contracts/envelope';
 import { KEY_ID_COOKIE, KEY_ID_HEADER } from '@linewatch/contracts/limits';
 import { ackMessage, topicOf, type Reading, type TopicKind } from '@linewatch/contracts/mqtt';
@@ -75,7 +76,11 @@ export const loginRequest = (
   baseUrl: string,
   body: { psnCode: string; passWord: string; openId?: string },
   headers: Record<string, string> = {},
-) => request<{ keyId: string }>(baseUrl, 'POST', '/api/wechat/bindUser', { body, headers });
+) =>
+  request<{ keyId: string }>(baseUrl, 'POST', identityApi.wechatBindUser.path, {
+    body,
+    headers,
+  });
 
 /** Signs in and returns the keyId (fails the test if the login is refused). */
 export const login = async (baseUrl: string, psnCode: string, password: string) => {

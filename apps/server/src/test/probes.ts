@@ -1,3 +1,4 @@
+import { telemetryApi } from '@linewatch/contracts/telemetry-api';
 import { sql } from 'kysely';
 import type { Db } from '../db/database.ts';
 import type { IngestCounters } from '../telemetry/ingest.ts';
@@ -40,7 +41,7 @@ export const probes = (db: Db) => ({
 
 /** The intake counters of GET /healthz. */
 export const ingestCounters = async (baseUrl: string): Promise<IngestCounters> => {
-  const response = await fetch(`${baseUrl}/healthz`);
+  const response = await fetch(`${baseUrl}${telemetryApi.health.path}`);
   const body = (await response.json()) as { data: { ingest: IngestCounters } };
   return body.data.ingest;
 };

@@ -1,7 +1,9 @@
+import { devicesApi } from '@linewatch/contracts/devices-api';
+import { identityApi } from '@linewatch/contracts/identity-api';
 import { REQUEST_TIMEOUT_MS } from '@linewatch/contracts/limits';
 import { Toast } from 'antd-mobile';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { apiRequest, ApiError } from './api-client.ts';
+import { ApiError, call } from './api-client.ts';
 import { webMessages } from './messages.ts';
 import { setNavigator } from './navigation.ts';
 import { useSession } from './session-store.ts';
@@ -39,29 +41,30 @@ describe('api client', () => {
     fetchMock.mockReturnValueOnce(
       reply({ success: true, code: '0000', msg: '', data: { name: 'A', nickName: 'B' } }),
     );
-    await expect(apiRequest('/api/getUserInfo', { method: 'POST' })).resolves.toEqual({
+    await expect(call(identityApi.userInfo, undefined)).resolves.toEqual({
       name: 'A',
       nickName: 'B',
     });
     const [url, init] = fetchMock.mock.calls[0] ?? [];
-    expect(url).toBe('/api/getUserInfo');
+    expect(url).toBe(identityApi.userInfo.path);
+    expect(init?.method).toBe('POST');
     expect(new Headers(init?.headers).get('keyId')).toBe('key-1');
     expect(toastShow).not.toHaveBeenCalled();
   });
 
   it('puts defined query values in the address', async () => {
     fetchMock.mockReturnValueOnce(reply({ success: true, code: '0000', msg: '', data: null }));
-    await apiRequest('/api/list', {
-      query: { pageIndex: 2, nameTag: 'a b', produceLine: undefined },
-    });
-    expect(fetchMock.mock.calls[0]?.[0]).toBe('/api/list?pageIndex=2&nameTag=a+b');
+    await call(devicesApi.machineList, { pageIndex: 2, nameTag: 'a b', produceLine: undefined });
+    expect(fetchMock.mock.calls[0]?.[0]).toBe(
+      `${devicesApi.machineList.path}?pageIndex=2&nameTag=a+b`,
+    );
   });
 
   it('on 0405 clears the session and goes to login with the current path and search', async () => {
     fetchMock.mockReturnValueOnce(
       reply({ success: false, code: '0405', msg: '请重新登录', data: null }, 401),
     );
-    await expect(apiRequest('/api/x')).rejects.toMatchObject({ code: '0405' });
+    await expect(call(devicesApi.processMenu, {})).rejects.toMatchObject({ code: '0405' });
     expect(useSession.getState().keyId).toBeNull();
     expect(navigate).toHaveBeenCalledWith(
       `/login?redirect=${encodeURIComponent('/deviceList?nameTag=SN')}`,
@@ -75,9 +78,9 @@ describe('api client', () => {
     fetchMock.mockReturnValueOnce(
       reply({ success: false, code: '0410', msg: '用户名或密码错误', data: null }, 409),
     );
-    const error = await apiRequest('/api/wechat/bindUser', { method: 'POST', body: {} }).catch(
-      (e: unknown) => e,
-    );
+    const body = { psnCode: 'a', passWord: 'b' };
+    const error = await call(identityApi.wechatBindUser, body).catch((e: unknown) => e);
+    expect(fetchMock.mock.calls[0]?.[1]?.body).toBe(JSON.stringify(body));
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toMatchObject({ code: '0410', message: '用户名或密码错误' });
     expect(toastTexts()).toEqual(['用户名或密码错误']);
@@ -87,7 +90,7 @@ describe('api client', () => {
 
   it('toasts the network message when the request fails', async () => {
     fetchMock.mockRejectedValueOnce(new TypeError('Failed to fetch'));
-    await expect(apiRequest('/api/x')).rejects.toMatchObject({ code: 'network' });
+    await expect(call(devicesApi.processMenu, {})).rejects.toMatchObject({ code: 'network' });
     expect(toastTexts()).toEqual([webMessages.networkError]);
   });
 
@@ -101,7 +104,7 @@ describe('api client', () => {
           );
         }),
     );
-    const outcome = apiRequest('/api/slow').catch((e: unknown) => e);
+    const outcome = call(devicesApi.processMenu, {}).catch((e: unknown) => e);
     await vi.advanceTimersByTimeAsync(REQUEST_TIMEOUT_MS - 1);
     expect(toastShow).not.toHaveBeenCalled();
     await vi.advanceTimersByTimeAsync(1);
@@ -119,7 +122,9 @@ describe('api client', () => {
           );
         }),
     );
-    const outcome = apiRequest('/api/x', { signal: controller.signal }).catch((e: unknown) => e);
+    const outcome = call(devicesApi.processMenu, {}, { signal: controller.signal }).catch(
+      (e: unknown) => e,
+    );
     controller.abort();
     await expect(outcome).resolves.toMatchObject({ name: 'AbortError' });
     expect(toastShow).not.toHaveBeenCalled();

@@ -1,3 +1,4 @@
+import type { Endpoint } from '@linewatch/contracts/endpoint';
 import { messages, ReplyCode } from '@linewatch/contracts/envelope';
 import { KEY_ID_HEADER, REQUEST_TIMEOUT_MS } from '@linewatch/contracts/limits';
 import { webMessages } from './messages.ts';
@@ -18,7 +19,7 @@ export class ApiError extends Error {
   }
 }
 
-export interface RequestOptions {
+interface RequestOptions {
   method?: 'GET' | 'POST';
   query?: Record<string, unknown>;
   body?: unknown;
@@ -53,10 +54,7 @@ const fail = (code: string, message: string): never => {
  * contract type of data; the server already answers through the contract's reply schema, and
  * re-parsing here would put zod on the first screen.
  */
-export const apiRequest = async <T = unknown>(
-  path: string,
-  options: RequestOptions = {},
-): Promise<T> => {
+const apiRequest = async <T = unknown>(path: string, options: RequestOptions = {}): Promise<T> => {
   const { method = 'GET', query, body, signal } = options;
   const controller = new AbortController();
   let timedOut = false;
@@ -104,3 +102,20 @@ export const apiRequest = async <T = unknown>(
   if (reply.code !== ReplyCode.ok) return fail(reply.code, msg ?? messages.fault);
   return reply.data as T;
 };
+
+/**
+ * Calls one endpoint of the contracts' tables (`<domain>-api.ts`): a GET sends `input` as its
+ * query, a POST as its JSON body; resolves with the reply's data, typed by the table.
+ */
+export const call = <Input, Reply>(
+  endpoint: Endpoint<Input, Reply>,
+  input: Input,
+  { signal }: { signal?: AbortSignal } = {},
+): Promise<Reply> =>
+  apiRequest<Reply>(endpoint.path, {
+    method: endpoint.method,
+    ...(endpoint.method === 'GET'
+      ? { query: input as Record<string, unknown> | undefined }
+      : { body: input }),
+    ...(signal ? { signal } : {}),
+  });

@@ -1,3 +1,4 @@
+import { sockets } from '@linewatch/contracts/telemetry-api';
 import { REALTIME_RESEND_MS, SOCKET_RETRY_MS } from '@linewatch/contracts/limits';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { openSocket, type SocketClientOptions, type SocketLike } from './socket-client.ts';
@@ -49,7 +50,7 @@ const latest = () => FakeSocket.created.at(-1) as FakeSocket;
 
 const open = (overrides: Partial<SocketClientOptions> = {}) =>
   openSocket({
-    url: () => `ws://app.test/ws/realtime/SN-1?n=${FakeSocket.created.length}`,
+    url: () => `ws://app.test${sockets.realtime.path('SN-1')}?n=${FakeSocket.created.length}`,
     hello: () => hello,
     onMessage: vi.fn(),
     createSocket: (url) => new FakeSocket(url),

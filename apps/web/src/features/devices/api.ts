@@ -1,14 +1,12 @@
-import {
-  PATH_STATUS_SUMMARY,
-  type MachineListQuery,
-  type MachineListReply,
-  type MenuNode,
-  type StatusSummary,
-  type StatusSummaryQuery,
+import type {
+  MachineListQuery,
+  MachineListReply,
+  StatusSummaryQuery,
 } from '@linewatch/contracts/devices';
+import { devicesApi } from '@linewatch/contracts/devices-api';
 import { PAGE_SIZE } from '@linewatch/contracts/limits';
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
-import { apiRequest } from '../../shared/api-client.ts';
+import { call } from '../../shared/api-client.ts';
 
 /**
  * The list is a monitoring screen: what is on it is fetched again this often while it is open
@@ -23,8 +21,7 @@ export const useProcessMenu = () =>
   useQuery({
     queryKey: ['devices', 'menu'],
     refetchInterval: LIVE_REFRESH_MS,
-    queryFn: ({ signal }): Promise<MenuNode[]> =>
-      apiRequest('/api/rpf/userFollowSn/getProcessAndCount', { signal }),
+    queryFn: ({ signal }) => call(devicesApi.processMenu, {}, { signal }),
   });
 
 /** What one group of the device list asks for, besides the page. */
@@ -42,11 +39,12 @@ export const useMachinePages = (filter: MachineFilter, enabled: boolean) =>
     enabled,
     refetchInterval: liveRefresh,
     initialPageParam: 1,
-    queryFn: ({ pageParam, signal }): Promise<MachineListReply> =>
-      apiRequest('/api/wechat/machine/list/findMachineDataByCondition', {
-        query: { ...filter, pageIndex: pageParam, pageSize: PAGE_SIZE.deviceList },
-        signal,
-      }),
+    queryFn: ({ pageParam, signal }) =>
+      call(
+        devicesApi.machineList,
+        { ...filter, pageIndex: pageParam, pageSize: PAGE_SIZE.deviceList },
+        { signal },
+      ),
     getNextPageParam: (last, pages) =>
       last.data.length > 0 && loadedCount(pages) < last.total ? pages.length + 1 : undefined,
   });
@@ -56,6 +54,5 @@ export const useStatusSummary = (filter: StatusSummaryQuery) =>
   useQuery({
     queryKey: ['devices', 'summary', filter],
     refetchInterval: liveRefresh,
-    queryFn: ({ signal }): Promise<StatusSummary> =>
-      apiRequest(PATH_STATUS_SUMMARY, { query: filter, signal }),
+    queryFn: ({ signal }) => call(devicesApi.statusSummary, filter, { signal }),
   });

@@ -1,14 +1,7 @@
-import {
-  PATH_SESSION,
-  type DingdingBindUserBody,
-  type LoginForm,
-  type LoginReply,
-  type SessionInfo,
-  type UserInfo,
-  type WechatBindUserBody,
-} from '@linewatch/contracts/identity';
+import type { LoginForm, SessionInfo, UserInfo } from '@linewatch/contracts/identity';
+import { identityApi } from '@linewatch/contracts/identity-api';
 import { useMutation } from '@tanstack/react-query';
-import { apiRequest } from '../../shared/api-client.ts';
+import { call } from '../../shared/api-client.ts';
 
 export type LoginClient = 'wechat' | 'dingtalk';
 
@@ -18,14 +11,7 @@ const sealed = async (form: LoginForm): Promise<LoginForm> => {
   return { psnCode: form.psnCode.trim(), passWord: encryptPassword(form.passWord) };
 };
 
-const bindWechatUser = (body: WechatBindUserBody): Promise<LoginReply> =>
-  apiRequest('/api/wechat/bindUser', { method: 'POST', body });
-
-const bindDingdingUser = (body: DingdingBindUserBody): Promise<LoginReply> =>
-  apiRequest('/api/dingding/bindUser', { method: 'POST', body });
-
-export const fetchUserInfo = (): Promise<UserInfo> =>
-  apiRequest('/api/getUserInfo', { method: 'POST' });
+export const fetchUserInfo = (): Promise<UserInfo> => call(identityApi.userInfo, undefined);
 
 /**
  * Who the HttpOnly cookie names, or null: asked once per page load before a tab without a token
@@ -33,7 +19,7 @@ export const fetchUserInfo = (): Promise<UserInfo> =>
  */
 export const restoreSession = async (): Promise<SessionInfo | null> => {
   try {
-    const response = await fetch(PATH_SESSION, {
+    const response = await fetch(identityApi.session.path, {
       headers: { Accept: 'application/json' },
       credentials: 'same-origin',
     });
@@ -49,11 +35,13 @@ export const useLoginMutation = (client: LoginClient) =>
   useMutation({
     mutationFn: async (form: LoginForm) => {
       const body = await sealed(form);
-      return client === 'dingtalk' ? bindDingdingUser(body) : bindWechatUser(body);
+      return client === 'dingtalk'
+        ? call(identityApi.dingdingBindUser, body)
+        : call(identityApi.wechatBindUser, body);
     },
   });
 
 export const useLogoutMutation = () =>
   useMutation({
-    mutationFn: () => apiRequest<unknown>('/api/wechat/unboundOpenId', { method: 'POST' }),
+    mutationFn: () => call(identityApi.wechatSignOut, undefined),
   });

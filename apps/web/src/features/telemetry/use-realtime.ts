@@ -1,3 +1,4 @@
+import { sockets } from '@linewatch/contracts/telemetry-api';
 import { messages } from '@linewatch/contracts/envelope';
 import {
   realtimePayload,
@@ -30,7 +31,7 @@ const initial: RealtimeState = {
   unknown: false,
 };
 
-/** Live data of one machine over /ws/realtime/:snCode. */
+/** Live data of one machine over its real-time socket (contracts telemetry-api.ts). */
 export const useRealtime = (snCode: string | null, createSocket?: SocketFactory): RealtimeState => {
   const [state, setState] = useState<RealtimeState>(initial);
 
@@ -45,7 +46,7 @@ export const useRealtime = (snCode: string | null, createSocket?: SocketFactory)
     const connection = openSocket({
       // Never the keyId in the URL (it would be logged): the same-origin handshake carries the
       // cookie, and the keyId rides as a subprotocol for browsers that drop cookies on sockets.
-      url: () => socketUrl(`/ws/realtime/${encodeURIComponent(snCode)}`),
+      url: () => socketUrl(sockets.realtime.path(snCode)),
       protocols: () => {
         const keyId = useSession.getState().keyId;
         return keyId ? [SOCKET_PROTOCOL, SOCKET_KEY_PROTOCOL_PREFIX + keyId] : [SOCKET_PROTOCOL];
