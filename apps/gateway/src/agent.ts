@@ -8,6 +8,7 @@ import {
   type GatewayStateMessage,
   type Reading,
 } from '@linewatch/contracts/mqtt';
+import path from 'node:path';
 import { OfflineBuffer, type BufferedKind } from './buffer/offline-buffer.ts';
 import type { AgentSettings, GatewayConfig, MachineConfig } from './config.ts';
 import type { MachineDriver } from './drivers/driver.ts';
@@ -50,7 +51,7 @@ export async function startGateway(
       }
     },
   });
-  const drivers = gateway.machines.map(createDriver);
+  const drivers = gateway.machines.map((m) => createDriver(m, path.join(gateway.bufferDir, 'plc')));
   const topics = {
     telemetry: topicOf(gateway.id, 'telemetry'),
     events: topicOf(gateway.id, 'events'),
@@ -295,10 +296,11 @@ export async function startGateway(
   };
 }
 
-function createDriver(machine: MachineConfig): MachineDriver {
+/** `stateDir`: where a driver may keep what the machine itself would remember across restarts. */
+function createDriver(machine: MachineConfig, stateDir: string): MachineDriver {
   switch (machine.driver) {
     case 'simulated':
-      return new SimulatedDriver(machine);
+      return new SimulatedDriver({ ...machine, stateDir });
   }
 }
 
