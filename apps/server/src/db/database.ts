@@ -7,6 +7,10 @@ import {
   type Dialect,
   type Driver,
 } from 'kysely';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import pg from 'pg';
 import type { Config } from '../config.ts';
@@ -136,6 +140,23 @@ const bound = (target: object, property: string | symbol): unknown => {
   return typeof value === 'function' ? (value as () => unknown).bind(target) : value;
 };
 
+/**
+ * initdb grows PGlite's WASM heap to ~600 MB, which a process does not give back (not even when
+ * the worker thread that ran it ends): the cluster is created by a short-lived process and the
+ * server's worker starts on the result (first start 775 -> ~215 MB RSS, docs/benchmarks.md).
+ */
+const initCluster = async (dataDir: string) => {
+  const pglite = createRequire(import.meta.url).resolve('@electric-sql/pglite');
+  const script = `require(${JSON.stringify(pglite)}).PGlite.create({ dataDir: process.argv[1] }).then((db) => db.close())`;
+  const child = spawn(process.execPath, ['-e', script, dataDir], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const [code] = (await once(child, 'exit')) as [number | null];
+  if (code !== 0) throw new Error(`creating the embedded database failed (${code}): ${stderr}`);
+};
+
 export const openDatabase = async (
   config: Config,
   options: OpenOptions = {},
@@ -169,6 +190,7 @@ export const openDatabase = async (
 
   const dataDir = join(config.DATA_DIR, 'pglite');
   const lock = options.template ? null : lockDataDir(config.DATA_DIR);
+  if (!options.template && !existsSync(join(dataDir, 'PG_VERSION'))) await initCluster(dataDir);
   const proxy = new PGliteProxy(options.template ? { load: options.template } : { dataDir });
   try {
     await proxy.waitReady;
