@@ -7,7 +7,8 @@ import { cp, rm } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 
 const here = (path) => fileURLToPath(new URL(path, import.meta.url));
-const outdir = here('./dist/');
+// `node build.mjs [outdir]`: the build test writes elsewhere than `npm start` reads.
+const outdir = process.argv[2] ? `${process.argv[2].replace(/\/$/, '')}/` : here('./dist/');
 
 /** @type {import('esbuild').Plugin} */
 const externalPackages = {
