@@ -1,7 +1,7 @@
 // Compiles the server to plain JavaScript for `npm start` (tests run the TypeScript sources).
 // One ES module per process or thread: the server, its PGlite worker, the demo gateways' launcher
 // and the gateway agent. Packages from node_modules stay external; our own (@linewatch/*, whose
-// exports are TypeScript) are bundled. esbuild comes with tsx, a dependency of the server.
+// exports are TypeScript) are bundled.
 import { build } from 'esbuild';
 import { cp, rm } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
