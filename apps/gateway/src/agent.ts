@@ -1,4 +1,5 @@
 import { topicOf, type GatewayStateMessage } from '@linewatch/contracts/mqtt';
+import path from 'node:path';
 import { OfflineBuffer } from './buffer/offline-buffer.ts';
 import { CommandHandler } from './commands.ts';
 import type { AgentSettings, GatewayConfig, MachineConfig } from './config.ts';
@@ -46,7 +47,7 @@ export async function startGateway(
       }
     },
   });
-  const drivers = gateway.machines.map(createDriver);
+  const drivers = gateway.machines.map((m) => createDriver(m, path.join(gateway.bufferDir, 'plc')));
   const topics = {
     telemetry: topicOf(gateway.id, 'telemetry'),
     events: topicOf(gateway.id, 'events'),
@@ -146,11 +147,14 @@ export async function startGateway(
   };
 }
 
-/** Where each machine's driver is made (a real PLC driver goes here beside the simulator). */
-function createDriver(machine: MachineConfig): MachineDriver {
+/**
+ * Where each machine's driver is made (a real PLC driver goes here beside the simulator).
+ * `stateDir`: where a driver may keep what the machine itself would remember across restarts.
+ */
+function createDriver(machine: MachineConfig, stateDir: string): MachineDriver {
   switch (machine.driver) {
     case 'simulated':
-      return new SimulatedDriver(machine);
+      return new SimulatedDriver({ ...machine, stateDir });
   }
 }
 

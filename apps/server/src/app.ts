@@ -216,6 +216,9 @@ export const buildApp = async (config: Config, options: BuildOptions = {}): Prom
       mqttUrl,
       close: () =>
         (closing ??= (async () => {
+          // Dependency order: no new messages, ingest flushed, HTTP and sockets closed, bus,
+          // broker, then the database, whose close lets the queries in flight (a presence
+          // write) finish and refuses later ones (db/database.ts).
           await bus.stopIntake();
           await ingestor.stop();
           await app.close();

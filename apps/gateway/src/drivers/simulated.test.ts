@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { operationEvent, type OperationEvent } from '@linewatch/contracts/mqtt';
 import { describe, expect, it } from 'vitest';
 import type { DriverReading } from './driver.ts';
@@ -111,5 +114,55 @@ describe('SimulatedDriver', () => {
       (r, i) => i > 0 && r.counters.produced < readings[i - 1]!.counters.produced,
     );
     expect(drops.length).toBeGreaterThan(0);
+  });
+
+  describe('across gateway restarts (stateDir)', () => {
+    const stateDir = () => fs.mkdtempSync(path.join(os.tmpdir(), 'lw-plc-'));
+    const produced = (r: DriverReading) => r.counters.produced;
+
+    it('continues its counters after a clean stop, as a real PLC does', async () => {
+      const dir = stateDir();
+      const first = driver({ stateDir: dir });
+      const before = await run(first, HOUR, 1000);
+      await first.close();
+      const last = before.readings.at(-1)!;
+
+      const second = driver({ stateDir: dir });
+      const after = await second.read(T0 + HOUR + 1000);
+      // One more second of production at most, never back to the start value.
+      expect(produced(after)).toBeGreaterThanOrEqual(produced(last));
+      expect(produced(after)).toBeLessThanOrEqual(produced(last) + 2);
+      expect(after.params).toEqual(last.params);
+      await second.close();
+    });
+
+    it('recomputes the counts it had reported after a kill (no close), and counts the downtime', async () => {
+      const dir = stateDir();
+      const first = driver({ stateDir: dir });
+      const { readings } = await run(first, HOUR, 1000); // killed: never closed
+      const last = readings.at(-1)!;
+
+      const again = driver({ stateDir: dir });
+      expect((await again.read(T0 + HOUR)).counters).toEqual(last.counters);
+      // The machine kept running while its gateway was down: ten minutes later it made more.
+      const later = await again.read(T0 + HOUR + 10 * 60_000);
+      expect(produced(later)).toBeGreaterThan(produced(last));
+      expect(produced(later)).toBeLessThan(produced(last) + 10 * 60 * 1.2);
+    });
+
+    it('still starts from its own value without a stateDir (tests) and reboots only when simulated', async () => {
+      const fresh = await driver().read(T0);
+      const restarted = await driver().read(T0 + HOUR);
+      expect(restarted.counters).toEqual(fresh.counters);
+      const dir = stateDir();
+      const rebooting = driver({ stateDir: dir, resetRate: 1 });
+      await run(rebooting, 10 * HOUR, 60_000);
+      await rebooting.close();
+      const saved = JSON.parse(fs.readFileSync(path.join(dir, 'SN-SIM-001.json'), 'utf8')) as {
+        counters: { produced: number };
+      };
+      const resumed = await driver({ stateDir: dir, resetRate: 1 }).read(T0 + 10 * HOUR);
+      expect(resumed.counters.produced).toBe(saved.counters.produced);
+    });
   });
 });

@@ -1,8 +1,10 @@
 import { sql } from 'kysely';
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { fork, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir, uptime } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.ts';
 import { ingestCounters } from '../test/probes.ts';
@@ -81,5 +83,80 @@ describe('the embedded database directory', () => {
     const lock = lockDataDir(dir);
     expect(() => lockDataDir(dir)).toThrow(DataDirLockedError);
     lock.release();
+  });
+
+  const staleOwner = (pid: number, startTime = '1') =>
+    JSON.stringify({
+      pid,
+      bootId: readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim(),
+      startTime,
+      createdAt: Date.now(),
+      nonce: 'stale',
+    });
+
+  it('takes over a lock whose pid is alive but is another process (pid reused after a reboot)', async () => {
+    const other = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)']);
+    try {
+      await once(other, 'spawn');
+      // Written by a server before generations: a plain pid, older than the boot.
+      const legacy = tempDir();
+      writeFileSync(join(legacy, 'linewatch.lock'), String(other.pid));
+      const beforeBoot = (Date.now() - uptime() * 1000 - 3_600_000) / 1000;
+      utimesSync(join(legacy, 'linewatch.lock'), beforeBoot, beforeBoot);
+      lockDataDir(legacy).release();
+
+      // Same pid, different process start time.
+      const reused = tempDir();
+      writeFileSync(join(reused, 'linewatch.lock.7'), staleOwner(other.pid!));
+      const lock = lockDataDir(reused);
+      expect(() => lockDataDir(reused)).toThrow(DataDirLockedError);
+      lock.release();
+    } finally {
+      other.kill();
+    }
+  });
+
+  it('lets exactly one of many concurrent starters take over a stale lock', async () => {
+    const racers: ChildProcess[] = [];
+    const reply = <T>(child: ChildProcess) =>
+      new Promise<T>((resolve) => child.once('message', (m) => resolve(m as T)));
+    try {
+      for (let i = 0; i < 8; i++) {
+        const child = fork(fileURLToPath(new URL('../test/lock-racer.ts', import.meta.url)), {
+          execArgv: ['--import', 'tsx'],
+          stdio: 'ignore',
+        } as never);
+        racers.push(child);
+      }
+      await Promise.all(racers.map((child) => reply(child)));
+      const dead = spawnSync(process.execPath, ['-e', 'process.pid']).pid;
+      const winners: number[] = [];
+      for (let round = 0; round < 20; round++) {
+        const dir = tempDir();
+        // Half the rounds start from a lock of the old format, half from a dead generation.
+        if (round % 2) writeFileSync(join(dir, 'linewatch.lock'), String(dead));
+        else writeFileSync(join(dir, 'linewatch.lock.3'), staleOwner(dead));
+        const answers = await Promise.all(
+          racers.map((child) => {
+            const answer = reply<{ won: boolean; error?: string }>(child);
+            child.send({ dir });
+            return answer;
+          }),
+        );
+        winners.push(answers.filter((a) => a.won).length);
+        for (const a of answers) if (!a.won) expect(a.error).toMatch(/in use by process/);
+        expect(readdirSync(dir).filter((f) => f.startsWith('linewatch.lock'))).toHaveLength(1);
+        await Promise.all(
+          racers.map((child) => {
+            const released = reply(child);
+            child.send('release');
+            return released;
+          }),
+        );
+      }
+      expect(winners).toEqual(Array.from({ length: 20 }, () => 1));
+    } finally {
+      for (const child of racers) child.kill();
+    }
   });
 });

@@ -30,6 +30,22 @@ class DatabaseError extends Error {
 }
 
 /**
+ * Compiled (`npm start`, apps/server/build.mjs) the worker is dist/pglite-worker.js beside the
+ * bundle. From sources it is TypeScript, and Node 20 does not pass loader hooks on to workers:
+ * it is loaded through tsx's API whether we run under tsx, vitest or plain node.
+ */
+const startWorker = (init: WorkerInit): Worker => {
+  if (import.meta.url.endsWith('.js'))
+    return new Worker(new URL('./pglite-worker.js', import.meta.url), { workerData: init });
+  const tsxRoot = dirname(createRequire(import.meta.url).resolve('tsx/package.json'));
+  // the ESM build of 'tsx/esm/api' (require.resolve would pick the CommonJS one)
+  const tsxApi = pathToFileURL(join(tsxRoot, 'dist/esm/api/index.mjs')).href;
+  const entry = new URL('./pglite-worker.ts', import.meta.url).href;
+  const bootstrap = `import(${JSON.stringify(tsxApi)}).then((m) => m.tsImport(${JSON.stringify(entry)}, ${JSON.stringify(entry)}))`;
+  return new Worker(bootstrap, { eval: true, workerData: init });
+};
+
+/**
  * The subset of PGlite's API that Kysely's PGliteDialect uses, forwarded to a worker thread
  * (see pglite-worker.ts for why).
  */
@@ -42,14 +58,7 @@ export class PGliteProxy implements Queryable {
   #nextId = 1;
 
   constructor(init: WorkerInit) {
-    // The worker is TypeScript, and Node 20 does not pass loader hooks on to workers: load it
-    // through tsx's API whether we run under tsx, vitest or plain node.
-    const tsxRoot = dirname(createRequire(import.meta.url).resolve('tsx/package.json'));
-    // the ESM build of 'tsx/esm/api' (require.resolve would pick the CommonJS one)
-    const tsxApi = pathToFileURL(join(tsxRoot, 'dist/esm/api/index.mjs')).href;
-    const entry = new URL('./pglite-worker.ts', import.meta.url).href;
-    const bootstrap = `import(${JSON.stringify(tsxApi)}).then((m) => m.tsImport(${JSON.stringify(entry)}, ${JSON.stringify(entry)}))`;
-    this.#worker = new Worker(bootstrap, { eval: true, workerData: init });
+    this.#worker = startWorker(init);
     this.waitReady = new Promise<void>((resolve, reject) => {
       this.#pending.set(0, {
         resolve: () => {

@@ -90,11 +90,32 @@ const LINES: LineSpec[] = [
     ],
   },
 ];
-const MACHINES_PER_LINE = 12;
+/** SMT一线 has more machines than a page of the list (15) holds. */
+const MACHINES_PER_LINE: Record<string, number> = { S1: 18 };
+const DEFAULT_MACHINES_PER_LINE = 12;
 const MACHINES_PER_GATEWAY = 10;
 const HISTORY_DAYS = 90;
+/** The simulated PLC's alarm codes (apps/gateway/src/drivers/simulated.ts). */
 const ALARM_CODES = ['E101', 'E205', 'E307', 'E412', 'E518'];
 const OPERATOR_LINES = ['SMT一线', '组装一线'];
+
+/**
+ * Machines that show the states a screen can be in, beyond running/idle/fault:
+ * - NO_GATEWAY: not connected to any gateway yet (iot 0, offline, no history);
+ * - OFFLINE_GATEWAY: behind a gateway that is registered but never comes online (iot 2);
+ * - UNPUBLISHED: bound to a running gateway that does not publish it (PLC unplugged: offline);
+ * - FAULTY: a PLC that is in fault most of the time, with the simulator's alarm codes.
+ */
+const NO_GATEWAY = new Set(['LW-P1-012']);
+const OFFLINE_GATEWAY = new Set(['LW-A2-011', 'LW-A2-012']);
+const OFFLINE_GATEWAY_ID = 'LWGW00000099';
+const UNPUBLISHED = new Set(['LW-S2-012']);
+const FAULTY = new Map([['LW-S1-002', 0.6]]);
+/** 我的关注: what each demo user follows. */
+const FOLLOWS: Record<string, string[]> = {
+  operator: ['LW-S1-001', 'LW-S1-002', 'LW-A1-003'],
+  admin: ['LW-S1-002', 'LW-A2-011', 'LW-P1-012'],
+};
 
 /** Deterministic per-machine randomness, so every demo factory looks the same. */
 const prng = (seed: number) => () => {
@@ -117,23 +138,38 @@ interface DemoMachine {
   name: string;
   line: LineSpec;
   group: LineSpec['groups'][number];
-  gatewayId: string;
+  /** null: not connected to a gateway. */
+  gatewayId: string | null;
+  /** Whether the demo gateways run its simulated PLC. */
+  simulated: boolean;
+  /** The simulated PLC's faults per running minute, where not the default. */
+  faultRate?: number;
   seed: number;
 }
 
 const demoMachines = (): DemoMachine[] => {
   const machines: DemoMachine[] = [];
+  let connected = 0;
   LINES.forEach((line) => {
-    for (let i = 0; i < MACHINES_PER_LINE; i++) {
+    const count = MACHINES_PER_LINE[line.code] ?? DEFAULT_MACHINES_PER_LINE;
+    for (let i = 0; i < count; i++) {
       const group = line.groups[i % line.groups.length]!;
-      const index = machines.length;
+      const sn = `LW-${line.code}-${String(i + 1).padStart(3, '0')}`;
+      const gatewayId = NO_GATEWAY.has(sn)
+        ? null
+        : OFFLINE_GATEWAY.has(sn)
+          ? OFFLINE_GATEWAY_ID
+          : gatewayIdOf(Math.floor(connected++ / MACHINES_PER_GATEWAY));
+      const faultRate = FAULTY.get(sn);
       machines.push({
-        sn: `LW-${line.code}-${String(i + 1).padStart(3, '0')}`,
+        sn,
         name: `${group.machine}${String(Math.floor(i / line.groups.length) + 1).padStart(2, '0')}`,
         line,
         group,
-        gatewayId: gatewayIdOf(Math.floor(index / MACHINES_PER_GATEWAY)),
-        seed: index + 1,
+        gatewayId,
+        simulated: gatewayId !== null && gatewayId !== OFFLINE_GATEWAY_ID && !UNPUBLISHED.has(sn),
+        ...(faultRate !== undefined && { faultRate }),
+        seed: machines.length + 1,
       });
     }
   });
@@ -176,6 +212,25 @@ const backfill = async (
     for (const [k, v] of Object.entries(f))
       row[k] = k === 'max_minute_produced' ? Math.max(Number(row[k]), v) : Number(row[k]) + v;
     dayRows.set(key, row);
+  };
+
+  const insertChunks = async <T extends keyof Database>(
+    table: T,
+    rows: Record<string, unknown>[],
+  ) => {
+    for (let i = 0; i < rows.length; i += 1000) {
+      await tx
+        .insertInto(table)
+        .values(rows.slice(i, i + 1000) as never)
+        .execute();
+    }
+  };
+  const flush = async () => {
+    await insertChunks('rollup_minute', minuteRows.splice(0));
+    await insertChunks('rollup_day', [...dayRows.values()]);
+    dayRows.clear();
+    await insertChunks('alarms', alarms.splice(0));
+    await insertChunks('status_changes', statusChanges.splice(0));
   };
 
   for (const m of machines) {
@@ -267,23 +322,9 @@ const backfill = async (
         begin_at: new Date(alarmBegin),
         end_at: new Date(now - (now % MINUTE)),
       });
+    // Written machine by machine: holding all 66 machines' rows took ~100 MB of heap.
+    await flush();
   }
-
-  const insertChunks = async <T extends keyof Database>(
-    table: T,
-    rows: Record<string, unknown>[],
-  ) => {
-    for (let i = 0; i < rows.length; i += 1000) {
-      await tx
-        .insertInto(table)
-        .values(rows.slice(i, i + 1000) as never)
-        .execute();
-    }
-  };
-  await insertChunks('rollup_minute', minuteRows);
-  await insertChunks('rollup_day', [...dayRows.values()]);
-  await insertChunks('alarms', alarms);
-  await insertChunks('status_changes', statusChanges);
 };
 
 /** Seeds the demo factory once; a restart finds it and changes nothing. */
@@ -304,7 +345,9 @@ export const seedDemo = async (
   const [adminHash, operatorHash] = await Promise.all(
     demoSignIns.map((s) => hashSecret(s.password)),
   );
-  const gatewayIds = [...new Set(machines.map((m) => m.gatewayId))];
+  const gatewayIds = [
+    ...new Set(machines.flatMap((m) => (m.gatewayId === null ? [] : [m.gatewayId]))),
+  ];
   const gatewayHashes = await Promise.all(
     gatewayIds.map((id) => hashSecret(gatewaySecret(config, id))),
   );
@@ -361,7 +404,7 @@ export const seedDemo = async (
       .values(
         gatewayIds.map((id, i) => ({
           id,
-          name: `演示网关${i + 1}`,
+          name: id === OFFLINE_GATEWAY_ID ? '演示网关(离线)' : `演示网关${Number(id.slice(4))}`,
           password_hash: gatewayHashes[i]!,
         })),
       )
@@ -397,7 +440,22 @@ export const seedDemo = async (
         }),
       )
       .execute();
-    await backfill(tx, machines, config.TIMEZONE, now);
+    const users = await tx.selectFrom('users').select(['id', 'psn_code']).execute();
+    await tx
+      .insertInto('user_follows')
+      .values(
+        users.flatMap((u) =>
+          (FOLLOWS[u.psn_code] ?? []).map((sn) => ({ user_id: u.id, sn_code: sn })),
+        ),
+      )
+      .execute();
+    // A machine never connected to a gateway has no history.
+    await backfill(
+      tx,
+      machines.filter((m) => m.gatewayId !== null),
+      config.TIMEZONE,
+      now,
+    );
   });
   log.info({ machines: machines.length, ms: Date.now() - started }, 'demo factory seeded');
 };
@@ -406,9 +464,11 @@ export const seedDemo = async (
 export const writeDemoGatewayConfig = (config: Config, brokerUrl: string): string => {
   const dir = resolve(config.DATA_DIR, 'demo');
   mkdirSync(dir, { recursive: true });
+  // The offline gateway is not run, and an unpublished machine is left out of its gateway.
   const byGateway = new Map<string, DemoMachine[]>();
   for (const m of demoMachines())
-    byGateway.set(m.gatewayId, [...(byGateway.get(m.gatewayId) ?? []), m]);
+    if (m.simulated && m.gatewayId)
+      byGateway.set(m.gatewayId, [...(byGateway.get(m.gatewayId) ?? []), m]);
   const file = join(dir, 'gateways.json');
   writeFileSync(
     file,
@@ -424,6 +484,7 @@ export const writeDemoGatewayConfig = (config: Config, brokerUrl: string): strin
             driver: 'simulated',
             seed: m.seed,
             ppmTarget: m.group.ppm,
+            ...(m.faultRate !== undefined && { faultRate: m.faultRate }),
           })),
         })),
       },

@@ -1,0 +1,108 @@
+import type { MachineCard } from '@linewatch/contracts/devices';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../config.ts';
+import { api, login } from '../test/clients.ts';
+import { startTestServer, TEST_SECRET, type TestServer } from '../test/test-server.ts';
+import { demoSignIns, seedDemo, writeDemoGatewayConfig } from './seed.ts';
+
+const LIST = '/api/wechat/machine/list/findMachineDataByCondition';
+/** apps/gateway/src/drivers/simulated.ts */
+const SIMULATOR_ALARMS = ['E101', 'E205', 'E307', 'E412', 'E518'];
+
+interface GatewayFile {
+  gateways: { id: string; machines: { sn: string; faultRate?: number }[] }[];
+}
+
+describe('the demo factory', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({ DEMO: '1' });
+  });
+  afterAll(() => server?.close());
+  const db = () => server.linewatch.database.db;
+
+  const list = async (psnCode: string, query: Record<string, string | number> = {}) => {
+    const password = demoSignIns.find((s) => s.psnCode === psnCode)!.password;
+    const reply = await api(server.baseUrl, await login(server.baseUrl, psnCode, password)).get<{
+      data: MachineCard[];
+      total: number;
+    }>(LIST, { pageSize: 100, ...query });
+    expect(reply.status).toBe(200);
+    return reply.body.data;
+  };
+
+  it('has a line with more machines than one page holds', async () => {
+    const page = await list('admin', { produceLine: 'SMT一线', pageSize: 15 });
+    expect(page.data).toHaveLength(15);
+    expect(page.total).toBeGreaterThan(15);
+  });
+
+  it('has a machine without a gateway (iot 0) and machines behind an offline gateway (iot 2)', async () => {
+    const { data } = await list('admin');
+    expect(data.filter((m) => m.iot === 0).map((m) => m.snCode)).toEqual(['LW-P1-012']);
+    expect(data.filter((m) => m.iot === 2).length).toBeGreaterThan(0);
+  });
+
+  it('runs the simulators of some machines only: the others stay offline', async () => {
+    const file = writeDemoGatewayConfig(loadTestConfig(), 'mqtt://x');
+    const config = JSON.parse(readFileSync(file, 'utf8')) as GatewayFile;
+    const simulated = new Set(config.gateways.flatMap((g) => g.machines.map((m) => m.sn)));
+    const devices = await db().selectFrom('devices').select(['sn_code', 'gateway_id']).execute();
+    const runningGateways = new Set(config.gateways.map((g) => g.id));
+    const offline = devices.filter((d) => !simulated.has(d.sn_code));
+    // Not published by a gateway that runs, behind a gateway that never runs, without a gateway.
+    expect(offline.some((d) => d.gateway_id && runningGateways.has(d.gateway_id))).toBe(true);
+    expect(offline.some((d) => d.gateway_id && !runningGateways.has(d.gateway_id))).toBe(true);
+    expect(offline.some((d) => d.gateway_id === null)).toBe(true);
+    // And one machine that is in fault most of the time.
+    const faulty = config.gateways
+      .flatMap((g) => g.machines)
+      .filter((m) => (m.faultRate ?? 0) > 0.3);
+    expect(faulty.length).toBeGreaterThan(0);
+  });
+
+  it('has machines the operator follows (我的关注), within the lines the operator sees', async () => {
+    const { data } = await list('operator');
+    const followed = data.filter((m) => m.isCollect);
+    expect(followed.length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('has alarms with the simulator’s codes, nicknames, and 90 days of history', async () => {
+    const codes = await db().selectFrom('alarms').select('code').distinct().execute();
+    expect(codes.map((c) => c.code).sort()).toEqual(SIMULATOR_ALARMS);
+    const nick = await db()
+      .selectFrom('devices')
+      .select('sn_code')
+      .where('nick_sn_code', '!=', '')
+      .execute();
+    expect(nick.length).toBeGreaterThan(0);
+    const { first } = await db()
+      .selectFrom('rollup_day')
+      .select((eb) => eb.fn.min('day').as('first'))
+      .executeTakeFirstOrThrow();
+    // A date column: a Date from PGlite, a 'YYYY-MM-DD' string from PostgreSQL (both UTC midnight).
+    const days = (Date.now() - new Date(first).getTime()) / 86_400_000;
+    expect(days).toBeGreaterThanOrEqual(90);
+    expect(days).toBeLessThan(93);
+  });
+
+  it('is seeded once: a restart finds the admin and changes nothing', async () => {
+    const count = async () =>
+      (
+        await db()
+          .selectFrom('rollup_day')
+          .select(db().fn.countAll().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n;
+    const before = await count();
+    await seedDemo(db(), loadTestConfig(), server.linewatch.app.log);
+    expect(await count()).toBe(before);
+  });
+});
+
+const dataDir = mkdtempSync(join(tmpdir(), 'lw-seed-test-'));
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+const loadTestConfig = () => loadConfig({ SECRET: TEST_SECRET, DEMO: '1', DATA_DIR: dataDir });
