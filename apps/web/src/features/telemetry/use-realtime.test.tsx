@@ -7,6 +7,7 @@ import { setNavigator } from '../../shared/navigation.ts';
 import { useSession } from '../../shared/session-store.ts';
 import type { SocketFactory, SocketLike } from '../../shared/socket-client.ts';
 import { useRealtime } from './use-realtime.ts';
+import { links } from '../../shared/paths.ts';
 
 const sockets: (SocketLike & { url: string; protocols: string[]; sent: string[] })[] = [];
 const createSocket: SocketFactory = (url, protocols) => {
@@ -103,7 +104,7 @@ describe('real-time data', () => {
   });
 
   it('signs out on 4405 without retrying', () => {
-    window.history.replaceState(null, '', '/currentDataReport?snCode=SN-1');
+    window.history.replaceState(null, '', links.currentDataReport('SN-1'));
     renderHook(() => useRealtime('SN-1', createSocket));
     open();
     serverClose(4405);
@@ -112,10 +113,9 @@ describe('real-time data', () => {
     });
     expect(sockets).toHaveLength(1);
     expect(useSession.getState().keyId).toBeNull();
-    expect(navigate).toHaveBeenCalledWith(
-      `/login?redirect=${encodeURIComponent('/currentDataReport?snCode=SN-1')}`,
-      { replace: true },
-    );
+    expect(navigate).toHaveBeenCalledWith(links.login(links.currentDataReport('SN-1')), {
+      replace: true,
+    });
   });
 
   it('stops on 4403 and reports the machine as not visible', () => {
