@@ -8,6 +8,7 @@ import { useSession } from '../../shared/session-store.ts';
 import type { SocketFactory, SocketLike } from '../../shared/socket-client.ts';
 import { useRealtime } from './use-realtime.ts';
 import { links } from '../../shared/paths.ts';
+import { buildRealtimePayload } from '../../testing/builders.ts';
 
 const sockets: (SocketLike & { url: string; protocols: string[]; sent: string[] })[] = [];
 const createSocket: SocketFactory = (url, protocols) => {
@@ -39,18 +40,12 @@ const push = (data: unknown) =>
 const serverClose = (code: number) =>
   act(() => current().onclose?.(new CloseEvent('close', { code })));
 
-const payload = (overrides: Partial<RealtimePayload> = {}): RealtimePayload => ({
-  MsgType: 'machineList',
-  SN: 'SN-1',
-  deviceName: '贴片机',
-  EquipmentStatus: 2,
-  updatedAt: 1,
-  alarms: [],
-  productData: [{ key: 'yield', name: '良率', value: 99.5 }],
-  progress: [],
-  dateData: [],
-  ...overrides,
-});
+const payload = (overrides: Partial<RealtimePayload> = {}): RealtimePayload =>
+  buildRealtimePayload({
+    updatedAt: 1,
+    productData: [{ key: 'yield', name: '良率', value: 99.5 }],
+    ...overrides,
+  });
 
 const navigate = vi.fn();
 vi.spyOn(Toast, 'show').mockImplementation(() => ({ close: () => {} }));
