@@ -89,6 +89,8 @@ export default tseslint.config(
           capture: ['feature'],
         },
         { type: 'web-shared', pattern: 'apps/web/src/shared/**', mode: 'full' },
+        // renderPage, the fake API and the builders: for *.test.ts(x) only (rule below).
+        { type: 'web-testing', pattern: 'apps/web/src/testing/**', mode: 'full' },
         { type: 'web', pattern: 'apps/web/**', mode: 'full' },
         { type: 'e2e', pattern: 'e2e/**', mode: 'full' },
         { type: 'bench', pattern: 'bench/**', mode: 'full' },
@@ -149,10 +151,25 @@ export default tseslint.config(
             { from: 'web-shared', allow: ['web-shared', 'contracts'] },
             {
               from: 'web-feature',
-              allow: ['web-shared', 'contracts', ['web-feature', { feature: '${from.feature}' }]],
+              allow: [
+                'web-shared',
+                'web-testing',
+                'contracts',
+                ['web-feature', { feature: '${from.feature}' }],
+              ],
             },
-            { from: 'web-app', allow: ['web-app', 'web-feature', 'web-shared', 'contracts'] },
-            { from: 'web', allow: ['web', 'web-app', 'web-feature', 'web-shared', 'contracts'] },
+            {
+              from: 'web-app',
+              allow: ['web-app', 'web-feature', 'web-shared', 'web-testing', 'contracts'],
+            },
+            {
+              from: 'web-testing',
+              allow: ['web-testing', 'web-app', 'web-feature', 'web-shared', 'contracts'],
+            },
+            {
+              from: 'web',
+              allow: ['web', 'web-app', 'web-feature', 'web-shared', 'web-testing', 'contracts'],
+            },
             { from: 'e2e', allow: ['e2e', 'contracts'] },
             // A benchmark seeds through the server's own database layer; it ships nowhere.
             { from: 'bench', allow: ['bench', 'contracts', 'server', 'server-core'] },
@@ -162,7 +179,25 @@ export default tseslint.config(
     },
   },
   {
-    files: ['**/*.test.ts', '**/*.test.tsx', '**/test/**', '**/testing.ts'],
+    // The web's testing/ folder (renderPage, fake API, builders) ships nowhere: only tests use it.
+    files: ['apps/web/src/**/*.ts', 'apps/web/src/**/*.tsx'],
+    ignores: ['**/*.test.ts', '**/*.test.tsx', 'apps/web/src/testing/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/testing/*'],
+              message: 'apps/web/src/testing/ is for *.test.ts(x) files only.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['**/*.test.ts', '**/*.test.tsx', '**/test/**', '**/testing.ts', '**/testing/**'],
     rules: {
       '@typescript-eslint/no-non-null-assertion': 'off',
       '@typescript-eslint/unbound-method': 'off',

@@ -3,7 +3,7 @@ import { redirect, type LoaderFunctionArgs } from 'react-router';
 import { fetchUserInfo, restoreSession } from '../features/identity/api.ts';
 import { ApiError } from '../shared/api-client.ts';
 import { isDingTalk } from '../shared/client-env.ts';
-import { loginUrl } from '../shared/login-url.ts';
+import { links } from '../shared/paths.ts';
 import { webMessages } from '../shared/messages.ts';
 import { useSession } from '../shared/session-store.ts';
 import { toastFailure } from '../shared/toast.ts';
@@ -49,7 +49,7 @@ export const guardLoader = async ({ request }: LoaderFunctionArgs): Promise<Resp
         useSession.getState().clear();
         toastFailure(webMessages.reLogin);
       }
-      return redirect(loginUrl(url.pathname + url.search));
+      return redirect(links.login(url.pathname + url.search));
     }
   }
   return null;

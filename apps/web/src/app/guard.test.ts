@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { canAccess, decideNavigation, GRANTED_ROLES, type NavigationRequest } from './guard.ts';
+import { links, paths } from '../shared/paths.ts';
 
 const request = (overrides: Partial<NavigationRequest>): NavigationRequest => ({
-  pathname: '/deviceList',
+  pathname: paths.deviceList,
   search: '',
   hasToken: false,
   routesLoaded: false,
@@ -21,22 +22,26 @@ describe('navigation guard', () => {
   it('asks the server for the session before sending a tab without a token to sign in', () => {
     // A new webview (WeChat menu tap) has an empty sessionStorage but a valid cookie.
     expect(decideNavigation(request({ sessionChecked: false }))).toEqual({ type: 'restore' });
-    expect(decideNavigation(request({ pathname: '/login', sessionChecked: false }))).toEqual({
+    expect(decideNavigation(request({ pathname: paths.login, sessionChecked: false }))).toEqual({
       type: 'restore',
     });
-    expect(decideNavigation(request({ pathname: '/faultAlarm', sessionChecked: false }))).toEqual({
+    expect(
+      decideNavigation(request({ pathname: paths.faultAlarm, sessionChecked: false })),
+    ).toEqual({
       type: 'allow',
     });
     expect(decideNavigation(request({ hasToken: true, sessionChecked: false }))).toEqual({
       type: 'load',
     });
-    expect(redirectOf(decideNavigation(request({ sessionChecked: true }))).pathname).toBe('/login');
+    expect(redirectOf(decideNavigation(request({ sessionChecked: true }))).pathname).toBe(
+      paths.login,
+    );
   });
 
-  it('sends a signed-in user away from /login to /', () => {
-    expect(decideNavigation(request({ pathname: '/login', hasToken: true }))).toEqual({
+  it('sends a signed-in user away from the login page to the home page', () => {
+    expect(decideNavigation(request({ pathname: paths.login, hasToken: true }))).toEqual({
       type: 'redirect',
-      to: '/',
+      to: paths.home,
     });
   });
 
@@ -48,12 +53,12 @@ describe('navigation guard', () => {
   });
 
   it('lets a signed-in user open a public page without loading anything', () => {
-    expect(decideNavigation(request({ pathname: '/faultAlarm', hasToken: true }))).toEqual({
+    expect(decideNavigation(request({ pathname: paths.faultAlarm, hasToken: true }))).toEqual({
       type: 'allow',
     });
   });
 
-  it.each(['/login', '/userApply', '/userAudit', '/faultAlarm', '/refresh'])(
+  it.each([paths.login, paths.userApply, paths.userAudit, paths.faultAlarm, paths.refresh])(
     'lets anyone open %s',
     (pathname) => {
       expect(decideNavigation(request({ pathname }))).toEqual({ type: 'allow' });
@@ -62,29 +67,31 @@ describe('navigation guard', () => {
 
   it('sends a visitor without a token to /login with the page to come back to', () => {
     const target = redirectOf(
-      decideNavigation(request({ pathname: '/currentDataReport', search: '?snCode=SN-1' })),
+      decideNavigation(request({ pathname: paths.currentDataReport, search: '?snCode=SN-1' })),
     );
     expect(target).toEqual({
-      pathname: '/login',
-      params: { redirect: '/currentDataReport?snCode=SN-1' },
+      pathname: paths.login,
+      params: { redirect: links.currentDataReport('SN-1') },
     });
   });
 
   it('passes an OAuth code on to /login next to the redirect', () => {
     const target = redirectOf(
-      decideNavigation(request({ pathname: '/threeParam', search: '?snCode=SN-1&code=abc' })),
+      decideNavigation(request({ pathname: paths.threeParam, search: '?snCode=SN-1&code=abc' })),
     );
     expect(target).toEqual({
-      pathname: '/login',
-      params: { redirect: '/threeParam?snCode=SN-1', code: 'abc' },
+      pathname: paths.login,
+      params: { redirect: `${paths.threeParam}?snCode=SN-1`, code: 'abc' },
     });
   });
 
   it('keeps only the redirect for a DingTalk user', () => {
     const target = redirectOf(
-      decideNavigation(request({ pathname: '/threeParam', search: '?code=abc', isDingTalk: true })),
+      decideNavigation(
+        request({ pathname: paths.threeParam, search: '?code=abc', isDingTalk: true }),
+      ),
     );
-    expect(target).toEqual({ pathname: '/login', params: { redirect: '/threeParam' } });
+    expect(target).toEqual({ pathname: paths.login, params: { redirect: paths.threeParam } });
   });
 
   it('guards unknown paths like any other private page', () => {

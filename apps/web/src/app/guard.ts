@@ -1,12 +1,12 @@
-import { loginUrl, LOGIN_PATH } from '../shared/login-url.ts';
+import { paths, links } from '../shared/paths.ts';
 
 /** Paths anyone may open (spec section 2). */
 const PUBLIC_PATHS: readonly string[] = [
-  LOGIN_PATH,
-  '/userApply',
-  '/userAudit',
-  '/faultAlarm',
-  '/refresh',
+  paths.login,
+  paths.userApply,
+  paths.userAudit,
+  paths.faultAlarm,
+  paths.refresh,
 ];
 
 /** The spec fixes the granted roles; route metadata may still ask for one of them. */
@@ -45,22 +45,22 @@ const isPublicPath = (pathname: string): boolean => PUBLIC_PATHS.includes(pathna
 export const decideNavigation = (request: NavigationRequest): GuardDecision => {
   const { pathname, search, hasToken, routesLoaded, isDingTalk, sessionChecked } = request;
   if (hasToken) {
-    if (pathname === LOGIN_PATH) return { type: 'redirect', to: '/' };
+    if (pathname === paths.login) return { type: 'redirect', to: paths.home };
     // A stale token must not lock anyone out of a public page (a fault alarm opened from a message).
     if (isPublicPath(pathname) || routesLoaded) return { type: 'allow' };
     return { type: 'load' };
   }
   // A fault alarm opened from a message must not wait; /login is asked too, so a new webview
   // opened on it with a live cookie goes straight in.
-  if (isPublicPath(pathname) && pathname !== LOGIN_PATH) return { type: 'allow' };
+  if (isPublicPath(pathname) && pathname !== paths.login) return { type: 'allow' };
   if (!sessionChecked) return { type: 'restore' };
-  if (pathname === LOGIN_PATH) return { type: 'allow' };
+  if (pathname === paths.login) return { type: 'allow' };
   const query = new URLSearchParams(search);
   const code = query.get('code');
   query.delete('code');
   const rest = query.toString();
   const redirect = rest ? `${pathname}?${rest}` : pathname;
-  return { type: 'redirect', to: loginUrl(redirect, isDingTalk ? null : code) };
+  return { type: 'redirect', to: links.login(redirect, isDingTalk ? null : code) };
 };
 
 /** Route role filtering: a route naming roles needs one of them. */

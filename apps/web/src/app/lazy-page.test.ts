@@ -1,19 +1,17 @@
 import { describe, expect, it, vi } from 'vitest';
 import { loadReloadingOnce } from './lazy-page.ts';
-
-const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
+import { paths } from '../shared/paths.ts';
 
 describe('page chunk loading', () => {
   it('reloads the same path once when a chunk fails, then gives up with the error', async () => {
     const reload = vi.fn();
     const failing = () =>
       Promise.reject(new TypeError('Failed to fetch dynamically imported module'));
-    const options = { pathname: '/deviceList', storage: sessionStorage, reload };
+    const options = { pathname: paths.deviceList, storage: sessionStorage, reload };
 
     let settled = false;
     void loadReloadingOnce(failing, options).finally(() => (settled = true));
-    await settle();
-    expect(reload).toHaveBeenCalledTimes(1);
+    await vi.waitFor(() => expect(reload).toHaveBeenCalledTimes(1));
     expect(settled).toBe(false);
 
     // after the reload the chunk fails again: show the error instead of looping
@@ -23,11 +21,10 @@ describe('page chunk loading', () => {
 
   it('clears the flag once the chunk loads, so a later failure may reload again', async () => {
     const reload = vi.fn();
-    const options = { pathname: '/center', storage: sessionStorage, reload };
-    sessionStorage.setItem('lw-chunk-reload:/center', '1');
+    const options = { pathname: paths.center, storage: sessionStorage, reload };
+    sessionStorage.setItem(`lw-chunk-reload:${paths.center}`, '1');
     await expect(loadReloadingOnce(() => Promise.resolve('page'), options)).resolves.toBe('page');
     void loadReloadingOnce(() => Promise.reject(new Error('gone')), options);
-    await settle();
-    expect(reload).toHaveBeenCalledTimes(1);
+    await vi.waitFor(() => expect(reload).toHaveBeenCalledTimes(1));
   });
 });

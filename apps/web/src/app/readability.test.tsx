@@ -4,10 +4,11 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { WechatLoginPage } from '../features/identity/pages/wechat-login-page.tsx';
 import html from '../../index.html?raw';
+import { paths } from '../shared/paths.ts';
 
 const renderLogin = () => {
-  const router = createMemoryRouter([{ path: '/login', element: <WechatLoginPage /> }], {
-    initialEntries: ['/login'],
+  const router = createMemoryRouter([{ path: paths.login, element: <WechatLoginPage /> }], {
+    initialEntries: [paths.login],
   });
   render(
     <QueryClientProvider client={new QueryClient()}>

@@ -10,6 +10,7 @@ import { NotFound } from './screens/not-found.tsx';
 import { PageLoading } from './screens/page-loading.tsx';
 import { Refresh } from './screens/refresh.tsx';
 import { RouteError } from './screens/route-error.tsx';
+import { paths } from '../shared/paths.ts';
 
 const LoginPage = lazyPage(() => import('../features/identity/pages/login-page.tsx'));
 const CenterPage = lazyPage(() => import('../features/identity/pages/center-page.tsx'));
@@ -21,7 +22,7 @@ const CurrentDataReportPage = lazyPage(
 const handle = (title: string, roles?: readonly string[]): RouteHandle =>
   roles ? { title, roles } : { title };
 
-/** A route whose screen is not built yet. */
+/** A route whose screen is not built yet. Paths are absolute (shared/paths.ts): the root has none. */
 const notBuilt = (path: string, title: string, standalone = true): RouteObject => ({
   path,
   handle: handle(title),
@@ -38,24 +39,24 @@ export const routes: RouteObject[] = [
     HydrateFallback: PageLoading,
     errorElement: <RouteError />,
     children: [
-      { index: true, loader: () => redirect('/deviceList') },
+      { index: true, loader: () => redirect(paths.deviceList) },
       // public
-      { path: 'login', handle: handle('登录'), element: <LoginPage /> },
-      notBuilt('userApply', '用户申请'),
-      notBuilt('userAudit', '审核进度'),
-      notBuilt('faultAlarm', '故障报警'),
-      { path: 'refresh', element: <Refresh /> },
+      { path: paths.login, handle: handle('登录'), element: <LoginPage /> },
+      notBuilt(paths.userApply, '用户申请'),
+      notBuilt(paths.userAudit, '审核进度'),
+      notBuilt(paths.faultAlarm, '故障报警'),
+      { path: paths.refresh, element: <Refresh /> },
       // main tabs
       {
         element: <TabLayout />,
         children: [
-          { ...notBuilt('map', '设备地图', false), handle: handle('设备地图', ['map']) },
+          { ...notBuilt(paths.map, '设备地图', false), handle: handle('设备地图', ['map']) },
           {
-            path: 'deviceList',
+            path: paths.deviceList,
             handle: handle('设备列表', ['deviceList']),
             element: <DeviceListPage />,
           },
-          { path: 'center', handle: handle('个人中心', ['center']), element: <CenterPage /> },
+          { path: paths.center, handle: handle('个人中心', ['center']), element: <CenterPage /> },
         ],
       },
       // one machine
@@ -63,30 +64,30 @@ export const routes: RouteObject[] = [
         element: <DeviceLayout />,
         children: [
           {
-            path: 'currentDataReport',
+            path: paths.currentDataReport,
             handle: handle('实时数据'),
             element: <CurrentDataReportPage />,
           },
-          notBuilt('deviceHistory', '历史数据', false),
-          notBuilt('deviceLog', '设备日志', false),
+          notBuilt(paths.deviceHistory, '历史数据', false),
+          notBuilt(paths.deviceLog, '设备日志', false),
         ],
       },
-      notBuilt('bindDevice', '绑定机台'),
-      notBuilt('unboundDevice', '解绑机台'),
-      notBuilt('followSetting', '订阅设置'),
-      notBuilt('deviceStatistics', '设备统计'),
-      notBuilt('threeParam', '日报/周报'),
+      notBuilt(paths.bindDevice, '绑定机台'),
+      notBuilt(paths.unboundDevice, '解绑机台'),
+      notBuilt(paths.followSetting, '订阅设置'),
+      notBuilt(paths.deviceStatistics, '设备统计'),
+      notBuilt(paths.threeParam, '日报/周报'),
       {
-        ...notBuilt('subscription', '我的订阅'),
+        ...notBuilt(paths.subscription, '我的订阅'),
         handle: handle('我的订阅', ['msgList', 'subscriptionList']),
       },
-      notBuilt('set', '设置'),
-      notBuilt('faca', 'FACA'),
-      notBuilt('faca/addQuestion', '新增问题'),
-      notBuilt('faca/editFACA', '编辑FACA'),
-      notBuilt('faca/editFAOrCA', '编辑FA/CA'),
-      notBuilt('faca/task', '我的任务'),
-      notBuilt('faca/editTask', '任务详情'),
+      notBuilt(paths.set, '设置'),
+      notBuilt(paths.faca, 'FACA'),
+      notBuilt(paths.facaAddQuestion, '新增问题'),
+      notBuilt(paths.facaEditFaca, '编辑FACA'),
+      notBuilt(paths.facaEditFaOrCa, '编辑FA/CA'),
+      notBuilt(paths.facaTask, '我的任务'),
+      notBuilt(paths.facaEditTask, '任务详情'),
       { path: '*', handle: handle('页面不存在'), element: <NotFound /> },
     ],
   },

@@ -7,6 +7,7 @@ import { ApiError, call } from './api-client.ts';
 import { webMessages } from './messages.ts';
 import { setNavigator } from './navigation.ts';
 import { useSession } from './session-store.ts';
+import { links, paths } from './paths.ts';
 
 const reply = (body: unknown, status = 200) =>
   Promise.resolve(
@@ -21,7 +22,7 @@ beforeEach(() => {
   vi.stubGlobal('fetch', fetchMock);
   setNavigator(navigate);
   useSession.getState().signIn('key-1');
-  window.history.replaceState(null, '', '/deviceList?nameTag=SN');
+  window.history.replaceState(null, '', `${paths.deviceList}?nameTag=SN`);
 });
 
 afterEach(() => {
@@ -66,12 +67,9 @@ describe('api client', () => {
     );
     await expect(call(devicesApi.processMenu, {})).rejects.toMatchObject({ code: '0405' });
     expect(useSession.getState().keyId).toBeNull();
-    expect(navigate).toHaveBeenCalledWith(
-      `/login?redirect=${encodeURIComponent('/deviceList?nameTag=SN')}`,
-      {
-        replace: true,
-      },
-    );
+    expect(navigate).toHaveBeenCalledWith(links.login(`${paths.deviceList}?nameTag=SN`), {
+      replace: true,
+    });
   });
 
   it('throws an ApiError and toasts the server msg for other codes', async () => {

@@ -1,5 +1,5 @@
 import { messages } from '@linewatch/contracts/envelope';
-import { LOGIN_PATH, loginUrl } from './login-url.ts';
+import { paths, links } from './paths.ts';
 import { currentPath, navigateTo } from './navigation.ts';
 import { useSession } from './session-store.ts';
 import { toastFailure } from './toast.ts';
@@ -8,6 +8,6 @@ import { toastFailure } from './toast.ts';
 export const expireSession = (): void => {
   useSession.getState().clear();
   toastFailure(messages.notSignedIn);
-  if (window.location.pathname === LOGIN_PATH) return;
-  navigateTo(loginUrl(currentPath()), { replace: true });
+  if (window.location.pathname === paths.login) return;
+  navigateTo(links.login(currentPath()), { replace: true });
 };

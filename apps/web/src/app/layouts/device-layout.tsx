@@ -3,11 +3,12 @@ import { Suspense } from 'react';
 import { Outlet, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { PageLoading } from '../screens/page-loading.tsx';
 import styles from './device-layout.module.css';
+import { paths } from '../../shared/paths.ts';
 
 const tabs = [
-  { path: '/currentDataReport', title: '实时数据', testId: 'device-tab-realtime' },
-  { path: '/deviceHistory', title: '历史数据', testId: 'device-tab-history' },
-  { path: '/deviceLog', title: '设备日志', testId: 'device-tab-log' },
+  { path: paths.currentDataReport, title: '实时数据', testId: 'device-tab-realtime' },
+  { path: paths.deviceHistory, title: '历史数据', testId: 'device-tab-history' },
+  { path: paths.deviceLog, title: '设备日志', testId: 'device-tab-log' },
 ];
 
 /** One machine's pages: top bar back to the list, three tabs that carry ?snCode. */
@@ -21,7 +22,7 @@ export const DeviceLayout = () => {
   return (
     <div className={styles.layout}>
       <div className={styles.top}>
-        <NavBar onBack={() => void navigate('/deviceList')} data-testid="device-navbar">
+        <NavBar onBack={() => void navigate(paths.deviceList)} data-testid="device-navbar">
           设备数据
         </NavBar>
         <Tabs

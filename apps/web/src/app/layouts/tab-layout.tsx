@@ -4,16 +4,17 @@ import { Suspense } from 'react';
 import { Outlet, useLocation, useNavigate } from 'react-router';
 import { PageLoading } from '../screens/page-loading.tsx';
 import styles from './tab-layout.module.css';
+import { paths } from '../../shared/paths.ts';
 
 const tabs = [
-  { path: '/map', title: '设备地图', icon: <EnvironmentOutline />, testId: 'tab-map' },
+  { path: paths.map, title: '设备地图', icon: <EnvironmentOutline />, testId: 'tab-map' },
   {
-    path: '/deviceList',
+    path: paths.deviceList,
     title: '设备列表',
     icon: <UnorderedListOutline />,
     testId: 'tab-device-list',
   },
-  { path: '/center', title: '个人中心', icon: <UserOutline />, testId: 'tab-center' },
+  { path: paths.center, title: '个人中心', icon: <UserOutline />, testId: 'tab-center' },
 ];
 
 /** The main layout: the page above, three tabs at the bottom. */

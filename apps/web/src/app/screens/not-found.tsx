@@ -3,6 +3,7 @@ import { QuestionCircleOutline } from 'antd-mobile-icons';
 import { useNavigate } from 'react-router';
 import { BlankState } from '../../shared/components/blank-state.tsx';
 import { webMessages } from '../../shared/messages.ts';
+import { paths } from '../../shared/paths.ts';
 
 export const NotFound = () => {
   const navigate = useNavigate();
@@ -15,7 +16,7 @@ export const NotFound = () => {
     >
       <Button
         color="primary"
-        onClick={() => void navigate('/', { replace: true })}
+        onClick={() => void navigate(paths.home, { replace: true })}
         data-testid="not-found-home"
       >
         返回首页

@@ -1,5 +1,5 @@
 import { Navigate, useSearchParams } from 'react-router';
-import { safeRedirect } from '../../shared/login-url.ts';
+import { safeRedirect } from '../../shared/paths.ts';
 
 /** /refresh?redirect=… re-enters a page from scratch (used to reload a route in place). */
 export const Refresh = () => {

@@ -1,7 +1,8 @@
 import { useNavigate } from 'react-router';
+import { paths } from '../../shared/paths.ts';
 
 /** Back in history when there is somewhere to go back to inside the app, else to the home page. */
-export const useGoBack = (fallback = '/') => {
+export const useGoBack = (fallback: string = paths.home) => {
   const navigate = useNavigate();
   return () => {
     const index = (window.history.state as { idx?: number } | null)?.idx ?? 0;

@@ -7,6 +7,7 @@ import { devicesApi } from '@linewatch/contracts/devices-api';
 import { PAGE_SIZE } from '@linewatch/contracts/limits';
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { call } from '../../shared/api-client.ts';
+import { queryKeys } from '../../shared/query-keys.ts';
 
 /**
  * The list is a monitoring screen: what is on it is fetched again this often while it is open
@@ -19,7 +20,7 @@ const liveRefresh = (query: { state: { status: string } }): number | false =>
 
 export const useProcessMenu = () =>
   useQuery({
-    queryKey: ['devices', 'menu'],
+    queryKey: queryKeys.devices.menu(),
     refetchInterval: LIVE_REFRESH_MS,
     queryFn: ({ signal }) => call(devicesApi.processMenu, {}, { signal }),
   });
@@ -35,7 +36,7 @@ export const loadedCount = (pages: readonly MachineListReply[]): number =>
 
 export const useMachinePages = (filter: MachineFilter, enabled: boolean) =>
   useInfiniteQuery({
-    queryKey: ['devices', 'list', filter],
+    queryKey: queryKeys.devices.list(filter),
     enabled,
     refetchInterval: liveRefresh,
     initialPageParam: 1,
@@ -52,7 +53,7 @@ export const useMachinePages = (filter: MachineFilter, enabled: boolean) =>
 /** 运行 / 待机 / 故障 / 离线 counts of what the user may see, narrowed like the list. */
 export const useStatusSummary = (filter: StatusSummaryQuery) =>
   useQuery({
-    queryKey: ['devices', 'summary', filter],
+    queryKey: queryKeys.devices.summary(filter),
     refetchInterval: liveRefresh,
     queryFn: ({ signal }) => call(devicesApi.statusSummary, filter, { signal }),
   });

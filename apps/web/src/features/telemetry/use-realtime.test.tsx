@@ -7,6 +7,8 @@ import { setNavigator } from '../../shared/navigation.ts';
 import { useSession } from '../../shared/session-store.ts';
 import type { SocketFactory, SocketLike } from '../../shared/socket-client.ts';
 import { useRealtime } from './use-realtime.ts';
+import { links } from '../../shared/paths.ts';
+import { buildRealtimePayload } from '../../testing/builders.ts';
 
 const sockets: (SocketLike & { url: string; protocols: string[]; sent: string[] })[] = [];
 const createSocket: SocketFactory = (url, protocols) => {
@@ -38,18 +40,12 @@ const push = (data: unknown) =>
 const serverClose = (code: number) =>
   act(() => current().onclose?.(new CloseEvent('close', { code })));
 
-const payload = (overrides: Partial<RealtimePayload> = {}): RealtimePayload => ({
-  MsgType: 'machineList',
-  SN: 'SN-1',
-  deviceName: '贴片机',
-  EquipmentStatus: 2,
-  updatedAt: 1,
-  alarms: [],
-  productData: [{ key: 'yield', name: '良率', value: 99.5 }],
-  progress: [],
-  dateData: [],
-  ...overrides,
-});
+const payload = (overrides: Partial<RealtimePayload> = {}): RealtimePayload =>
+  buildRealtimePayload({
+    updatedAt: 1,
+    productData: [{ key: 'yield', name: '良率', value: 99.5 }],
+    ...overrides,
+  });
 
 const navigate = vi.fn();
 vi.spyOn(Toast, 'show').mockImplementation(() => ({ close: () => {} }));
@@ -103,7 +99,7 @@ describe('real-time data', () => {
   });
 
   it('signs out on 4405 without retrying', () => {
-    window.history.replaceState(null, '', '/currentDataReport?snCode=SN-1');
+    window.history.replaceState(null, '', links.currentDataReport('SN-1'));
     renderHook(() => useRealtime('SN-1', createSocket));
     open();
     serverClose(4405);
@@ -112,10 +108,9 @@ describe('real-time data', () => {
     });
     expect(sockets).toHaveLength(1);
     expect(useSession.getState().keyId).toBeNull();
-    expect(navigate).toHaveBeenCalledWith(
-      `/login?redirect=${encodeURIComponent('/currentDataReport?snCode=SN-1')}`,
-      { replace: true },
-    );
+    expect(navigate).toHaveBeenCalledWith(links.login(links.currentDataReport('SN-1')), {
+      replace: true,
+    });
   });
 
   it('stops on 4403 and reports the machine as not visible', () => {

@@ -19,6 +19,8 @@ import { SelectionBar } from '../components/selection-bar.tsx';
 import { StatusSummaryBar } from '../components/status-summary.tsx';
 import { ALL, groupsFor, resultGroup, selectionFilter, type MenuSelection } from '../groups.ts';
 import styles from './device-list-page.module.css';
+import { links, paths } from '../../../shared/paths.ts';
+import { queryKeys } from '../../../shared/query-keys.ts';
 
 const SEARCH_DEBOUNCE_MS = 1000;
 
@@ -74,7 +76,7 @@ const DeviceListPage = () => {
   const pressCard = useCallback(
     (machine: Machine) => {
       if (!selecting) {
-        void navigate(`/currentDataReport?snCode=${encodeURIComponent(machine.snCode)}`);
+        void navigate(links.currentDataReport(machine.snCode));
         return;
       }
       setSelected((current) => {
@@ -99,7 +101,7 @@ const DeviceListPage = () => {
       toastInfo(webMessages.selectFirst);
       return;
     }
-    void navigate(`/followSetting?snCode=${encodeURIComponent([...selected.keys()].join(','))}`);
+    void navigate(links.followSetting([...selected.keys()]));
   };
 
   let content;
@@ -173,7 +175,7 @@ const DeviceListPage = () => {
             size="small"
             fill="outline"
             data-testid="statistics-button"
-            onClick={() => void navigate('/deviceStatistics')}
+            onClick={() => void navigate(paths.deviceStatistics)}
           >
             <HistogramOutline /> 统计
           </Button>
@@ -181,7 +183,9 @@ const DeviceListPage = () => {
         <StatusSummaryBar summary={summary.data} active={statusFilter} onSelect={setStatusFilter} />
       </div>
       <PullToRefresh
-        onRefresh={() => queryClient.refetchQueries({ queryKey: ['devices'], type: 'active' })}
+        onRefresh={() =>
+          queryClient.refetchQueries({ queryKey: queryKeys.devices.all, type: 'active' })
+        }
       >
         <div className={styles.stamp} data-testid="list-updated-at">
           {summary.dataUpdatedAt ? `更新于 ${formatClock(summary.dataUpdatedAt)}` : ''}

@@ -1,5 +1,5 @@
 import { identityMessages } from '@linewatch/contracts/identity-messages';
-import { render, screen, waitFor } from '@testing-library/react';
+import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { LoginForm } from './login-form.tsx';
@@ -34,7 +34,7 @@ describe('login form', () => {
     await user.type(screen.getByPlaceholderText('请输入用户名'), 'E1001');
     await user.type(screen.getByPlaceholderText('请输入密码'), 'secret');
     await user.click(screen.getByRole('button', { name: '登录' }));
-    await waitFor(() => expect(onSubmit).toHaveBeenCalledTimes(1));
+    await vi.waitFor(() => expect(onSubmit).toHaveBeenCalledTimes(1));
     expect(onSubmit.mock.calls[0]?.[0]).toEqual({ psnCode: 'E1001', passWord: 'secret' });
   });
 

@@ -1,7 +1,7 @@
 import type { LoginForm as LoginFormValues } from '@linewatch/contracts/identity';
 import { identityMessages } from '@linewatch/contracts/identity-messages';
 import { useNavigate, useSearchParams } from 'react-router';
-import { safeRedirect } from '../../../shared/login-url.ts';
+import { safeRedirect } from '../../../shared/paths.ts';
 import { useSession } from '../../../shared/session-store.ts';
 import { toastFailure, toastSuccess } from '../../../shared/toast.ts';
 import { useLoginMutation, type LoginClient } from '../api.ts';

@@ -7,6 +7,7 @@ import { useSession } from '../../../shared/session-store.ts';
 import { toastInfo } from '../../../shared/toast.ts';
 import { useLogoutMutation } from '../api.ts';
 import styles from './center-page.module.css';
+import { paths } from '../../../shared/paths.ts';
 
 const CenterPage = () => {
   const navigate = useNavigate();
@@ -23,7 +24,7 @@ const CenterPage = () => {
     logout.mutate(undefined, {
       onSuccess: () => {
         clear();
-        void navigate('/login', { replace: true });
+        void navigate(paths.login, { replace: true });
       },
     });
   };
@@ -47,14 +48,14 @@ const CenterPage = () => {
         <List.Item
           prefix={<LinkOutline />}
           data-testid="center-bind"
-          onClick={() => void navigate('/bindDevice')}
+          onClick={() => void navigate(paths.bindDevice)}
         >
           绑定机台
         </List.Item>
         <List.Item
           prefix={<LinkOutline className={styles.unbindIcon} />}
           data-testid="center-unbind"
-          onClick={() => void navigate('/unboundDevice')}
+          onClick={() => void navigate(paths.unboundDevice)}
         >
           解绑机台
         </List.Item>

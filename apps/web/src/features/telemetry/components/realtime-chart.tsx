@@ -1,22 +1,10 @@
 import type { RealtimePayload } from '@linewatch/contracts/socket';
-import type { LineSeriesOption } from 'echarts/charts';
-import { LineChart } from 'echarts/charts';
-import type { GridComponentOption, TooltipComponentOption } from 'echarts/components';
-import { GridComponent, TooltipComponent } from 'echarts/components';
-import * as echarts from 'echarts/core';
-import { SVGRenderer } from 'echarts/renderers';
-import ReactEChartsCore from 'echarts-for-react/lib/core';
 import { useMemo } from 'react';
+import { Chart, type ChartOption } from '../../../shared/charts/chart.tsx';
 import { hourSeries } from './hour-series.ts';
 
-// Only what a line chart needs: the whole of ECharts would triple this page's download.
-echarts.use([LineChart, GridComponent, TooltipComponent, SVGRenderer]);
-
-type ChartOption = echarts.ComposeOption<
-  LineSeriesOption | GridComponentOption | TooltipComponentOption
->;
-
-const RealtimeChart = ({ points }: { points: RealtimePayload['dateData'] }) => {
+/** The 24-hour output of one machine, the hour in progress marked apart. */
+export const RealtimeChart = ({ points }: { points: RealtimePayload['dateData'] }) => {
   const option = useMemo<ChartOption>(() => {
     const series = hourSeries(points);
     const percentDone = series.partial === null ? '' : `${Math.round(series.partial * 100)}%`;
@@ -76,17 +64,5 @@ const RealtimeChart = ({ points }: { points: RealtimePayload['dateData'] }) => {
     };
   }, [points]);
 
-  return (
-    <div data-testid="realtime-chart">
-      <ReactEChartsCore
-        echarts={echarts}
-        option={option}
-        opts={{ renderer: 'svg' }}
-        notMerge
-        style={{ height: 220, width: '100%' }}
-      />
-    </div>
-  );
+  return <Chart option={option} height={220} testId="realtime-chart" />;
 };
-
-export default RealtimeChart;

@@ -1,6 +1,5 @@
 import { DotLoading } from 'antd-mobile';
 import { CloseCircleOutline, UnorderedListOutline } from 'antd-mobile-icons';
-import { lazy, Suspense } from 'react';
 import { useSearchParams } from 'react-router';
 import { messages } from '@linewatch/contracts/envelope';
 import { BlankState } from '../../../shared/components/blank-state.tsx';
@@ -9,18 +8,10 @@ import { webMessages } from '../../../shared/messages.ts';
 import { ActiveAlarms } from '../components/active-alarms.tsx';
 import { ProductCards } from '../components/product-cards.tsx';
 import { ProgressList } from '../components/progress-list.tsx';
+import { RealtimeChart } from '../components/realtime-chart.tsx';
 import { StatusLight } from '../components/status-light.tsx';
 import { useRealtime } from '../use-realtime.ts';
 import styles from './current-data-report-page.module.css';
-
-// ECharts is loaded only when a chart is about to be drawn.
-const RealtimeChart = lazy(() => import('../components/realtime-chart.tsx'));
-
-const ChartFallback = () => (
-  <div className={styles.chartFallback}>
-    <DotLoading />
-  </div>
-);
 
 const CurrentDataReportPage = () => {
   const [params] = useSearchParams();
@@ -93,9 +84,7 @@ const CurrentDataReportPage = () => {
           ) : null}
           <section className={styles.card}>
             <h2 className={styles.heading}>24小时产量</h2>
-            <Suspense fallback={<ChartFallback />}>
-              <RealtimeChart points={payload.dateData} />
-            </Suspense>
+            <RealtimeChart points={payload.dateData} />
           </section>
         </>
       ) : (

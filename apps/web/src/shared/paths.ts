@@ -1,0 +1,70 @@
+/**
+ * Every route of the app (spec section 2), the one place a route path is written: the router, the
+ * guard, the tab bars, navigate() calls and the tests all take them from here.
+ */
+export const paths = {
+  home: '/',
+  // public
+  login: '/login',
+  userApply: '/userApply',
+  userAudit: '/userAudit',
+  faultAlarm: '/faultAlarm',
+  refresh: '/refresh',
+  // main tabs
+  map: '/map',
+  deviceList: '/deviceList',
+  center: '/center',
+  // one machine (?snCode=)
+  currentDataReport: '/currentDataReport',
+  deviceHistory: '/deviceHistory',
+  deviceLog: '/deviceLog',
+  // machines and subscriptions
+  bindDevice: '/bindDevice',
+  unboundDevice: '/unboundDevice',
+  followSetting: '/followSetting',
+  deviceStatistics: '/deviceStatistics',
+  threeParam: '/threeParam',
+  subscription: '/subscription',
+  set: '/set',
+  // FACA
+  faca: '/faca',
+  facaAddQuestion: '/faca/addQuestion',
+  facaEditFaca: '/faca/editFACA',
+  facaEditFaOrCa: '/faca/editFAOrCA',
+  facaTask: '/faca/task',
+  facaEditTask: '/faca/editTask',
+} as const;
+
+export type AppPath = (typeof paths)[keyof typeof paths];
+
+const withQuery = (path: AppPath, query: Record<string, string | null | undefined>): string => {
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(query)) if (value) params.set(name, value);
+  const text = params.toString();
+  return text ? `${path}?${text}` : path;
+};
+
+/** Builders for the routes that take query parameters. */
+export const links = {
+  /** /login?redirect=…[&code=…] */
+  login: (redirect: string, code?: string | null): string =>
+    withQuery(paths.login, { redirect, code }),
+  /** /refresh?redirect=… reloads the route it names. */
+  refresh: (redirect: string): string => withQuery(paths.refresh, { redirect }),
+  /** A page of one machine: /currentDataReport?snCode=…, /deviceHistory?snCode=… */
+  machine: (
+    path: typeof paths.currentDataReport | typeof paths.deviceHistory | typeof paths.deviceLog,
+    snCode: string,
+  ): string => withQuery(path, { snCode }),
+  currentDataReport: (snCode: string): string => links.machine(paths.currentDataReport, snCode),
+  /** The subscription settings of the machines selected on the device list (comma-separated). */
+  followSetting: (snCodes: readonly string[]): string =>
+    withQuery(paths.followSetting, { snCode: snCodes.join(',') }),
+};
+
+/** Only same-site paths are followed after sign-in, never another origin. */
+export const safeRedirect = (
+  raw: string | null | undefined,
+  fallback: string = paths.home,
+): string =>
+  raw && raw.startsWith('/') && !raw.startsWith('//') && !raw.startsWith('/\\') ? raw : fallback;

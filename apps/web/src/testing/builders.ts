@@ -1,0 +1,63 @@
+import type { MachineCard, MenuNode } from '@linewatch/contracts/devices';
+import type { UserInfo } from '@linewatch/contracts/identity';
+import type { RealtimePayload } from '@linewatch/contracts/socket';
+
+/** Contract objects for tests: sensible defaults, the test names only what it is about. */
+
+export const buildMachineCard = (overrides: Partial<MachineCard> = {}): MachineCard => ({
+  snCode: 'SN-1',
+  nickSnCode: '',
+  deviceName: '点胶机',
+  deviceStatus: 'running',
+  iot: 1,
+  isCollect: false,
+  produceLine: 'L1',
+  produceGroup: '',
+  produceNumber: 1,
+  produceTargetNumber: 1,
+  produceTargetDue: 1,
+  ngNumber: 0,
+  ngTargetNumber: 0,
+  ngTargetDue: 0,
+  targetPartial: false,
+  ppm: 1,
+  maxPPM: 1,
+  ppmTarget: 1,
+  superiorityRate: 99,
+  superiorityRateTarget: 98,
+  yield: 99,
+  yieldTarget: 98,
+  useRate: 90,
+  useRateTarget: 80,
+  ...overrides,
+});
+
+/** A production line of the device list's menu. */
+export const buildLineNode = (produceLine: string, text: string, count: number): MenuNode => ({
+  kind: 'line',
+  text,
+  produceLine,
+  count,
+  children: [],
+});
+
+export const buildRealtimePayload = (
+  overrides: Partial<RealtimePayload> = {},
+): RealtimePayload => ({
+  MsgType: 'machineList',
+  SN: 'SN-1',
+  deviceName: '贴片机',
+  EquipmentStatus: 2,
+  updatedAt: null,
+  alarms: [],
+  productData: [],
+  progress: [],
+  dateData: [],
+  ...overrides,
+});
+
+export const buildUserInfo = (overrides: Partial<UserInfo> = {}): UserInfo => ({
+  name: '测试员',
+  nickName: 'tester',
+  ...overrides,
+});
