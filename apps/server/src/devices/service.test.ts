@@ -1,9 +1,8 @@
-import { machineListQuery, menuLabels } from '@linewatch/contracts/devices';
+import { machineListQuery, menuLabels, type DeviceStatus } from '@linewatch/contracts/devices';
 import { ReplyCode } from '@linewatch/contracts/envelope';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DomainError } from '../http/envelope.ts';
 import type { SessionUser } from '../identity/service.ts';
-import { LiveState } from '../telemetry/live-state.ts';
 import { factories, type TestLine } from '../test/factories.ts';
 import { openTestDb, type TestDb } from '../test/test-db.ts';
 import { DeviceRegistry } from './device-registry.ts';
@@ -22,6 +21,8 @@ let onB: string;
 let unbound: string;
 let operator: SessionUser;
 let admin: SessionUser;
+/** The live status of each machine (the telemetry module's live state in the server). */
+const statuses = new Map<string, DeviceStatus>();
 
 const sessionUser = (id: number, isAdmin = false): SessionUser => ({
   userId: id,
@@ -56,7 +57,7 @@ beforeAll(async () => {
   await registry.reload();
   devices = createDevicesService({
     repo: createDevicesRepository(db),
-    live: new LiveState('Asia/Shanghai'),
+    live: { statusOf: (sn) => statuses.get(sn) ?? 'offLine' },
     isGatewayOnline: (gatewayId) => gatewayId === online.id,
     allSns: () => registry.sns(),
     deviceOf: (sn) => registry.get(sn),
@@ -89,7 +90,9 @@ describe('devices service on a real database', () => {
   });
 
   it('refuses an exact search for a machine the user may not see, rather than finding nothing', async () => {
-    const refusal = await devices.list(operator, listQuery({ nameTag: onB })).catch((e) => e);
+    const refusal = await devices
+      .list(operator, listQuery({ nameTag: onB }))
+      .catch((e: unknown) => e);
     expect(refusal).toBeInstanceOf(DomainError);
     expect((refusal as DomainError).code).toBe(ReplyCode.forbidden);
     // An SN nobody has is simply not found.
@@ -121,6 +124,25 @@ describe('devices service on a real database', () => {
     });
     expect(await devices.statusSummary(admin, {})).toMatchObject({ offLine: 5 });
     expect(await devices.statusSummary(operator, { isFollow: '1' })).toMatchObject({ offLine: 1 });
+  });
+
+  it('narrows the list to one live status, and puts machines in fault first', async () => {
+    statuses.set(onA[2]!, 'error');
+    statuses.set(onA[1]!, 'running');
+    try {
+      const faults = await devices.list(operator, listQuery({ deviceStatus: 'error' }));
+      expect(faults.data.map((m) => [m.snCode, m.deviceStatus])).toEqual([[onA[2], 'error']]);
+      const all = await devices.list(operator, listQuery());
+      expect(all.data[0]?.snCode).toBe(onA[2]);
+      expect(await devices.statusSummary(operator, {})).toEqual({
+        running: 1,
+        standBy: 0,
+        error: 1,
+        offLine: 2,
+      });
+    } finally {
+      statuses.clear();
+    }
   });
 
   it('builds the menu from the visible lines and their product groups', async () => {

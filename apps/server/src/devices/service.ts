@@ -18,7 +18,8 @@ import type { DevicesRepository } from './repository.ts';
 
 export interface DevicesDeps {
   repo: DevicesRepository;
-  live: LiveState;
+  /** Each machine's status now, from memory. */
+  live: Pick<LiveState, 'statusOf'>;
   isGatewayOnline: (gatewayId: string) => boolean;
   /** Every known machine (the device registry): live-status filters and ordering look at them. */
   allSns: () => Iterable<string>;

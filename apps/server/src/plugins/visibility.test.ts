@@ -10,7 +10,6 @@ import { createDevicesService } from '../devices/service.ts';
 import { ok } from '../http/envelope.ts';
 import { createIdentityRepository } from '../identity/repository.ts';
 import { createIdentityService } from '../identity/service.ts';
-import { LiveState } from '../telemetry/live-state.ts';
 import { factories } from '../test/factories.ts';
 import { openTestDb, type TestDb } from '../test/test-db.ts';
 import { authPlugin } from './auth.ts';
@@ -44,7 +43,7 @@ beforeAll(async () => {
   await registry.reload();
   const devices = createDevicesService({
     repo: createDevicesRepository(db),
-    live: new LiveState('Asia/Shanghai'),
+    live: { statusOf: () => 'offLine' },
     isGatewayOnline: () => false,
     allSns: () => registry.sns(),
     deviceOf: (sn) => registry.get(sn),
