@@ -3,7 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { REPO_ROOT, waitFor } from './test/clients.ts';
+import { REPO_ROOT } from './test/server-process.ts';
+import { waitFor } from './test/wait.ts';
 import { ingestCounters } from './test/probes.ts';
 import { TEST_SECRET } from './test/test-server.ts';
 

@@ -11,13 +11,8 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from './config.ts';
 import { openDatabase, type Db } from './db/database.ts';
-import {
-  connectGateway,
-  reading,
-  runGatewayAgent,
-  waitFor,
-  type AgentProcess,
-} from './test/clients.ts';
+import { connectGateway, reading, runGatewayAgent, type AgentProcess } from './test/gateway.ts';
+import { waitFor } from './test/wait.ts';
 import { factories, type TestGateway } from './test/factories.ts';
 import { startMqttTap, type MqttTap } from './test/mqtt-tap.ts';
 import { ingestCounters, probes } from './test/probes.ts';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.ts';
-import { api, login } from '../test/clients.ts';
+import { api, login } from '../test/http.ts';
 import { startTestServer, TEST_SECRET, type TestServer } from '../test/test-server.ts';
 import { demoSignIns, seedDemo, writeDemoGatewayConfig } from './seed.ts';
 

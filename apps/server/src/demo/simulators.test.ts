@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { waitFor } from '../test/clients.ts';
+import { waitFor } from '../test/wait.ts';
 import { spawnServer, type ServerProcess } from '../test/server-process.ts';
 import { TEST_SECRET } from '../test/test-server.ts';
 

@@ -6,7 +6,7 @@ import { messages } from '@linewatch/contracts/envelope';
 import { PAGE_SIZE } from '@linewatch/contracts/limits';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, login } from '../test/clients.ts';
+import { api, login } from '../test/http.ts';
 import { factories, type TestGroup, type TestLine } from '../test/factories.ts';
 import { startTestServer, type TestServer } from '../test/test-server.ts';
 

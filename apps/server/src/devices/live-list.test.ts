@@ -6,14 +6,9 @@ import {
 } from '@linewatch/contracts/devices';
 import { messages } from '@linewatch/contracts/envelope';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  api,
-  connectGateway,
-  login,
-  reading,
-  waitFor,
-  type GatewayClient,
-} from '../test/clients.ts';
+import { connectGateway, reading, type GatewayClient } from '../test/gateway.ts';
+import { api, login } from '../test/http.ts';
+import { waitFor } from '../test/wait.ts';
 import { factories, type TestLine } from '../test/factories.ts';
 import { startTestServer, type TestServer } from '../test/test-server.ts';
 

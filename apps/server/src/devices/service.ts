@@ -13,16 +13,24 @@ import type { SessionUser } from '../identity/service.ts';
 import { derive, figuresFromRow, targetSoFar } from '../shared/metrics.ts';
 import { dayElapsedFraction, dayOf } from '../shared/time.ts';
 import type { LiveState } from '../telemetry/live-state.ts';
+import type { DeviceInfo } from './device-registry.ts';
 import type { DevicesRepository } from './repository.ts';
 
 export interface DevicesDeps {
   repo: DevicesRepository;
-  live: LiveState;
+  /** Each machine's status now, from memory. */
+  live: Pick<LiveState, 'statusOf'>;
   isGatewayOnline: (gatewayId: string) => boolean;
   /** Every known machine (the device registry): live-status filters and ordering look at them. */
   allSns: () => Iterable<string>;
+  /** A machine by SN (the device registry). */
+  deviceOf: (sn: string) => DeviceInfo | undefined;
   timeZone: string;
 }
+
+/** What `checkMachine` found: the machine, or why the user may not have it. */
+export type MachineCheck =
+  { ok: true; device: DeviceInfo } | { ok: false; reason: 'unknown' | 'forbidden' };
 
 type ListQuery = z.output<typeof machineListQuery>;
 
@@ -38,6 +46,7 @@ export const createDevicesService = ({
   live,
   isGatewayOnline,
   allSns,
+  deviceOf,
   timeZone,
 }: DevicesDeps) => {
   /** The machines in one live status now (from memory, not the database). */
@@ -55,12 +64,25 @@ export const createDevicesService = ({
     search: query.nameTag || undefined,
   });
 
+  const canSee = async (user: SessionUser, lineId: number): Promise<boolean> => {
+    const lines = await repo.visibleLineIds(user.userId, user.isAdmin);
+    return lines === null || lines.includes(lineId);
+  };
+
   return {
     visibleLineIds: (user: SessionUser) => repo.visibleLineIds(user.userId, user.isAdmin),
 
-    async canSee(user: SessionUser, lineId: number): Promise<boolean> {
-      const lines = await repo.visibleLineIds(user.userId, user.isAdmin);
-      return lines === null || lines.includes(lineId);
+    canSee,
+
+    /**
+     * The one visibility decision for a machine-scoped route or socket (DESIGN.md section 6): an
+     * SN no machine has is `unknown`, a machine on a line the user was not granted `forbidden`.
+     */
+    async checkMachine(user: SessionUser, sn: string): Promise<MachineCheck> {
+      const device = deviceOf(sn);
+      if (!device) return { ok: false, reason: 'unknown' };
+      if (!(await canSee(user, device.lineId))) return { ok: false, reason: 'forbidden' };
+      return { ok: true, device };
     },
 
     async list(user: SessionUser, query: ListQuery, now = Date.now()): Promise<MachineListReply> {

@@ -5,15 +5,14 @@ import type { GatewayCommand } from '@linewatch/contracts/gateway-commands';
 import { topicOf } from '@linewatch/contracts/mqtt';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
-  api,
   connectGateway,
-  login,
   reading,
   runGatewayAgent,
-  waitFor,
   type AgentProcess,
   type GatewayClient,
-} from '../test/clients.ts';
+} from '../test/gateway.ts';
+import { api, login } from '../test/http.ts';
+import { waitFor } from '../test/wait.ts';
 import { factories, type TestGateway } from '../test/factories.ts';
 import { startTestServer, type TestServer } from '../test/test-server.ts';
 import { GatewayNoReplyError } from './commands.ts';

@@ -14,6 +14,7 @@ export class DomainError extends Error {
 
 export const refused = (msg: string) => new DomainError(ReplyCode.refused, msg);
 export const forbidden = () => new DomainError(ReplyCode.forbidden, messages.forbidden);
+export const notFound = () => new DomainError(ReplyCode.notFound, messages.notFound);
 export const notSignedIn = () => new DomainError(ReplyCode.notSignedIn, messages.notSignedIn);
 
 export const ok = <T>(data: T, msg = 'success'): Envelope<T> => ({

@@ -1,58 +1,45 @@
 import { httpStatusOf, messages, ReplyCode } from '@linewatch/contracts/envelope';
-import type { FastifyError, FastifyInstance, FastifyServerOptions } from 'fastify';
+import type { FastifyError, FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { DomainError, failure } from './envelope.ts';
 
 /** Every failure leaves as the envelope of DESIGN.md section 6; never a stack trace. */
-export const registerErrorHandling = (
-  app: FastifyInstance,
-  { appShell }: { appShell: boolean },
-) => {
-  // Where a schema names no message of its own (a number sent for a string), zod's Chinese one.
-  z.config(z.locales.zhCN());
-  app.setErrorHandler((error: FastifyError, request, reply) => {
-    if (error instanceof DomainError) {
-      return reply
-        .status(httpStatusOf[error.code])
-        .send(failure(error.code, error.message, error.data));
-    }
-    if (hasZodFastifySchemaValidationErrors(error)) {
-      const errors = error.validation.map((v) => ({
-        path: v.instancePath.replace(/^\//, '').replaceAll('/', '.'),
-        message: v.message ?? '参数错误',
-      }));
-      return reply
-        .status(400)
-        .send(failure(ReplyCode.badInput, errors[0]?.message ?? '参数错误', { errors }));
-    }
-    if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
-      // Fastify's own refusals: malformed JSON, wrong content type, body too large.
-      const msg = error.statusCode === 413 ? '请求内容过大' : '请求格式错误';
-      return reply
-        .status(error.statusCode)
-        .send(failure(ReplyCode.badInput, msg, { errors: [{ path: '', message: msg }] }));
-    }
-    request.log.error({ err: error }, 'request failed');
-    return reply.status(500).send(failure(ReplyCode.fault, messages.fault));
-  });
-
-  app.setNotFoundHandler((request, reply) => {
-    const path = request.url.split('?')[0] ?? '';
-    // History-mode routes: a page path that is not an API, socket or file gets the app shell.
-    if (
-      appShell &&
-      request.method === 'GET' &&
-      !/^\/(api|ws)\//.test(path) &&
-      !path.includes('.')
-    ) {
-      return reply.sendFile('index.html');
-    }
+export const errorHandler = (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+  if (error instanceof DomainError) {
     return reply
-      .status(404)
-      .send(failure(ReplyCode.notFound, `${messages.notFound}: ${request.method} ${path}`));
-  });
+      .status(httpStatusOf[error.code])
+      .send(failure(error.code, error.message, error.data));
+  }
+  if (hasZodFastifySchemaValidationErrors(error)) {
+    const errors = error.validation.map((v) => ({
+      path: v.instancePath.replace(/^\//, '').replaceAll('/', '.'),
+      message: v.message ?? '参数错误',
+    }));
+    return reply
+      .status(400)
+      .send(failure(ReplyCode.badInput, errors[0]?.message ?? '参数错误', { errors }));
+  }
+  if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
+    // Fastify's own refusals: malformed JSON, wrong content type, body too large.
+    const msg = error.statusCode === 413 ? '请求内容过大' : '请求格式错误';
+    return reply
+      .status(error.statusCode)
+      .send(failure(ReplyCode.badInput, msg, { errors: [{ path: '', message: msg }] }));
+  }
+  request.log.error({ err: error }, 'request failed');
+  return reply.status(500).send(failure(ReplyCode.fault, messages.fault));
 };
+
+/** A path no route has (plugins/web-app.ts answers page paths with the app shell first). */
+export const notFoundReply = (request: FastifyRequest, reply: FastifyReply) =>
+  reply
+    .status(404)
+    .send(
+      failure(
+        ReplyCode.notFound,
+        `${messages.notFound}: ${request.method} ${request.url.split('?')[0] ?? ''}`,
+      ),
+    );
 
 /**
  * Requests Node's HTTP parser refuses before Fastify sees them (a raw space in the URL, headers

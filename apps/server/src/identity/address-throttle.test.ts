@@ -2,7 +2,7 @@ import { messages } from '@linewatch/contracts/envelope';
 import { identityMessages } from '@linewatch/contracts/identity';
 import { encryptPassword } from '@linewatch/contracts/password-cipher';
 import { afterEach, describe, expect, it } from 'vitest';
-import { loginRequest } from '../test/clients.ts';
+import { loginRequest } from '../test/http.ts';
 import { factories } from '../test/factories.ts';
 import { startTestServer, type TestServer } from '../test/test-server.ts';
 

@@ -6,7 +6,7 @@ import { KEY_ID_COOKIE } from '@linewatch/contracts/limits';
 import { encryptPassword } from '@linewatch/contracts/password-cipher';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, login, loginRequest } from '../test/clients.ts';
+import { api, login, loginRequest } from '../test/http.ts';
 import { factories, type TestUser } from '../test/factories.ts';
 import { startTestServer, type TestServer } from '../test/test-server.ts';
 

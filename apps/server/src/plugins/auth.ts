@@ -1,4 +1,8 @@
-import { KEY_ID_COOKIE, KEY_ID_HEADER } from '@linewatch/contracts/limits';
+import {
+  KEY_ID_COOKIE,
+  KEY_ID_HEADER,
+  SOCKET_MAX_PAYLOAD_BYTES,
+} from '@linewatch/contracts/limits';
 import {
   SOCKET_CLOSE,
   SOCKET_KEY_PROTOCOL_PREFIX,
@@ -19,6 +23,10 @@ declare module 'fastify' {
   }
   interface FastifyRequest {
     user: SessionUser | null;
+  }
+  interface FastifyInstance {
+    /** Authenticates socket handshakes (the real-time socket, the maintenance socket to come). */
+    socketAuth: SocketAuth;
   }
 }
 
@@ -50,6 +58,9 @@ export const authPlugin = fp(
       if (!user) throw notSignedIn();
       request.user = user;
     });
+    const socketAuth = createSocketAuth(identity);
+    app.decorate('socketAuth', socketAuth);
+    app.addHook('onClose', async () => socketAuth.close());
   },
   { name: 'auth' },
 );
@@ -86,8 +97,13 @@ export const socketKeyIdOf = (request: FastifyRequest): string | undefined => {
 };
 
 /** ws's handleProtocols: answer `linewatch`, never echo the protocol that carries the keyId. */
-export const selectSocketProtocol = (protocols: Set<string>): string | false =>
+const selectSocketProtocol = (protocols: Set<string>): string | false =>
   protocols.has(SOCKET_PROTOCOL) ? SOCKET_PROTOCOL : false;
+
+/** @fastify/websocket's options: small client messages, the keyId never echoed as protocol. */
+export const websocketOptions = {
+  options: { maxPayload: SOCKET_MAX_PAYLOAD_BYTES, handleProtocols: selectSocketProtocol },
+};
 
 /** How often open sockets' sessions are checked for expiry or removal (well within 5 s). */
 const REVALIDATE_MS = 2_000;
@@ -98,7 +114,7 @@ const REVALIDATE_CHUNK = 500;
  * resolves the handshake's session, and closes every socket of a session with 4405 when it ends —
  * at once on sign-out, within REVALIDATE_MS when it expires or its user is removed.
  */
-export const createSocketAuth = (identity: IdentityService) => {
+const createSocketAuth = (identity: IdentityService) => {
   const bySession = new Map<string, Set<WebSocket>>();
 
   const closeSession = (keyHash: string) => {

@@ -2,7 +2,7 @@ import { topicOf, type EventsMessage, type TelemetryMessage } from '@linewatch/c
 import type { FastifyBaseLogger } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import type { DeviceRegistry } from '../devices/device-registry.ts';
-import { reading } from '../test/clients.ts';
+import { reading } from '../test/gateway.ts';
 import { Ingestor } from './ingest.ts';
 import { LiveState } from './live-state.ts';
 import type { Batch, TelemetryRepository } from './repository.ts';

@@ -10,17 +10,15 @@ import {
 } from '@linewatch/contracts/socket';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
-  api,
   connectGateway,
-  login,
-  openSocket,
   reading,
   runGatewayAgent,
-  waitFor,
   type AgentProcess,
   type GatewayClient,
-  type SocketClient,
-} from '../test/clients.ts';
+} from '../test/gateway.ts';
+import { api, login } from '../test/http.ts';
+import { openSocket, type SocketClient } from '../test/socket.ts';
+import { waitFor } from '../test/wait.ts';
 import { dayElapsedFraction, dayOf } from '../shared/time.ts';
 import { factories, type TestLine } from '../test/factories.ts';
 import { ingestCounters, probes } from '../test/probes.ts';

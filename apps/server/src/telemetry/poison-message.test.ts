@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { connectGateway, reading, type GatewayClient } from '../test/clients.ts';
+import { connectGateway, reading, type GatewayClient } from '../test/gateway.ts';
 import { factories, type TestLine } from '../test/factories.ts';
 import { ingestCounters, probes } from '../test/probes.ts';
 import { startTestServer, type TestServer } from '../test/test-server.ts';

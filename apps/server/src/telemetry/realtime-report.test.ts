@@ -2,7 +2,9 @@ import { sockets } from '@linewatch/contracts/telemetry-api';
 import { KEY_ID_HEADER } from '@linewatch/contracts/limits';
 import { SOCKET_CLOSE, type RealtimePayload } from '@linewatch/contracts/socket';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectGateway, login, openSocket, reading, type GatewayClient } from '../test/clients.ts';
+import { connectGateway, reading, type GatewayClient } from '../test/gateway.ts';
+import { login } from '../test/http.ts';
+import { openSocket } from '../test/socket.ts';
 import { factories, type TestLine } from '../test/factories.ts';
 import { startTestServer, type TestServer } from '../test/test-server.ts';
 

@@ -1,12 +1,11 @@
 import { sockets as socketPaths } from '@linewatch/contracts/telemetry-api';
-import { SOCKET_MAX_PAYLOAD_BYTES } from '@linewatch/contracts/limits';
 import { realtimeClientMessage, SOCKET_CLOSE } from '@linewatch/contracts/socket';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
 import type { DeviceRegistry } from '../devices/device-registry.ts';
 import type { DevicesService } from '../devices/service.ts';
 import { forbidden } from '../http/envelope.ts';
-import { selectSocketProtocol, type SocketAuth } from '../plugins/auth.ts';
+import type { SocketAuth } from '../plugins/auth.ts';
 import type { LiveState } from './live-state.ts';
 import { presentRealtime } from './realtime-presenter.ts';
 
@@ -101,11 +100,12 @@ export const realtimeSocket = async (app: FastifyInstance, deps: RealtimeDeps) =
       const sn = request.params.snCode;
       const user = await deps.socketAuth.authenticate(request, socket);
       if (!user) return;
-      const device = deps.registry.get(sn);
-      // An SN no machine has (a stale link): the phone asks to choose again from the list.
-      if (!device) return socket.close(SOCKET_CLOSE.unknownMachine, 'unknown machine');
-      if (!(await deps.devices.canSee(user, device.lineId))) {
-        return socket.close(SOCKET_CLOSE.forbidden, 'forbidden');
+      const check = await deps.devices.checkMachine(user, sn);
+      if (!check.ok) {
+        // An SN no machine has (a stale link): the phone asks to choose again from the list.
+        return check.reason === 'unknown'
+          ? socket.close(SOCKET_CLOSE.unknownMachine, 'unknown machine')
+          : socket.close(SOCKET_CLOSE.forbidden, 'forbidden');
       }
       let set = sockets.get(sn);
       if (!set) sockets.set(sn, (set = new Set()));
@@ -129,8 +129,4 @@ export const realtimeSocket = async (app: FastifyInstance, deps: RealtimeDeps) =
       push(sn);
     },
   );
-};
-
-export const websocketOptions = {
-  options: { maxPayload: SOCKET_MAX_PAYLOAD_BYTES, handleProtocols: selectSocketProtocol },
 };

@@ -1,7 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { REPO_ROOT } from './clients.ts';
+import { fileURLToPath } from 'node:url';
+
+export const REPO_ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 
 const SERVER_MAIN = join(REPO_ROOT, 'apps/server/src/main.ts');
 

@@ -1,0 +1,82 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { startEmbeddedBroker, type EmbeddedBroker } from './broker/embedded-broker.ts';
+import type { Bus } from './broker/bus.ts';
+import { connectBus } from './broker/mqtt-bus.ts';
+import type { Config } from './config.ts';
+import { openDatabase, type OpenDatabase, type OpenOptions } from './db/database.ts';
+import { seedDemo } from './demo/seed.ts';
+import { DeviceRegistry } from './devices/device-registry.ts';
+import { createGatewayVerifier } from './gateways/credentials.ts';
+import { LiveState } from './telemetry/live-state.ts';
+
+/**
+ * What every module shares: the database, the machines by SN, the live state of every machine,
+ * and the broker with the bus on it. The modules build their own repositories and services on it.
+ */
+export interface Core {
+  config: Config;
+  database: OpenDatabase;
+  registry: DeviceRegistry;
+  /** Empty here; the telemetry module loads it from the database before anything reads it. */
+  live: LiveState;
+  broker: EmbeddedBroker | null;
+  bus: Bus;
+  /** Where gateways connect: MQTT_URL, or the embedded broker. */
+  mqttUrl: string;
+  /** Bus, broker, then the database (last: its close lets the queries in flight finish). */
+  close(): Promise<void>;
+}
+
+export const buildCore = async (
+  config: Config,
+  options: OpenOptions,
+  log: FastifyBaseLogger,
+): Promise<Core> => {
+  const database = await openDatabase(config, options);
+  const steps: (() => Promise<unknown>)[] = [() => database.close()];
+  const close = async () => {
+    for (const step of steps)
+      await step().catch((error: unknown) => log.error({ err: error }, 'shutdown step failed'));
+  };
+  try {
+    const { db } = database;
+    if (config.DEMO) await seedDemo(db, config, log);
+    const registry = new DeviceRegistry(db);
+    await registry.reload();
+
+    let broker: EmbeddedBroker | null = null;
+    if (!config.MQTT_URL) {
+      broker = await startEmbeddedBroker({
+        port: config.MQTT_PORT,
+        host: config.MQTT_HOST,
+        verifyGateway: createGatewayVerifier(db),
+      });
+      const embedded = broker;
+      steps.unshift(() => embedded.close());
+    }
+    const mqttUrl = config.MQTT_URL ?? broker!.url;
+    // Subscribing is the modules' business: no message reaches the server before they do.
+    const bus: Bus = broker
+      ? broker.inProcessBus()
+      : await connectBus({
+          url: mqttUrl,
+          username: config.MQTT_USERNAME,
+          password: config.MQTT_PASSWORD,
+          log,
+        });
+    steps.unshift(() => bus.close());
+    return {
+      config,
+      database,
+      registry,
+      live: new LiveState(config.TIMEZONE),
+      broker,
+      bus,
+      mqttUrl,
+      close,
+    };
+  } catch (error) {
+    for (const step of steps) await step().catch(() => undefined);
+    throw error;
+  }
+};

@@ -1,0 +1,30 @@
+import fp from 'fastify-plugin';
+import type { Core } from '../core.ts';
+import { createDevicesRepository } from './repository.ts';
+import { devicesRoutes } from './routes.ts';
+import { createDevicesService, type DevicesService } from './service.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    devices: DevicesService;
+  }
+}
+
+/** The machine list, menu and status summary, and the visibility decision (`checkMachine`). */
+export const devicesModule = fp(
+  async (app, { core }: { core: Core }) => {
+    const { registry } = core;
+    const { presence } = app.gateways;
+    const devices = createDevicesService({
+      repo: createDevicesRepository(core.database.db),
+      live: core.live,
+      isGatewayOnline: (gatewayId) => presence.isOnline(gatewayId),
+      allSns: () => registry.sns(),
+      deviceOf: (sn) => registry.get(sn),
+      timeZone: core.config.TIMEZONE,
+    });
+    app.decorate('devices', devices);
+    await app.register(devicesRoutes, { devices });
+  },
+  { name: 'devices', dependencies: ['identity', 'gateways'] },
+);

@@ -1,0 +1,56 @@
+import fp from 'fastify-plugin';
+import type { Core } from '../core.ts';
+import { GatewayCommands } from './commands.ts';
+import { GatewayPresence } from './presence.ts';
+import { createGatewaysRepository } from './repository.ts';
+
+export interface Gateways {
+  presence: GatewayPresence;
+  commands: GatewayCommands;
+  /** Each gateway's committed seq, for ingest at start. */
+  loadGatewaySeqs(): Promise<Map<string, number>>;
+  /** Called with a gateway's id whenever its state says online (it wants its ack again). */
+  onGatewayOnline(listener: (gatewayId: string) => void): void;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    gateways: Gateways;
+  }
+}
+
+/** Gateway presence and commands, on the bus. */
+export const gatewaysModule = fp(
+  async (app, { core }: { core: Core }) => {
+    const { bus } = core;
+    const repo = createGatewaysRepository(core.database.db);
+    const onlineListeners = new Set<(gatewayId: string) => void>();
+    const presence = new GatewayPresence(repo, app.log, (gatewayId) => {
+      for (const listener of onlineListeners) listener(gatewayId);
+    });
+    await presence.load();
+    const commands = new GatewayCommands(bus, app.log);
+    // After HTTP and sockets, before the bus closes (app.ts): whoever waits is told now.
+    app.addHook('onClose', async () => commands.close());
+
+    // Once every module is registered: ingest has subscribed by then (it sees every message
+    // from the first), and a retained `online` state finds the listener that re-acks it.
+    app.addHook('onReady', async () => {
+      await bus.subscribe('telemetry', presence.heard);
+      await bus.subscribe('events', presence.heard);
+      await bus.subscribe('cmd/reply', (topic, payload) => {
+        presence.heard(topic);
+        commands.handleReply(topic, payload);
+      });
+      await bus.subscribe('state', presence.handleState);
+    });
+
+    app.decorate('gateways', {
+      presence,
+      commands,
+      loadGatewaySeqs: () => repo.loadGatewaySeqs(),
+      onGatewayOnline: (listener) => void onlineListeners.add(listener),
+    } satisfies Gateways);
+  },
+  { name: 'gateways' },
+);

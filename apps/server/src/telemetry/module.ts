@@ -1,0 +1,62 @@
+import fp from 'fastify-plugin';
+import { publishAck } from '../broker/bus.ts';
+import type { Core } from '../core.ts';
+import { loadAlarmDefinitions } from './alarm-definitions.ts';
+import { healthRoutes } from './health-routes.ts';
+import { Ingestor } from './ingest.ts';
+import { realtimeSocket } from './realtime-socket.ts';
+import { createTelemetryRepository } from './repository.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    ingestor: Ingestor;
+  }
+}
+
+/** Ingest (bus → live state → database → ack), the health counters and the real-time socket. */
+export const telemetryModule = fp(
+  async (app, { core }: { core: Core }) => {
+    const { config, bus, live, registry } = core;
+    const { db } = core.database;
+    const repo = createTelemetryRepository(db, config.TIMEZONE);
+    live.load(await repo.loadLiveSeed());
+    const { gateways } = app;
+    const ingestor = new Ingestor({
+      repo,
+      loadGatewaySeqs: () => gateways.loadGatewaySeqs(),
+      live,
+      devices: registry,
+      publishAck: (gatewayId, seq) => publishAck(bus, gatewayId, seq),
+      log: app.log,
+    });
+    await ingestor.start();
+    app.decorate('ingestor', ingestor);
+    // Shutdown (app.ts): the bus has stopped intake; what was accepted is written and acked
+    // before HTTP and sockets close.
+    app.addHook('preClose', () => ingestor.stop());
+    gateways.onGatewayOnline((gatewayId) => ingestor.requestAck(gatewayId));
+    const handle = (topic: string, payload: Buffer) => ingestor.handle(topic, payload);
+    await bus.subscribe('telemetry', handle);
+    await bus.subscribe('events', handle);
+
+    await app.register(healthRoutes, {
+      ingestor,
+      bus,
+      commands: gateways.commands,
+      databaseKind: core.database.kind,
+    });
+    const alarmDescriptions = await loadAlarmDefinitions(db);
+    await app.register(async (scope) =>
+      realtimeSocket(scope, {
+        socketAuth: app.socketAuth,
+        devices: app.devices,
+        registry,
+        live,
+        timeZone: config.TIMEZONE,
+        publicUrl: config.PUBLIC_URL,
+        alarmDescriptions,
+      }),
+    );
+  },
+  { name: 'telemetry', dependencies: ['identity', 'gateways', 'devices'] },
+);
