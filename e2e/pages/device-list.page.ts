@@ -214,11 +214,16 @@ export class DeviceListPage {
         { key, shown },
       );
     }
+    await footer.scrollIntoViewIfNeeded();
   }
 
-  /** Back to the top of the list: the search bar and the summary. */
+  /** Back to the top of the list (the search bar and the summary stay pinned anyway). */
   async scrollToTop(): Promise<void> {
-    await this.search.scrollIntoViewIfNeeded();
+    await this.groups.first().evaluate((group) => {
+      for (let node = group.parentElement; node; node = node.parentElement) node.scrollTop = 0;
+      window.scrollTo(0, 0);
+    });
+    await this.updatedAt.waitFor();
   }
 
   /** SN codes of every card on screen, whatever group it is in. */
