@@ -30,7 +30,7 @@ export interface SimulatedMachineOptions {
   maintenance?: MaintenanceFault | undefined;
 }
 
-export interface MaintenanceFault {
+interface MaintenanceFault {
   alarm: string;
   faultMinutes: number;
   runMinutes: number;
