@@ -13,6 +13,9 @@ import { identityApi } from '@linewatch/contracts/identity-api';
  *   Latency as DESIGN.md states it: --rate 2000 (2,000 machines at 1 Hz) --sockets 1000.
  *   MQTT_URL=mqtt://127.0.0.1:1883 … to go through an external broker instead of the embedded one;
  *   DATABASE_URL=postgres://… to write to PostgreSQL instead of the embedded database.
+ *   --server-entry apps/server/dist/main.js runs the compiled server (`npm run build:server`), as
+ *   `npm start` does; a `.ts` entry runs through tsx.
+ *   --memory-log /tmp/mem.jsonl logs each server thread's memory every 2 s (ingest/memory-log.mjs).
  */
 import { topicOf } from '@linewatch/contracts/mqtt';
 import { encryptPassword } from '@linewatch/contracts/password-cipher';
@@ -21,7 +24,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { sql } from 'kysely';
@@ -42,6 +45,10 @@ const { values: args } = parseArgs({
     /** Messages per second over all gateways; 0 = as fast as the window allows. */
     rate: { type: 'string', default: '0' },
     'per-message': { type: 'string', default: '1' },
+    /** The server to start: its TypeScript entry through tsx, or the compiled `dist/main.js`. */
+    'server-entry': { type: 'string', default: 'apps/server/src/main.ts' },
+    /** Appends each server thread's memory breakdown to this file (ingest/memory-log.mjs). */
+    'memory-log': { type: 'string' },
   },
 });
 const GATEWAYS = Number(args.gateways);
@@ -121,16 +128,22 @@ const snOf = (g: number, m: number) => `B-${g}-${m}`;
 const mqttPort = await freePort();
 // BENCH_NODE_ARGS: extra node flags for the server only, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
 const nodeArgs = process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+const memoryLog = args['memory-log'] ? resolve(args['memory-log']) : undefined;
+if (memoryLog)
+  nodeArgs.unshift('--import', fileURLToPath(new URL('./memory-log.mjs', import.meta.url)));
+const serverEntry = resolve(fileURLToPath(new URL('../..', import.meta.url)), args['server-entry']);
 const server = spawn(
   process.execPath,
-  [
-    ...nodeArgs,
-    '--import',
-    'tsx',
-    fileURLToPath(new URL('../../apps/server/src/main.ts', import.meta.url)),
-  ],
+  [...nodeArgs, ...(serverEntry.endsWith('.ts') ? ['--import', 'tsx'] : []), serverEntry],
   {
-    env: { ...env, PORT: '0', MQTT_PORT: String(mqttPort) },
+    // glibc's malloc arenas as `npm start` sets them (docs/benchmarks.md, memory).
+    env: {
+      ...env,
+      PORT: '0',
+      MQTT_PORT: String(mqttPort),
+      MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2',
+      ...(memoryLog && { LW_MEMORY_LOG: memoryLog }),
+    },
     stdio: ['ignore', 'pipe', 'inherit'],
   },
 );

@@ -103,6 +103,11 @@ export class DeviceListPage {
       .getByTestId('device-card');
   }
 
+  /** One machine's card in the result list. */
+  resultCard(sn: string): Locator {
+    return this.resultCards().and(this.page.locator(`[data-sn="${sn}"]`));
+  }
+
   /** The statuses of every card on screen. */
   async visibleStatuses(): Promise<string[]> {
     return this.cards.evaluateAll((nodes) =>
@@ -123,14 +128,16 @@ export class DeviceListPage {
     );
   }
 
-  /** The smallest font size, in px, of any figure on a card. */
+  /** The smallest font size, in px, of any figure on a card (not the "目标(至当前)" note). */
   async smallestFigureFontPx(): Promise<number> {
     return this.cards.evaluateAll((cards) =>
       Math.min(
         ...cards.flatMap((card) =>
-          [...card.querySelectorAll('[data-testid^="card-metric-"] span')].map((el) =>
-            Number.parseFloat(getComputedStyle(el).fontSize),
-          ),
+          [
+            ...card.querySelectorAll(
+              '[data-testid^="card-metric-"] span:not([data-testid^="card-target-note-"])',
+            ),
+          ].map((el) => Number.parseFloat(getComputedStyle(el).fontSize)),
         ),
       ),
     );
@@ -185,6 +192,38 @@ export class DeviceListPage {
   /** The group's list footer: loading, more, end (没有更多了), empty, error. */
   async groupListState(line: string): Promise<string | null> {
     return this.group(line).getByTestId('list-state').getAttribute('data-state');
+  }
+
+  /**
+   * Scrolls down to the group's footer until the group has loaded its last page: the list
+   * loads the next 15 cards when its footer comes into view.
+   */
+  async scrollToEndOf(line: string): Promise<void> {
+    const key = `${LINE_KEY_PREFIX}${line}`;
+    const footer = this.group(line).getByTestId('list-state');
+    while ((await footer.getAttribute('data-state')) !== 'end') {
+      const shown = await this.groupCards(line).count();
+      await footer.scrollIntoViewIfNeeded();
+      await this.page.waitForFunction(
+        ({ key, shown }) => {
+          const group = document.querySelector(`[data-testid="device-group"][data-key="${key}"]`);
+          const state = group?.querySelector('[data-testid="list-state"]');
+          const cards = group?.querySelectorAll('[data-testid="device-card"]').length ?? 0;
+          return cards > shown || state?.getAttribute('data-state') === 'end';
+        },
+        { key, shown },
+      );
+    }
+    await footer.scrollIntoViewIfNeeded();
+  }
+
+  /** Back to the top of the list (the search bar and the summary stay pinned anyway). */
+  async scrollToTop(): Promise<void> {
+    await this.groups.first().evaluate((group) => {
+      for (let node = group.parentElement; node; node = node.parentElement) node.scrollTop = 0;
+      window.scrollTo(0, 0);
+    });
+    await this.updatedAt.waitFor();
   }
 
   /** SN codes of every card on screen, whatever group it is in. */

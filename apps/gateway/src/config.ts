@@ -13,6 +13,14 @@ const simulatedMachine = z.strictObject({
   faultRate: z.number().min(0).default(0.02),
   resetRate: z.number().min(0).default(0),
   timeScale: z.number().positive().default(1),
+  /** A machine waiting for maintenance (demo): see SimulatedMachineOptions. */
+  maintenance: z
+    .strictObject({
+      alarm: z.string().min(1).max(32),
+      faultMinutes: z.number().positive(),
+      runMinutes: z.number().positive(),
+    })
+    .optional(),
 });
 
 // Further drivers (modbus) join this union.

@@ -116,6 +116,23 @@ describe('SimulatedDriver', () => {
     expect(drops.length).toBeGreaterThan(0);
   });
 
+  it('keeps a machine waiting for maintenance in its fault for hours, then back into it after a run', async () => {
+    const maintenance = { alarm: 'E518', faultMinutes: 360, runMinutes: 60 };
+    const { readings } = await run(driver({ seed: 5, maintenance }), 14 * HOUR, 60_000);
+    const statusAt = (hour: number) => readings[hour * 60]!.status;
+    // In fault with its one alarm from the first reading until the repair six hours later…
+    const firstRepair = readings.findIndex((r) => r.status !== 3);
+    expect(firstRepair).toBe(360);
+    for (const r of readings.slice(0, firstRepair))
+      expect(r.alarms).toEqual([{ code: 'E518', active: true }]);
+    // …then an hour of running, and the same fault again.
+    expect(statusAt(6.5)).toBe(2);
+    expect(readings[firstRepair]!.alarms).toEqual([{ code: 'E518', active: false }]);
+    expect(statusAt(7.5)).toBe(3);
+    expect(readings[7.5 * 60]!.alarms).toEqual([{ code: 'E518', active: true }]);
+    expect(statusAt(13.5)).toBe(2);
+  });
+
   describe('across gateway restarts (stateDir)', () => {
     const stateDir = () => fs.mkdtempSync(path.join(os.tmpdir(), 'lw-plc-'));
     const produced = (r: DriverReading) => r.counters.produced;

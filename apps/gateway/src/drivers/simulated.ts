@@ -21,6 +21,19 @@ export interface SimulatedMachineOptions {
    * fresh every time (tests).
    */
   stateDir?: string | undefined;
+  /**
+   * A machine waiting for maintenance: a fresh PLC starts in a fault with this alarm and stays
+   * in it for `faultMinutes`; once repaired it runs for `runMinutes` (no other stops) and falls
+   * into the same fault again. Gives the demo, and the browser journeys, a machine known to be
+   * in fault with a known alarm.
+   */
+  maintenance?: MaintenanceFault | undefined;
+}
+
+interface MaintenanceFault {
+  alarm: string;
+  faultMinutes: number;
+  runMinutes: number;
 }
 
 /** Everything the simulation needs to continue exactly, including the random generator. */
@@ -102,7 +115,8 @@ export class SimulatedDriver implements MachineDriver {
     this.counters.firstPassOk = Math.round(this.counters.ok * this.firstPassRate);
     // Start somewhere in the long-run mix rather than always running.
     const u = this.random.next();
-    if (u < 0.8) this.enter(2);
+    if (options.maintenance) this.enter(3);
+    else if (u < 0.8) this.enter(2);
     else if (u < 0.92) this.enter(1);
     else this.enter(3);
     this.nextOperationAt = this.between(10, 20) * MINUTE;
@@ -228,7 +242,8 @@ export class SimulatedDriver implements MachineDriver {
   }
 
   private stopKind(): MachineState {
-    const { faultRate } = this.options;
+    const { faultRate, maintenance } = this.options;
+    if (maintenance) return 3;
     return this.random.next() * (faultRate + IDLE_RATE) < faultRate ? 3 : 1;
   }
 
@@ -239,13 +254,20 @@ export class SimulatedDriver implements MachineDriver {
     switch (status) {
       case 2:
         this.speed = this.between(0.85, 1.15);
-        this.stateEndsAt = this.afterExponential(this.options.faultRate + IDLE_RATE);
+        this.stateEndsAt = this.options.maintenance
+          ? this.simNow + this.options.maintenance.runMinutes * MINUTE
+          : this.afterExponential(this.options.faultRate + IDLE_RATE);
         break;
       case 1:
         this.idleReason = this.random.next() < 0.5 ? 'upstream' : 'downstream';
         this.stateEndsAt = this.simNow + this.between(1, 5) * MINUTE;
         break;
       case 3:
+        if (this.options.maintenance) {
+          this.alarm = { code: this.options.maintenance.alarm, active: true };
+          this.stateEndsAt = this.simNow + this.options.maintenance.faultMinutes * MINUTE;
+          break;
+        }
         this.alarm = {
           code: ALARMS[Math.floor(this.random.next() * ALARMS.length)]!,
           active: true,

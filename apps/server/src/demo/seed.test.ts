@@ -13,7 +13,10 @@ const LIST = '/api/wechat/machine/list/findMachineDataByCondition';
 const SIMULATOR_ALARMS = ['E101', 'E205', 'E307', 'E412', 'E518'];
 
 interface GatewayFile {
-  gateways: { id: string; machines: { sn: string; faultRate?: number }[] }[];
+  gateways: {
+    id: string;
+    machines: { sn: string; faultRate?: number; maintenance?: { alarm: string } }[];
+  }[];
 }
 
 describe('the demo factory', () => {
@@ -62,6 +65,33 @@ describe('the demo factory', () => {
       .flatMap((g) => g.machines)
       .filter((m) => (m.faultRate ?? 0) > 0.3);
     expect(faulty.length).toBeGreaterThan(0);
+  });
+
+  it('has a machine the operator sees waiting for maintenance: in an E518 fault for hours', async () => {
+    const file = writeDemoGatewayConfig(loadTestConfig(), 'mqtt://x');
+    const config = JSON.parse(readFileSync(file, 'utf8')) as GatewayFile;
+    const machine = config.gateways.flatMap((g) => g.machines).find((m) => m.maintenance);
+    expect(machine).toMatchObject({ sn: 'LW-S1-005', maintenance: { alarm: 'E518' } });
+    const { data } = await list('operator');
+    expect(data.map((m) => m.snCode)).toContain('LW-S1-005');
+    // Its history ends in that fault, begun two hours before the seed.
+    const last = await db()
+      .selectFrom('alarms')
+      .select(['code', 'begin_at', 'end_at'])
+      .where('sn_code', '=', 'LW-S1-005')
+      .orderBy('begin_at', 'desc')
+      .executeTakeFirstOrThrow();
+    expect(last.code).toBe('E518');
+    const hours =
+      (new Date(last.end_at!).getTime() - new Date(last.begin_at).getTime()) / 3_600_000;
+    expect(hours).toBe(2);
+    const status = await db()
+      .selectFrom('status_changes')
+      .select('status')
+      .where('sn_code', '=', 'LW-S1-005')
+      .orderBy('ts', 'desc')
+      .executeTakeFirstOrThrow();
+    expect(status.status).toBe(3);
   });
 
   it('has machines the operator follows (我的关注), within the lines the operator sees', async () => {

@@ -104,13 +104,19 @@ const OPERATOR_LINES = ['SMT一线', '组装一线'];
  * - NO_GATEWAY: not connected to any gateway yet (iot 0, offline, no history);
  * - OFFLINE_GATEWAY: behind a gateway that is registered but never comes online (iot 2);
  * - UNPUBLISHED: bound to a running gateway that does not publish it (PLC unplugged: offline);
- * - FAULTY: a PLC that is in fault most of the time, with the simulator's alarm codes.
+ * - FAULTY: a PLC that is in fault most of the time, with the simulator's alarm codes;
+ * - MAINTENANCE: a reflow oven waiting for maintenance: in fault with E518 温度过高 since two
+ *   hours before the demo was seeded and for six hours after, then an hour of running between
+ *   six-hour faults (the browser journeys open it: a machine known to be in fault).
  */
 const NO_GATEWAY = new Set(['LW-P1-012']);
 const OFFLINE_GATEWAY = new Set(['LW-A2-011', 'LW-A2-012']);
 const OFFLINE_GATEWAY_ID = 'LWGW00000099';
 const UNPUBLISHED = new Set(['LW-S2-012']);
 const FAULTY = new Map([['LW-S1-002', 0.6]]);
+const MAINTENANCE = new Map([
+  ['LW-S1-005', { alarm: 'E518', faultMinutes: 360, runMinutes: 60, backfillMinutes: 120 }],
+]);
 /** 我的关注: what each demo user follows. */
 const FOLLOWS: Record<string, string[]> = {
   operator: ['LW-S1-001', 'LW-S1-002', 'LW-A1-003'],
@@ -144,6 +150,12 @@ interface DemoMachine {
   simulated: boolean;
   /** The simulated PLC's faults per running minute, where not the default. */
   faultRate?: number;
+  maintenance?: {
+    alarm: string;
+    faultMinutes: number;
+    runMinutes: number;
+    backfillMinutes: number;
+  };
   seed: number;
 }
 
@@ -161,6 +173,7 @@ const demoMachines = (): DemoMachine[] => {
           ? OFFLINE_GATEWAY_ID
           : gatewayIdOf(Math.floor(connected++ / MACHINES_PER_GATEWAY));
       const faultRate = FAULTY.get(sn);
+      const maintenance = MAINTENANCE.get(sn);
       machines.push({
         sn,
         name: `${group.machine}${String(Math.floor(i / line.groups.length) + 1).padStart(2, '0')}`,
@@ -169,6 +182,7 @@ const demoMachines = (): DemoMachine[] => {
         gatewayId,
         simulated: gatewayId !== null && gatewayId !== OFFLINE_GATEWAY_ID && !UNPUBLISHED.has(sn),
         ...(faultRate !== undefined && { faultRate }),
+        ...(maintenance && { maintenance }),
         seed: machines.length + 1,
       });
     }
@@ -275,11 +289,33 @@ const backfill = async (
     let status: 1 | 2 | 3 = 2;
     let alarmCode = '';
     let alarmBegin = 0;
+    const faultFrom = m.maintenance
+      ? now - (now % MINUTE) - m.maintenance.backfillMinutes * MINUTE
+      : Infinity;
     for (let t = windowStart; t < now - (now % MINUTE); t += MINUTE) {
       const roll = random();
+      // The machine waiting for maintenance breaks down at faultFrom (even out of another fault).
+      const breaksDown = t === faultFrom;
       const next: 1 | 2 | 3 =
-        status === 2 ? (roll < 0.015 ? 3 : roll < 0.04 ? 1 : 2) : roll < 0.2 ? 2 : status;
-      if (next !== status) {
+        t >= faultFrom
+          ? 3
+          : status !== 2
+            ? roll < 0.2
+              ? 2
+              : status
+            : roll < 0.015
+              ? 3
+              : roll < 0.04
+                ? 1
+                : 2;
+      if (next !== status || breaksDown) {
+        if (status === 3)
+          alarms.push({
+            sn_code: m.sn,
+            code: alarmCode,
+            begin_at: new Date(alarmBegin),
+            end_at: new Date(t),
+          });
         statusChanges.push({
           sn_code: m.sn,
           ts: new Date(t),
@@ -287,15 +323,11 @@ const backfill = async (
           idle_reason: next === 1 ? (random() < 0.5 ? 'upstream' : 'downstream') : null,
         });
         if (next === 3) {
-          alarmCode = ALARM_CODES[Math.floor(random() * ALARM_CODES.length)]!;
+          alarmCode =
+            breaksDown && m.maintenance
+              ? m.maintenance.alarm
+              : ALARM_CODES[Math.floor(random() * ALARM_CODES.length)]!;
           alarmBegin = t;
-        } else if (status === 3) {
-          alarms.push({
-            sn_code: m.sn,
-            code: alarmCode,
-            begin_at: new Date(alarmBegin),
-            end_at: new Date(t),
-          });
         }
         status = next;
       }
@@ -485,6 +517,13 @@ export const writeDemoGatewayConfig = (config: Config, brokerUrl: string): strin
             seed: m.seed,
             ppmTarget: m.group.ppm,
             ...(m.faultRate !== undefined && { faultRate: m.faultRate }),
+            ...(m.maintenance && {
+              maintenance: {
+                alarm: m.maintenance.alarm,
+                faultMinutes: m.maintenance.faultMinutes,
+                runMinutes: m.maintenance.runMinutes,
+              },
+            }),
           })),
         })),
       },
