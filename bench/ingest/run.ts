@@ -1,8 +1,6 @@
-import { sockets as socketPaths, telemetryApi } from '@linewatch/contracts/telemetry-api';
-import { identityApi } from '@linewatch/contracts/identity-api';
 /*
- * Ingest benchmark (DESIGN.md section 7): G gateways × M machines publish one reading per MQTT
- * message, QoS 1, as fast as a window of unacknowledged messages allows, through the broker into
+ * Ingest benchmark (DESIGN.md section 7): G gateways × M machines publish readings over MQTT
+ * (--per-message of them in each message), QoS 1, as fast as a window of unacknowledged messages allows, through the broker into
  * a real server process with the embedded database. Prints messages/s acknowledged end to end
  * over the measured span, publish → phone-socket latency, and the server's RSS.
  *
@@ -17,9 +15,11 @@ import { identityApi } from '@linewatch/contracts/identity-api';
  *   `npm start` does; a `.ts` entry runs through tsx.
  *   --memory-log /tmp/mem.jsonl logs each server thread's memory every 2 s (ingest/memory-log.mjs).
  */
+import { identityApi } from '@linewatch/contracts/identity-api';
 import { topicOf } from '@linewatch/contracts/mqtt';
 import { encryptPassword } from '@linewatch/contracts/password-cipher';
 import type { RealtimePayload } from '@linewatch/contracts/socket';
+import { sockets as socketPaths, telemetryApi } from '@linewatch/contracts/telemetry-api';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
