@@ -3,6 +3,7 @@ import { OFFLINE_AFTER_MS } from '@linewatch/contracts/limits';
 import { dayOf, HOUR_MS, hourOf } from '../shared/time.ts';
 import { addFigures, emptyFigures, observedProduced, type Figures } from '../shared/metrics.ts';
 import {
+  MAX_ATTRIBUTED_GAP_MS,
   minuteOf,
   MINUTE_MS,
   type MachineSnapshot,
@@ -14,6 +15,11 @@ export const RECENT_MINUTES_MS = 5 * MINUTE_MS;
 
 export interface LiveMachine {
   snapshot: MachineSnapshot | undefined;
+  /**
+   * Since when the machine has reported without a silence (the first reading, or the first after
+   * a gap over the attribution limit): a minute before this was not observed whole.
+   */
+  observedSince: number | undefined;
   day: string;
   /** Today's figures; maxMinuteProduced is today's peak PPM, as rollup_day holds it. */
   today: Figures;
@@ -59,7 +65,12 @@ export class LiveState {
 
   load(seed: LiveSeed, now = Date.now()) {
     const day = dayOf(now, this.timeZone);
-    for (const [sn, snapshot] of seed.snapshots) this.#machine(sn, now).snapshot = snapshot;
+    for (const [sn, snapshot] of seed.snapshots) {
+      const m = this.#machine(sn, now);
+      m.snapshot = snapshot;
+      // The committed reading is where a run resumed after a restart continues from.
+      m.observedSince = snapshot.ts;
+    }
     for (const [sn, figures] of seed.today) {
       const m = this.#machine(sn, now);
       m.day = day;
@@ -80,6 +91,9 @@ export class LiveState {
 
   apply(sn: string, effects: ReadingEffects, now = Date.now()) {
     const m = this.#machine(sn, now);
+    const previousTs = m.snapshot?.ts;
+    if (previousTs === undefined || effects.snapshot.ts - previousTs > MAX_ATTRIBUTED_GAP_MS)
+      m.observedSince = effects.snapshot.ts;
     m.snapshot = effects.snapshot;
     this.#rollOver(m, now);
     const windowStart = minuteOf(now) - RECENT_MINUTES_MS;
@@ -150,6 +164,7 @@ export class LiveState {
     if (!m) {
       m = {
         snapshot: undefined,
+        observedSince: undefined,
         day: dayOf(now, this.timeZone),
         today: emptyFigures(),
         recentMinutes: new Map(),

@@ -27,9 +27,13 @@ export const presentRealtime = (
   const figures = derive(today);
   // 实时PPM (real-time PPM) is the count of the last complete minute: the parts of observed
   // minutes (no parts counted across a silence) the machine made in the minute before the
-  // current one, while it is reporting. The minute in progress is not shown: it would read low.
+  // current one. The minute in progress is not shown: it would read low. No data (null) while
+  // the machine is offline, or when its readings began during that minute (a start, or the end
+  // of a silence): a partly observed minute would read low too.
+  const lastMinute = minuteOf(now) - MINUTE_MS;
+  const observedWhole = machine?.observedSince !== undefined && machine.observedSince <= lastMinute;
   const currentPpm =
-    status === 'offLine' ? 0 : (machine?.recentMinutes.get(minuteOf(now) - MINUTE_MS) ?? 0);
+    status !== 'offLine' && observedWhole ? (machine.recentMinutes.get(lastMinute) ?? 0) : null;
   const values: Record<ProductDataKey, number | null> = {
     ppm: currentPpm,
     peakPpm: figures.maxPPM,
