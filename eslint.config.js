@@ -170,7 +170,8 @@ export default tseslint.config(
               from: 'web',
               allow: ['web', 'web-app', 'web-feature', 'web-shared', 'web-testing', 'contracts'],
             },
-            { from: 'e2e', allow: ['e2e', 'contracts'] },
+            // The journeys type the app's addresses from its own route table (shared/paths.ts).
+            { from: 'e2e', allow: ['e2e', 'contracts', 'web-shared'] },
             // A benchmark seeds through the server's own database layer; it ships nowhere.
             { from: 'bench', allow: ['bench', 'contracts', 'server', 'server-core'] },
           ],

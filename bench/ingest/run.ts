@@ -183,9 +183,14 @@ const sockets = await Promise.all(
         headers: { keyId },
       },
     );
+    // A reading's latency is when it first reaches the phone; later pushes that repeat it (the
+    // peak settled after a flush, the offline check) are not samples.
+    let seen = 0;
     ws.on('message', (data: Buffer) => {
       const payload = JSON.parse(data.toString()) as RealtimePayload;
-      if (measuring && payload.updatedAt) latencies.push(Date.now() - payload.updatedAt);
+      if (!payload.updatedAt || payload.updatedAt <= seen) return;
+      seen = payload.updatedAt;
+      if (measuring) latencies.push(Date.now() - payload.updatedAt);
     });
     return new Promise<WebSocket>((resolve) => ws.once('open', () => resolve(ws)));
   }),
@@ -242,7 +247,8 @@ const pump = (gw: Gateway, g: number) => {
   const perTick = RATE > 0 ? RATE / GATEWAYS / 100 : Infinity;
   let credit = 0;
   const step = () => {
-    credit = Math.min(credit + perTick, 10 * perTick);
+    // At most 10 ticks of credit banked, and never less than one message (slow rates).
+    credit = Math.min(credit + perTick, Math.max(1, 10 * perTick));
     while (running && gw.seq - gw.acked < WINDOW && credit >= 1) {
       credit--;
       const ts = Date.now();

@@ -6,6 +6,7 @@ import { PRODUCT_KEYS, RealtimeReportPage } from '../pages/realtime-report.page.
 import { Toast } from '../pages/toast.ts';
 import { useJourney } from '../support/journey.ts';
 import { currentPath } from '../support/location.ts';
+import { links, paths } from '../support/app-paths.ts';
 
 /** The demo factory: the operator is granted two of its five lines. */
 const SMT = 'SMT一线';
@@ -50,7 +51,7 @@ describe('devices: an operator checks on their production lines', () => {
     await login.toast.waitUntilShown();
     await expect.poll(() => login.toast.text()).toBe('登录成功');
     await new DeviceListPage(page).waitUntilLoaded();
-    expect(currentPath(page)).toBe('/deviceList');
+    expect(currentPath(page)).toBe(paths.deviceList);
     await login.toast.waitUntilGone();
   });
 
@@ -206,7 +207,7 @@ describe('devices: an operator checks on their production lines', () => {
     await new RealtimeReportPage(page).backToList();
     const list = new DeviceListPage(page);
     await list.waitUntilLoaded();
-    expect(currentPath(page)).toBe('/deviceList');
+    expect(currentPath(page)).toBe(paths.deviceList);
     expect(await list.lineNames()).toEqual(OPERATOR_LINES);
   });
 
@@ -267,7 +268,7 @@ describe('devices: an operator checks on their production lines', () => {
     await new DeviceListPage(page).goToCenter();
     const center = new CenterPage(page);
     await center.waitUntilShown();
-    expect(currentPath(page)).toBe('/center');
+    expect(currentPath(page)).toBe(paths.center);
     await expect.poll(() => center.nicknameText()).toBe('李班长');
     await journey.shot(page, 'center');
 
@@ -278,15 +279,15 @@ describe('devices: an operator checks on their production lines', () => {
 
     const login = new LoginPage(page);
     await login.waitUntilShown();
-    expect(currentPath(page)).toBe('/login');
+    expect(currentPath(page)).toBe(paths.login);
     await journey.shot(page, 'signed-out');
   });
 
   it('reloading the device list afterwards asks to sign in again', async () => {
     const { page } = journey;
-    await page.goto('/deviceList');
+    await page.goto(paths.deviceList);
     await new LoginPage(page).waitUntilShown();
-    expect(currentPath(page)).toBe('/login?redirect=%2FdeviceList');
+    expect(currentPath(page)).toBe(links.login(paths.deviceList));
     await journey.shot(page, 'login-again');
   });
 });

@@ -3,15 +3,16 @@ import { DeviceListPage } from '../pages/device-list.page.ts';
 import { LoginPage } from '../pages/login.page.ts';
 import { useJourney } from '../support/journey.ts';
 import { currentPath } from '../support/location.ts';
+import { links, paths } from '../support/app-paths.ts';
 
 describe('identity: someone who is not signed in tries the app', () => {
   const journey = useJourney('identity');
 
   it('opens the device list from a bookmark and is sent to sign in first', async () => {
     const { page } = journey;
-    await page.goto('/deviceList');
+    await page.goto(paths.deviceList);
     await new LoginPage(page).waitUntilShown();
-    expect(currentPath(page)).toBe('/login?redirect=%2FdeviceList');
+    expect(currentPath(page)).toBe(links.login(paths.deviceList));
     await journey.shot(page, 'redirected-to-login');
   });
 
@@ -22,7 +23,7 @@ describe('identity: someone who is not signed in tries the app', () => {
     await expect.poll(() => login.passwordError.textContent()).toBe('密码不能为空');
     expect(await login.usernameError.isVisible()).toBe(true);
     expect(await login.passwordError.isVisible()).toBe(true);
-    expect(currentPath(journey.page)).toBe('/login?redirect=%2FdeviceList');
+    expect(currentPath(journey.page)).toBe(links.login(paths.deviceList));
     await journey.shot(journey.page, 'empty-form');
   });
 
@@ -45,7 +46,7 @@ describe('identity: someone who is not signed in tries the app', () => {
     await login.submit();
     await login.toast.waitUntilShown();
     await expect.poll(() => login.toast.text()).toBe('用户名或密码错误');
-    expect(currentPath(journey.page)).toBe('/login?redirect=%2FdeviceList');
+    expect(currentPath(journey.page)).toBe(links.login(paths.deviceList));
     await journey.shot(journey.page, 'wrong-password');
     await login.toast.waitUntilGone();
   });
@@ -55,7 +56,7 @@ describe('identity: someone who is not signed in tries the app', () => {
     await login.signIn('operator', 'Operator@2026');
     const list = new DeviceListPage(journey.page);
     await list.waitUntilLoaded();
-    expect(currentPath(journey.page)).toBe('/deviceList');
+    expect(currentPath(journey.page)).toBe(paths.deviceList);
     await login.toast.waitUntilGone();
     await journey.shot(journey.page, 'signed-in');
   });
@@ -64,10 +65,10 @@ describe('identity: someone who is not signed in tries the app', () => {
     // A new tab starts with empty sessionStorage; only the HttpOnly cookie carries the session.
     const tab = await journey.page.context().newPage();
     try {
-      await tab.goto('/deviceList');
+      await tab.goto(paths.deviceList);
       const list = new DeviceListPage(tab);
       await list.waitUntilLoaded();
-      expect(currentPath(tab)).toBe('/deviceList');
+      expect(currentPath(tab)).toBe(paths.deviceList);
       await journey.shot(tab, 'restored-session');
     } finally {
       await tab.close();

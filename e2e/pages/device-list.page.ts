@@ -1,5 +1,6 @@
 import type { Locator, Page } from 'playwright-core';
 import { waitUntilSettled } from '../support/settle.ts';
+import { paths } from '../support/app-paths.ts';
 
 /** What a machine card shows (spec section 3, "Machine card"). */
 interface CardView {
@@ -144,7 +145,7 @@ export class DeviceListPage {
   }
 
   async open(): Promise<void> {
-    await this.page.goto('/deviceList');
+    await this.page.goto(paths.deviceList);
   }
 
   /** The list is shown once every group header is drawn and the first group has its cards. */

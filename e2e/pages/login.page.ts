@@ -1,5 +1,6 @@
 import type { Locator, Page } from 'playwright-core';
 import { Toast } from './toast.ts';
+import { paths } from '../support/app-paths.ts';
 
 /** /login (the messaging-app version): username, password with eye toggle, login button. */
 export class LoginPage {
@@ -25,7 +26,7 @@ export class LoginPage {
   }
 
   async open(): Promise<void> {
-    await this.page.goto('/login');
+    await this.page.goto(paths.login);
     await this.waitUntilShown();
   }
 

@@ -55,7 +55,8 @@ export const RealtimeChart = ({ points }: { points: RealtimePayload['dateData'] 
           itemStyle: { color: '#fff', borderColor: '#1677ff', borderWidth: 2 },
           label: {
             show: series.partial !== null,
-            position: 'top',
+            // The point is the chart's last: a label above it would run off the right edge.
+            position: 'left',
             fontSize: 10,
             formatter: `进行中 ${percentDone}`,
           },
