@@ -156,6 +156,20 @@ describe('device list page', () => {
     await vi.waitFor(() => expect(group('line:L1')).toBeDefined());
   });
 
+  it('counts again when a status is tapped, so the counts match the list beside them', async () => {
+    const api = deviceServer();
+    const { user } = renderPage(paths.deviceList, { api });
+    const bar = await screen.findByTestId('status-summary');
+    await vi.waitFor(() =>
+      expect(within(bar).getByTestId('status-summary-error').textContent).toBe('1故障'),
+    );
+    const before = api.calls(devicesApi.statusSummary).length;
+    await user.click(within(bar).getByTestId('status-summary-error'));
+    await vi.waitFor(() =>
+      expect(api.calls(devicesApi.statusSummary).length).toBeGreaterThan(before),
+    );
+  });
+
   it('refreshes the open list while it is shown', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     try {
