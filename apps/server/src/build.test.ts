@@ -3,10 +3,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { REPO_ROOT } from './test/server-process.ts';
+import { demoServerEnv, REPO_ROOT } from './test/server-process.ts';
 import { waitFor } from './test/wait.ts';
 import { ingestCounters } from './test/probes.ts';
-import { TEST_SECRET } from './test/test-server.ts';
 
 /**
  * `npm start` runs the compiled server (apps/server/build.mjs) with plain node: no tsx anywhere,
@@ -32,14 +31,7 @@ describe('the compiled server', () => {
       env: {
         PATH: process.env.PATH ?? '',
         HOME: process.env.HOME ?? '',
-        HOST: '127.0.0.1',
-        PORT: '0',
-        MQTT_PORT: '0',
-        DEMO: '1',
-        DATA_DIR: dataDir,
-        SECRET: TEST_SECRET,
-        LOG_LEVEL: 'warn',
-        WEB_DIST: join(dataDir, 'no-web-dist'),
+        ...demoServerEnv(dataDir),
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

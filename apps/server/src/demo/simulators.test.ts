@@ -3,8 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { waitFor } from '../test/wait.ts';
-import { spawnServer, type ServerProcess } from '../test/server-process.ts';
-import { TEST_SECRET } from '../test/test-server.ts';
+import { demoServerEnv, spawnServer, type ServerProcess } from '../test/server-process.ts';
 
 const cleanups: (() => unknown)[] = [];
 afterEach(async () => {
@@ -40,16 +39,7 @@ describe('the demo gateways', () => {
   it('die with the server, even when it is killed with SIGKILL', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'lw-demo-test-'));
     cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
-    const server: ServerProcess = spawnServer({
-      HOST: '127.0.0.1',
-      PORT: '0',
-      MQTT_PORT: '0',
-      DEMO: '1',
-      DATA_DIR: dataDir,
-      SECRET: TEST_SECRET,
-      LOG_LEVEL: 'warn',
-      WEB_DIST: join(tmpdir(), 'lw-no-web-dist'),
-    });
+    const server: ServerProcess = spawnServer(demoServerEnv(dataDir));
     cleanups.push(() => server.kill());
     await server.listening;
     const gateway = await waitFor(

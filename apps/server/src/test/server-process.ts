@@ -2,10 +2,23 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { TEST_SECRET } from './test-server.ts';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 
 const SERVER_MAIN = join(REPO_ROOT, 'apps/server/src/main.ts');
+
+/** A demo server's environment: a fresh data directory, free loopback ports, no web app. */
+export const demoServerEnv = (dataDir: string): Record<string, string> => ({
+  HOST: '127.0.0.1',
+  PORT: '0',
+  MQTT_PORT: '0',
+  DEMO: '1',
+  DATA_DIR: dataDir,
+  SECRET: TEST_SECRET,
+  LOG_LEVEL: 'warn',
+  WEB_DIST: join(dataDir, 'no-web-dist'),
+});
 
 export interface ServerProcess {
   child: ChildProcess;
