@@ -245,7 +245,9 @@ const pump = (gw: Gateway, g: number) => {
   const topic = topicOf(gatewayIds[g]!, 'telemetry');
   // Paced: this gateway's share of RATE, sent in 10 ms ticks.
   const perTick = RATE > 0 ? RATE / GATEWAYS / 100 : Infinity;
-  let credit = 0;
+  // Gateways poll on their own clocks: a random phase, or paced gateways would all send in the
+  // same tick, a burst of every machine's reading at once, once a second.
+  let credit = RATE > 0 ? Math.random() : 0;
   const step = () => {
     // At most 10 ticks of credit banked, and never less than one message (slow rates).
     credit = Math.min(credit + perTick, Math.max(1, 10 * perTick));
