@@ -12,28 +12,36 @@ const ADDRESS_LIMIT = 30;
 let server: TestServer | undefined;
 afterEach(() => server?.close());
 
-/** Fails ADDRESS_LIMIT sign-ins, each for another account and claiming another forwarded address. */
-const guessFromSpoofedAddresses = async (baseUrl: string) => {
+/**
+ * Fails ADDRESS_LIMIT sign-ins, each for another account and claiming another forwarded address
+ * (followed by `proxied`, the address a proxy appends, when given).
+ */
+const guessFromSpoofedAddresses = async (baseUrl: string, proxied?: string) => {
   for (let i = 0; i < ADDRESS_LIMIT; i++) {
+    const claimed = `203.0.113.${i + 1}`;
     const reply = await loginRequest(
       baseUrl,
       { psnCode: `nobody${i}`, passWord: encryptPassword('guess') },
-      { 'x-forwarded-for': `203.0.113.${i + 1}` },
+      { 'x-forwarded-for': proxied ? `${claimed}, ${proxied}` : claimed },
     );
     expect(reply.body.msg).toBe(identityMessages.wrongCredentials);
   }
 };
+
+/** The real user's sign-in, forwarded as `forwardedFor`. */
+const signIn = (user: { psnCode: string; password: string }, forwardedFor: string) =>
+  loginRequest(
+    server!.baseUrl,
+    { psnCode: user.psnCode, passWord: encryptPassword(user.password) },
+    { 'x-forwarded-for': forwardedFor },
+  );
 
 describe('the per-address sign-in throttle', () => {
   it('ignores X-Forwarded-For by default, so a client cannot pick its own address', async () => {
     server = await startTestServer();
     const user = await factories(server.linewatch).createUser();
     await guessFromSpoofedAddresses(server.baseUrl);
-    const next = await loginRequest(
-      server.baseUrl,
-      { psnCode: user.psnCode, passWord: encryptPassword(user.password) },
-      { 'x-forwarded-for': '198.51.100.7' },
-    );
+    const next = await signIn(user, '198.51.100.7');
     expect(next.body).toMatchObject({ code: '0410', msg: messages.tooManyAttempts });
   });
 
@@ -41,11 +49,7 @@ describe('the per-address sign-in throttle', () => {
     server = await startTestServer({ TRUST_PROXY: '1' });
     const user = await factories(server.linewatch).createUser();
     await guessFromSpoofedAddresses(server.baseUrl);
-    const next = await loginRequest(
-      server.baseUrl,
-      { psnCode: user.psnCode, passWord: encryptPassword(user.password) },
-      { 'x-forwarded-for': '198.51.100.7' },
-    );
+    const next = await signIn(user, '198.51.100.7');
     expect(next.status).toBe(200);
     expect(next.body.success).toBe(true);
   });
@@ -55,26 +59,11 @@ describe('the per-address sign-in throttle', () => {
     server = await startTestServer({ TRUST_PROXY: '1' });
     const user = await factories(server.linewatch).createUser();
     // The proxy appends the address it saw (198.51.100.7) after whatever the client sent.
-    for (let i = 0; i < ADDRESS_LIMIT; i++) {
-      const reply = await loginRequest(
-        server.baseUrl,
-        { psnCode: `nobody${i}`, passWord: encryptPassword('guess') },
-        { 'x-forwarded-for': `203.0.113.${i + 1}, 198.51.100.7` },
-      );
-      expect(reply.body.msg).toBe(identityMessages.wrongCredentials);
-    }
-    const next = await loginRequest(
-      server.baseUrl,
-      { psnCode: user.psnCode, passWord: encryptPassword(user.password) },
-      { 'x-forwarded-for': '192.0.2.99, 198.51.100.7' },
-    );
+    await guessFromSpoofedAddresses(server.baseUrl, '198.51.100.7');
+    const next = await signIn(user, '192.0.2.99, 198.51.100.7');
     expect(next.body).toMatchObject({ code: '0410', msg: messages.tooManyAttempts });
     // Another client behind the same proxy is not blocked.
-    const other = await loginRequest(
-      server.baseUrl,
-      { psnCode: user.psnCode, passWord: encryptPassword(user.password) },
-      { 'x-forwarded-for': '198.51.100.8' },
-    );
+    const other = await signIn(user, '198.51.100.8');
     expect(other.body.success).toBe(true);
   });
 
@@ -83,11 +72,7 @@ describe('the per-address sign-in throttle', () => {
     server = await startTestServer({ TRUST_PROXY: '10.0.0.0/8' });
     const user = await factories(server.linewatch).createUser();
     await guessFromSpoofedAddresses(server.baseUrl);
-    const next = await loginRequest(
-      server.baseUrl,
-      { psnCode: user.psnCode, passWord: encryptPassword(user.password) },
-      { 'x-forwarded-for': '198.51.100.7' },
-    );
+    const next = await signIn(user, '198.51.100.7');
     expect(next.body).toMatchObject({ code: '0410', msg: messages.tooManyAttempts });
   });
 });
