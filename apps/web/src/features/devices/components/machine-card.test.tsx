@@ -1,35 +1,29 @@
 import type { MachineCard as Machine } from '@linewatch/contracts/devices';
 import { render, screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
+import { buildMachineCard } from '../../../testing/builders.ts';
 import { MachineCard } from './machine-card.tsx';
 
-const buildMachine = (overrides: Partial<Machine> = {}): Machine => ({
-  snCode: 'SN-001',
-  nickSnCode: '',
-  deviceName: '点胶机',
-  deviceStatus: 'running',
-  iot: 1,
-  isCollect: false,
-  produceLine: 'L1',
-  produceGroup: 'G1',
-  produceNumber: 1000,
-  produceTargetNumber: 1000,
-  produceTargetDue: 1000,
-  ngNumber: 5,
-  ngTargetNumber: 10,
-  ngTargetDue: 10,
-  targetPartial: false,
-  ppm: 12,
-  maxPPM: 15,
-  ppmTarget: 10,
-  superiorityRate: 97,
-  superiorityRateTarget: 95,
-  yield: 99.5,
-  yieldTarget: 98,
-  useRate: 85,
-  useRateTarget: 80,
-  ...overrides,
-});
+/** The shared builder with the figures this test's colour and text checks are written against. */
+const buildMachine = (overrides: Partial<Machine> = {}): Machine =>
+  buildMachineCard({
+    snCode: 'SN-001',
+    produceGroup: 'G1',
+    produceNumber: 1000,
+    produceTargetNumber: 1000,
+    produceTargetDue: 1000,
+    ngNumber: 5,
+    ngTargetNumber: 10,
+    ngTargetDue: 10,
+    ppm: 12,
+    maxPPM: 15,
+    ppmTarget: 10,
+    superiorityRate: 97,
+    superiorityRateTarget: 95,
+    yield: 99.5,
+    useRate: 85,
+    ...overrides,
+  });
 
 const renderCard = (machine: Machine, onPress = vi.fn()) => {
   render(<MachineCard machine={machine} selecting={false} selected={false} onPress={onPress} />);
