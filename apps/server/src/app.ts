@@ -16,6 +16,7 @@ import type { GatewayPresence } from './gateways/presence.ts';
 import { clientErrorHandler } from './http/error-handler.ts';
 import { identityModule } from './identity/module.ts';
 import { websocketOptions } from './plugins/auth.ts';
+import { notificationsModule } from './notifications/module.ts';
 import { jobsPlugin } from './plugins/jobs.ts';
 import { loggerOptions } from './plugins/log-redaction.ts';
 import { securityPlugin } from './plugins/security.ts';
@@ -71,6 +72,7 @@ export const buildApp = async (config: Config, options: BuildOptions = {}): Prom
     await app.register(jobsPlugin, { db: core.database.db });
 
     await app.register(identityModule, { core });
+    await app.register(notificationsModule);
     await app.register(gatewaysModule, { core });
     await app.register(devicesModule, { core });
     await app.register(visibilityPlugin, { devices: app.devices });

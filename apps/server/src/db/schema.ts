@@ -1,4 +1,5 @@
 import type { ColumnType, Generated } from 'kysely';
+import type { NotificationsTable } from './schema/notifications.ts';
 
 type Timestamp = ColumnType<Date, Date | string, Date | string>;
 type DefaultNow = ColumnType<Date, Date | string | undefined, Date | string>;
@@ -188,4 +189,5 @@ export interface Database {
   user_follows: UserFollowsTable;
   job_runs: JobRunsTable;
   dead_letters: DeadLettersTable;
+  notifications: NotificationsTable;
 }
