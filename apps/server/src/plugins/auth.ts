@@ -11,7 +11,7 @@ import {
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { WebSocket } from 'ws';
-import { notSignedIn } from '../http/envelope.ts';
+import { forbidden, notSignedIn } from '../http/envelope.ts';
 import type { IdentityService, SessionUser } from '../identity/service.ts';
 
 declare module 'fastify' {
@@ -20,6 +20,8 @@ declare module 'fastify' {
     public?: boolean;
     /** Changes state even though it is a GET: the cookie alone is refused. */
     stateChanging?: boolean;
+    /** Administration: a signed-in user who is not an admin gets 0403. */
+    adminOnly?: boolean;
   }
   interface FastifyRequest {
     user: SessionUser | null;
@@ -56,6 +58,7 @@ export const authPlugin = fp(
       const keyId = keyIdOf(request);
       const user = keyId ? await identity.authenticate(keyId) : null;
       if (!user) throw notSignedIn();
+      if (request.routeOptions.config.adminOnly && !user.isAdmin) throw forbidden();
       request.user = user;
     });
     const socketAuth = createSocketAuth(identity);

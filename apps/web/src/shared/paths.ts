@@ -33,6 +33,17 @@ export const paths = {
   facaEditFaOrCa: '/faca/editFAOrCA',
   facaTask: '/faca/task',
   facaEditTask: '/faca/editTask',
+  // not in the spec's route table: the daily/weekly report a report message opens, the in-app
+  // inbox, and the administration pages (admins only)
+  report: '/report',
+  messages: '/messages',
+  admin: '/admin',
+  adminUsers: '/admin/users',
+  adminApplications: '/admin/applications',
+  adminLines: '/admin/lines',
+  adminMachines: '/admin/machines',
+  adminGateways: '/admin/gateways',
+  adminAudit: '/admin/audit',
 } as const;
 
 export type AppPath = (typeof paths)[keyof typeof paths];
