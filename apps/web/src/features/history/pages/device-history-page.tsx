@@ -1,24 +1,16 @@
-import { messages } from '@linewatch/contracts/envelope';
 import { historyMessages, type HistoryQuery } from '@linewatch/contracts/history';
 import { Button, DotLoading, Tabs } from 'antd-mobile';
-import {
-  CloseCircleOutline,
-  LeftOutline,
-  RightOutline,
-  UnorderedListOutline,
-} from 'antd-mobile-icons';
+import { LeftOutline, RightOutline } from 'antd-mobile-icons';
 import { useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { ApiError } from '../../../shared/api-client.ts';
-import { BlankState } from '../../../shared/components/blank-state.tsx';
-import { ListState } from '../../../shared/components/list-state.tsx';
-import { webMessages } from '../../../shared/messages.ts';
 import { toastFailure } from '../../../shared/toast.ts';
 import { useHistory, useHistoryDetail, useHistoryDt } from '../api.ts';
 import { ChartCard } from '../components/chart-card.tsx';
 import { dtOption, threeParamOption } from '../components/chart-options.ts';
 import { DayPicker } from '../components/day-picker.tsx';
 import { DetailTable, DtList } from '../components/detail-table.tsx';
+import { NoDevice, Waiting } from '../components/page-states.tsx';
 import { TopAlarms } from '../components/top-alarms.tsx';
 import { addDays, defaultDay, defaultRange, rangeProblem, today } from '../dates.ts';
 import styles from './device-history-page.module.css';
@@ -55,35 +47,11 @@ const DeviceHistoryPage = () => {
       : null,
   );
 
-  if (!snCode) {
-    return (
-      <BlankState
-        icon={<UnorderedListOutline />}
-        title={webMessages.noDevice}
-        description="请从设备列表选择设备"
-        testId="no-device"
-      />
-    );
-  }
-  const error = history.error;
-  if (error instanceof ApiError && error.code === '0403') {
-    return (
-      <BlankState
-        icon={<CloseCircleOutline />}
-        title={messages.forbidden}
-        testId="history-denied"
-      />
-    );
-  }
-  if (error instanceof ApiError && error.code === '0404') {
-    return (
-      <BlankState
-        icon={<UnorderedListOutline />}
-        title={webMessages.reselectDevice}
-        testId="history-unknown"
-      />
-    );
-  }
+  if (!snCode) return <NoDevice />;
+  // A machine the user may not see, or none has: the whole page says so.
+  const { error } = history;
+  if (error instanceof ApiError && (error.code === '0403' || error.code === '0404'))
+    return <Waiting query={history} testId="history" />;
 
   // Spec section 4: switching to range forces the table, switching to day forces the chart.
   const switchMode = (next: Mode) => {
@@ -104,10 +72,7 @@ const DeviceHistoryPage = () => {
   const activeTab = tab === 'top' && !hasTop ? 'param' : tab;
 
   const body = () => {
-    if (history.isPending) return <ListState state="loading" />;
-    if (history.isError && !data)
-      return <ListState state="error" onRetry={() => void history.refetch()} />;
-    if (!data) return null;
+    if (!data) return <Waiting query={history} testId="history" />;
     if (!data.hasData) {
       return (
         <div className={styles.noData} data-testid="history-no-data">
@@ -119,10 +84,7 @@ const DeviceHistoryPage = () => {
     if (activeTab === 'top') return <TopAlarms items={data.dtTop} />;
     if (activeTab === 'dt') {
       const dtData = dt.data;
-      if (!dtData)
-        return (
-          <ListState state={dt.isError ? 'error' : 'loading'} onRetry={() => void dt.refetch()} />
-        );
+      if (!dtData) return <Waiting query={dt} testId="dt" />;
       return asTable ? (
         <DtList rows={dtData.dtList} />
       ) : (
@@ -130,13 +92,7 @@ const DeviceHistoryPage = () => {
       );
     }
     if (asTable) {
-      if (!detail.data)
-        return (
-          <ListState
-            state={detail.isError ? 'error' : 'loading'}
-            onRetry={() => void detail.refetch()}
-          />
-        );
+      if (!detail.data) return <Waiting query={detail} testId="detail" />;
       return <DetailTable rows={detail.data.detailData} />;
     }
     return (

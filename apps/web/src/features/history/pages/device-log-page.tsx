@@ -1,36 +1,22 @@
-import { messages } from '@linewatch/contracts/envelope';
 import { Tabs } from 'antd-mobile';
-import { CloseCircleOutline, UnorderedListOutline } from 'antd-mobile-icons';
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { ApiError } from '../../../shared/api-client.ts';
-import { BlankState } from '../../../shared/components/blank-state.tsx';
 import { ListState } from '../../../shared/components/list-state.tsx';
-import { webMessages } from '../../../shared/messages.ts';
 import { useOperationLog, useStopAlarms } from '../api.ts';
 import { DayPicker } from '../components/day-picker.tsx';
 import { OperationItem, StopAlarmItem } from '../components/log-items.tsx';
+import { NoDevice, Waiting } from '../components/page-states.tsx';
 import { Pager } from '../components/pager.tsx';
 import { today } from '../dates.ts';
 import styles from './device-log-page.module.css';
 
 type Tab = 'alarms' | 'operations';
 
-const Denied = ({ error }: { error: unknown }) =>
-  error instanceof ApiError && error.code === '0403' ? (
-    <BlankState icon={<CloseCircleOutline />} title={messages.forbidden} testId="log-denied" />
-  ) : null;
-
 const StopAlarms = ({ snCode, date }: { snCode: string; date: string }) => {
   const [page, setPage] = useState(1);
   const query = useStopAlarms({ snCode, date, pageNumber: page });
   const data = query.data;
-  if (query.error instanceof ApiError && query.error.code === '0403')
-    return <Denied error={query.error} />;
-  if (!data)
-    return (
-      <ListState state={query.isError ? 'error' : 'loading'} onRetry={() => void query.refetch()} />
-    );
+  if (!data) return <Waiting query={query} testId="log" />;
   const empty = data.currentWarning.length === 0 && data.data.length === 0;
   return (
     <>
@@ -65,12 +51,7 @@ const Operations = ({ snCode, date }: { snCode: string; date: string }) => {
   const [page, setPage] = useState(1);
   const query = useOperationLog({ snCode, startTime: date, endTime: date, pageIndex: page });
   const data = query.data;
-  if (query.error instanceof ApiError && query.error.code === '0403')
-    return <Denied error={query.error} />;
-  if (!data)
-    return (
-      <ListState state={query.isError ? 'error' : 'loading'} onRetry={() => void query.refetch()} />
-    );
+  if (!data) return <Waiting query={query} testId="log" />;
   if (data.data.length === 0) return <ListState state="empty" />;
   return (
     <>
@@ -91,16 +72,7 @@ const DeviceLogPage = () => {
   const [tab, setTab] = useState<Tab>('alarms');
   const [date, setDate] = useState(today);
 
-  if (!snCode) {
-    return (
-      <BlankState
-        icon={<UnorderedListOutline />}
-        title={webMessages.noDevice}
-        description="请从设备列表选择设备"
-        testId="no-device"
-      />
-    );
-  }
+  if (!snCode) return <NoDevice />;
   return (
     <div className={styles.page}>
       <Tabs activeKey={tab} onChange={(key) => setTab(key as Tab)}>
