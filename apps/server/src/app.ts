@@ -12,6 +12,7 @@ import type { DeviceRegistry } from './devices/device-registry.ts';
 import { devicesModule } from './devices/module.ts';
 import type { GatewayCommands } from './gateways/commands.ts';
 import { gatewaysModule } from './gateways/module.ts';
+import { historyModule } from './history/module.ts';
 import type { GatewayPresence } from './gateways/presence.ts';
 import { clientErrorHandler } from './http/error-handler.ts';
 import { identityModule } from './identity/module.ts';
@@ -77,6 +78,7 @@ export const buildApp = async (config: Config, options: BuildOptions = {}): Prom
     await app.register(devicesModule, { core });
     await app.register(visibilityPlugin, { devices: app.devices });
     await app.register(telemetryModule, { core });
+    await app.register(historyModule, { core });
     await app.ready();
   } catch (error) {
     await app.close().catch(() => undefined);

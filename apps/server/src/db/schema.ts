@@ -1,4 +1,5 @@
 import type { ColumnType, Generated } from 'kysely';
+import type { AlarmManualsTable } from './schema/history.ts';
 import type { NotificationsTable } from './schema/notifications.ts';
 
 type Timestamp = ColumnType<Date, Date | string, Date | string>;
@@ -190,4 +191,5 @@ export interface Database {
   job_runs: JobRunsTable;
   dead_letters: DeadLettersTable;
   notifications: NotificationsTable;
+  alarm_manuals: AlarmManualsTable;
 }

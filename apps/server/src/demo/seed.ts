@@ -8,6 +8,7 @@ import type { Db } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
 import { hashSecret } from '../shared/secrets.ts';
 import { dayOf } from '../shared/time.ts';
+import { seedOperationLogs } from './seed/history.ts';
 
 export const demoSignIns = [
   { label: '管理员 (sees every line)', psnCode: 'admin', password: 'Admin@2026' },
@@ -486,6 +487,11 @@ export const seedDemo = async (
       tx,
       machines.filter((m) => m.gatewayId !== null),
       config.TIMEZONE,
+      now,
+    );
+    await seedOperationLogs(
+      tx,
+      machines.filter((m) => m.gatewayId !== null).map((m) => m.sn),
       now,
     );
   });

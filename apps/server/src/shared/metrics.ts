@@ -103,7 +103,8 @@ export const figureColumns = (f: Figures): Record<AddedColumn, number> => {
 /** Parts of observed minutes: what max PPM and PPM count. */
 export const observedProduced = (f: Figures) => f.produced - f.gapProduced;
 
-const round2 = (n: number) => Math.round(n * 100) / 100;
+/** Figures go out with two decimals. */
+export const round2 = (n: number) => Math.round(n * 100) / 100;
 /** No denominator, no figure: null ("no data", shown as "—"), never 0 (DESIGN.md section 5). */
 const percent = (part: number, whole: number) => (whole > 0 ? round2((part / whole) * 100) : null);
 

@@ -18,6 +18,10 @@ const DeviceListPage = lazyPage(() => import('../features/devices/pages/device-l
 const CurrentDataReportPage = lazyPage(
   () => import('../features/telemetry/pages/current-data-report-page.tsx'),
 );
+const DeviceHistoryPage = lazyPage(
+  () => import('../features/history/pages/device-history-page.tsx'),
+);
+const DeviceLogPage = lazyPage(() => import('../features/history/pages/device-log-page.tsx'));
 
 const handle = (title: string, roles?: readonly string[]): RouteHandle =>
   roles ? { title, roles } : { title };
@@ -68,15 +72,16 @@ export const routes: RouteObject[] = [
             handle: handle('实时数据'),
             element: <CurrentDataReportPage />,
           },
-          notBuilt(paths.deviceHistory, '历史数据', false),
-          notBuilt(paths.deviceLog, '设备日志', false),
+          { path: paths.deviceHistory, handle: handle('历史数据'), element: <DeviceHistoryPage /> },
+          // Opened from a message link (?snCode=…&code=…: the guard takes the code to sign-in).
+          { path: paths.threeParam, handle: handle('历史数据'), element: <DeviceHistoryPage /> },
+          { path: paths.deviceLog, handle: handle('设备日志'), element: <DeviceLogPage /> },
         ],
       },
       notBuilt(paths.bindDevice, '绑定机台'),
       notBuilt(paths.unboundDevice, '解绑机台'),
       notBuilt(paths.followSetting, '订阅设置'),
       notBuilt(paths.deviceStatistics, '设备统计'),
-      notBuilt(paths.threeParam, '日报/周报'),
       {
         ...notBuilt(paths.subscription, '我的订阅'),
         handle: handle('我的订阅', ['msgList', 'subscriptionList']),

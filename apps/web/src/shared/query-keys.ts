@@ -1,4 +1,10 @@
 import type { MachineListQuery, StatusSummaryQuery } from '@linewatch/contracts/devices';
+import type {
+  HistoryDetailQuery,
+  HistoryQuery,
+  OperationLogQuery,
+  StopAlarmQuery,
+} from '@linewatch/contracts/history';
 
 /**
  * Every TanStack Query key, per domain. Features never import each other, so a feature that
@@ -16,5 +22,14 @@ export const queryKeys = {
     lists: () => ['devices', 'list'] as const,
     list: (filter: Partial<MachineListQuery>) => ['devices', 'list', filter] as const,
     summary: (filter: StatusSummaryQuery) => ['devices', 'summary', filter] as const,
+  },
+  history: {
+    /** One machine's history and log (figures, DT, table, stop alarms, operation log). */
+    all: ['history'] as const,
+    figures: (query: HistoryQuery) => ['history', 'figures', query] as const,
+    dt: (query: HistoryQuery) => ['history', 'dt', query] as const,
+    detail: (query: HistoryDetailQuery) => ['history', 'detail', query] as const,
+    stopAlarms: (query: StopAlarmQuery) => ['history', 'stopAlarms', query] as const,
+    operationLog: (query: OperationLogQuery) => ['history', 'operationLog', query] as const,
   },
 } as const;

@@ -26,7 +26,8 @@ export const DeviceLayout = () => {
           设备数据
         </NavBar>
         <Tabs
-          activeKey={pathname}
+          // /threeParam is the history page opened from a message link.
+          activeKey={pathname === paths.threeParam ? paths.deviceHistory : pathname}
           onChange={(path) => void navigate({ pathname: path, search }, { replace: true })}
         >
           {tabs.map((tab) => (

@@ -1,0 +1,40 @@
+import type { Transaction } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+
+const MINUTE = 60_000;
+/** What people do at a machine, as its operation log records it ('' comment: shown as '/'). */
+const ACTIONS = [
+  { comment: '调整节拍', setValue: 'PPM 目标 60→65', user: '张伟' },
+  { comment: '更换吸嘴', setValue: '吸嘴 N04', user: '李娜' },
+  { comment: '', setValue: '回流区温度 245℃', user: '王强' },
+  { comment: '首件确认', setValue: 'OK', user: '刘洋' },
+  { comment: '清洁传感器', setValue: '/', user: '陈静' },
+];
+
+/**
+ * A demo operation log: for every machine with history, one action every 25 minutes over the
+ * 6 hours before the seed (14 lines, more than one page of the device log).
+ */
+export const seedOperationLogs = async (
+  tx: Transaction<Database>,
+  sns: readonly string[],
+  now: number,
+) => {
+  const rows = sns.flatMap((sn, m) =>
+    Array.from({ length: 14 }, (_, i) => {
+      const action = ACTIONS[(i + m) % ACTIONS.length]!;
+      return {
+        sn_code: sn,
+        ts: new Date(now - (i + 1) * 25 * MINUTE),
+        comment: action.comment,
+        set_value: action.setValue,
+        user_name: action.user,
+      };
+    }),
+  );
+  for (let i = 0; i < rows.length; i += 1000)
+    await tx
+      .insertInto('operation_logs')
+      .values(rows.slice(i, i + 1000))
+      .execute();
+};

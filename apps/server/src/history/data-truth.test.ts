@@ -1,0 +1,450 @@
+import type { MachineListReply } from '@linewatch/contracts/devices';
+import { devicesApi } from '@linewatch/contracts/devices-api';
+import type {
+  DetailRow,
+  HistoryDetailReply,
+  HistoryDtReply,
+  HistoryReply,
+  OperationLogReply,
+  StopAlarmReply,
+} from '@linewatch/contracts/history';
+import { historyApi } from '@linewatch/contracts/history-api';
+import type { Reading } from '@linewatch/contracts/mqtt';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { factories } from '../test/factories.ts';
+import { connectGateway, type GatewayClient } from '../test/gateway.ts';
+import { api, login } from '../test/http.ts';
+import { startTestServer, type TestServer } from '../test/test-server.ts';
+
+/*
+ * Data truth (issue 8): a scripted telemetry sequence over several factory days goes through a
+ * gateway, the broker and ingest; every figure the history, DT, TOP5, log and list endpoints
+ * return is checked against figures this file computes from the script alone, by the rules of
+ * DESIGN.md section 5 (time to the previous status, split by minute; no time across a silence over
+ * 5 minutes, whose parts are in the totals but in no minute; a drop to near zero is a PLC reboot;
+ * a rise or drop beyond what the machine can make counts nothing and re-bases).
+ */
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+/** The factory's zone for this test: Asia/Shanghai, UTC+8 all year. */
+const OFFSET = 8 * HOUR;
+const PPM_TARGET = 60;
+const TARGETS = { ppm: PPM_TARGET, yield: 95, superiority: 90, useRate: 80 };
+
+const localDay = (ts: number) => new Date(ts + OFFSET).toISOString().slice(0, 10);
+const localHour = (ts: number) => `${new Date(ts + OFFSET).toISOString().slice(11, 13)}:00`;
+const mondayOf = (day: string) => {
+  const t = Date.parse(`${day}T00:00:00Z`);
+  return new Date(t - ((new Date(t).getUTCDay() + 6) % 7) * DAY).toISOString().slice(0, 10);
+};
+const at = (day: string, hhmm: string) => Date.parse(`${day}T${hhmm}:00+08:00`);
+
+// ---------------------------------------------------------------------------------------------
+// The script
+
+interface Step {
+  ts: number;
+  status: 1 | 2 | 3;
+  idleReason?: 'upstream' | 'downstream';
+  counters: Reading['counters'];
+  alarms: string[];
+}
+
+const today = localDay(Date.now());
+const dayBefore = (n: number) => localDay(Date.parse(`${today}T12:00:00+08:00`) - n * DAY);
+const D1 = dayBefore(3);
+const D2 = dayBefore(2);
+const D3 = dayBefore(1);
+
+const script: Step[] = [];
+const counters = { produced: 5_000, ok: 4_800, ng: 200, firstPassOk: 4_700 };
+const segment = (
+  from: number,
+  to: number,
+  status: Step['status'],
+  options: { idleReason?: Step['idleReason']; alarms?: string[]; every?: number } = {},
+) => {
+  for (let ts = from; ts < to; ts += options.every ?? 20_000) {
+    if (status === 2 && script.length > 0) {
+      // 20 parts in 20 s: 1 NG, 1 reworked (OK, but not at the first pass).
+      counters.produced += 20;
+      counters.ok += 19;
+      counters.ng += 1;
+      counters.firstPassOk += 18;
+    }
+    script.push({
+      ts,
+      status,
+      ...(options.idleReason ? { idleReason: options.idleReason } : {}),
+      counters: { ...counters },
+      alarms: options.alarms ?? [],
+    });
+  }
+};
+const jump = (ts: number, status: Step['status'], set: Partial<typeof counters>) => {
+  Object.assign(counters, set);
+  script.push({ ts, status, counters: { ...counters }, alarms: [] });
+};
+
+// Day 1: steady running, idle for upstream then downstream, a fault with E205, a PLC reboot, an
+// implausible jump (re-baseline), a silence of 20 minutes, more running.
+segment(at(D1, '08:00'), at(D1, '09:00'), 2);
+segment(at(D1, '09:00'), at(D1, '09:20'), 1, { idleReason: 'upstream' });
+segment(at(D1, '09:20'), at(D1, '09:40'), 1, { idleReason: 'downstream' });
+segment(at(D1, '09:40'), at(D1, '10:00'), 3, { alarms: ['E205'] });
+segment(at(D1, '10:00'), at(D1, '10:30'), 2);
+jump(at(D1, '10:30'), 2, { produced: 7, ok: 6, ng: 1, firstPassOk: 5 });
+segment(at(D1, '10:30') + 20_000, at(D1, '11:00'), 2);
+jump(at(D1, '11:00'), 2, { produced: counters.produced + 100_000 });
+segment(at(D1, '11:00') + 20_000, at(D1, '11:30'), 2);
+segment(at(D1, '11:50'), at(D1, '12:00'), 2);
+segment(at(D1, '12:00'), at(D1, '12:01'), 1, { idleReason: 'upstream' });
+const day1End = script.length;
+// Day 2 (sent later, as a gateway's replayed buffer): running, E101 twice, E518 left open.
+segment(at(D2, '08:00'), at(D2, '08:30'), 2);
+segment(at(D2, '08:30'), at(D2, '08:35'), 3, { alarms: ['E101'] });
+segment(at(D2, '08:35'), at(D2, '08:45'), 2);
+segment(at(D2, '08:45'), at(D2, '08:47'), 3, { alarms: ['E101'] });
+segment(at(D2, '08:47'), at(D2, '09:00'), 2);
+segment(at(D2, '09:00'), at(D2, '09:10'), 3, { alarms: ['E518'] });
+// Day 3 (yesterday): nothing at all.
+
+const operations = [
+  { ts: at(D2, '08:40'), comment: '调整节拍', setValue: 'ppm 60→65', user: '张三' },
+  { ts: at(D2, '08:50'), comment: '', setValue: '温度 180', user: '李四' },
+];
+
+// ---------------------------------------------------------------------------------------------
+// What the script means, computed here without the server
+
+interface Fig {
+  produced: number;
+  ok: number;
+  ng: number;
+  firstPassOk: number;
+  gap: number;
+  running: number;
+  idle: number;
+  fault: number;
+}
+const zero = (): Fig => ({
+  produced: 0,
+  ok: 0,
+  ng: 0,
+  firstPassOk: 0,
+  gap: 0,
+  running: 0,
+  idle: 0,
+  fault: 0,
+});
+
+/** Figures per minute start. */
+const minutes = new Map<number, Fig>();
+const figAt = (minute: number) => {
+  let f = minutes.get(minute);
+  if (!f) minutes.set(minute, (f = zero()));
+  return f;
+};
+const names = ['produced', 'ok', 'ng', 'firstPassOk'] as const;
+const rebaselines: number[] = [];
+for (let i = 1; i < script.length; i++) {
+  const prev = script[i - 1]!;
+  const cur = script[i]!;
+  const gap = cur.ts - prev.ts;
+  const limit = 3 * PPM_TARGET;
+  const implausible = names.some((n) => {
+    const rise = cur.counters[n] - prev.counters[n];
+    return rise >= 0 ? rise > limit * Math.max(1, gap / MINUTE) : cur.counters[n] > limit;
+  });
+  const here = figAt(cur.ts - (cur.ts % MINUTE));
+  if (implausible) rebaselines.push(cur.ts);
+  else {
+    let parts = 0;
+    for (const n of names) {
+      const d =
+        cur.counters[n] >= prev.counters[n] ? cur.counters[n] - prev.counters[n] : cur.counters[n];
+      here[n] += d;
+      if (n === 'produced') parts = d;
+    }
+    if (gap > 5 * MINUTE) here.gap += parts;
+  }
+  if (gap > 5 * MINUTE) continue;
+  const key = prev.status === 2 ? 'running' : prev.status === 3 ? 'fault' : 'idle';
+  for (let t = prev.ts; t < cur.ts;) {
+    const next = Math.min(cur.ts, t - (t % MINUTE) + MINUTE);
+    figAt(t - (t % MINUTE))[key] += next - t;
+    t = next;
+  }
+}
+
+const sum = (keyOf: (minute: number) => string | null) => {
+  const out = new Map<string, Fig & { maxMinute: number }>();
+  for (const [minute, f] of minutes) {
+    const key = keyOf(minute);
+    if (key === null) continue;
+    const acc = out.get(key) ?? { ...zero(), maxMinute: 0 };
+    for (const k of Object.keys(f) as (keyof Fig)[]) acc[k] += f[k];
+    acc.maxMinute = Math.max(acc.maxMinute, f.produced - f.gap);
+    out.set(key, acc);
+  }
+  return out;
+};
+const ratio = (part: number, whole: number) => (whole > 0 ? (part / whole) * 100 : null);
+const expectRow = (row: DetailRow, f: (Fig & { maxMinute: number }) | undefined) => {
+  expect(row.hasData, row.dataDate).toBe(f !== undefined);
+  const e = f ?? { ...zero(), maxMinute: 0 };
+  expect(row.produceNumber, row.dataDate).toBe(e.produced);
+  expect(row.okNum, row.dataDate).toBe(e.ok);
+  expect(row.ngNumber, row.dataDate).toBe(e.ng);
+  expect(row.maxPPM, row.dataDate).toBe(e.maxMinute);
+  const close = (actual: number | null, expected: number | null) => {
+    if (expected === null) expect(actual, row.dataDate).toBeNull();
+    else expect(actual, row.dataDate).toBeCloseTo(expected, 1);
+  };
+  close(row.ppm, e.running > 0 ? (e.produced - e.gap) / (e.running / MINUTE) : null);
+  close(row.yieId, ratio(e.ok, e.ok + e.ng));
+  close(row.excellentRate, ratio(e.firstPassOk, e.produced));
+  close(row.useRate, ratio(e.running, e.running + e.idle + e.fault));
+  expect(row.ppmTarget).toBe(TARGETS.ppm);
+  expect(row.yieIdTarget).toBe(TARGETS.yield);
+  expect(row.excellentRateTarget).toBe(TARGETS.superiority);
+  expect(row.useRateTarget).toBe(TARGETS.useRate);
+};
+const dtMinutes = (f: Fig | undefined) => Math.round(((f?.fault ?? 0) / MINUTE) * 100) / 100;
+
+// ---------------------------------------------------------------------------------------------
+
+let server: TestServer;
+let keyId: string;
+let sn: string;
+
+const publishAll = async (gateway: { id: string; secret: string }) => {
+  // Readings travel as a gateway batches them; events on their own topic, one seq for both.
+  const messages: { kind: 'telemetry' | 'events'; body: unknown }[] = [];
+  const reading = (s: Step): Reading => ({
+    sn,
+    ts: s.ts,
+    status: s.status,
+    ...(s.idleReason ? { idleReason: s.idleReason } : {}),
+    counters: s.counters,
+    alarms: s.alarms.map((code) => ({ code, active: true })),
+  });
+  const batch = (steps: Step[]) => {
+    for (let i = 0; i < steps.length; i += 100)
+      messages.push({
+        kind: 'telemetry',
+        body: { readings: steps.slice(i, i + 100).map(reading) },
+      });
+  };
+  batch(script.slice(0, day1End));
+  const replayFrom = messages.length;
+  batch(script.slice(day1End));
+  messages.push({
+    kind: 'events',
+    body: { events: operations.map((o) => ({ type: 'operation', sn, ...o })) },
+  });
+  const send = (client: GatewayClient, from: number, to: number) =>
+    Promise.all(
+      messages
+        .slice(from, to)
+        .map((m, i) => client.publish(m.kind, { seq: from + i + 1, ...(m.body as object) })),
+    );
+  let client = await connectGateway(server.mqttUrl, gateway);
+  await send(client, 0, replayFrom + 2);
+  await client.waitForAck(replayFrom + 2);
+  await client.close();
+  // The link came back: the gateway resends from its oldest unacknowledged message it believes
+  // in (here two already acknowledged ones: duplicates that must change nothing) to the end.
+  client = await connectGateway(server.mqttUrl, gateway);
+  await send(client, replayFrom, messages.length);
+  await client.waitForAck(messages.length);
+  await client.close();
+};
+
+beforeAll(async () => {
+  server = await startTestServer({ TIMEZONE: 'Asia/Shanghai' });
+  const make = factories(server.linewatch);
+  const line = await make.createLine();
+  const gateway = await make.createGateway();
+  sn = await make.createDevice({ line, gateway, ppmTarget: PPM_TARGET, produceTargetNumber: 900 });
+  await server.linewatch.database.db
+    .updateTable('devices')
+    .set({
+      yield_target: TARGETS.yield,
+      superiority_rate_target: TARGETS.superiority,
+      use_rate_target: TARGETS.useRate,
+    })
+    .where('sn_code', '=', sn)
+    .execute();
+  const user = await make.createUser({ lines: [line] });
+  keyId = await login(server.baseUrl, user.psnCode, user.password);
+  await publishAll(gateway);
+}, 60_000);
+afterAll(() => server?.close());
+
+const get = <T>(path: string, query: Record<string, string | number>) =>
+  api(server.baseUrl, keyId)
+    .get<T>(path, { snCode: sn, ...query })
+    .then((r) => {
+      expect(r.body.code, r.text).toBe('0000');
+      return r.body.data;
+    });
+
+describe('data truth: what the endpoints say equals what the script means', () => {
+  it('day views: every hour of each day, DT and the alarm TOP5', async () => {
+    for (const day of [D1, D2]) {
+      const hours = sum((m) => (localDay(m) === day ? localHour(m) : null));
+      const reply = await get<HistoryReply>(historyApi.history.path, {
+        beginTime: day,
+        endTime: day,
+      });
+      expect(reply.hasData).toBe(true);
+      expect(reply.threeParamList).toHaveLength(24);
+      for (const row of reply.threeParamList) expectRow(row, hours.get(row.dataDate));
+      expect(reply.dtList.map((r) => r.dtTime)).toEqual(
+        reply.dtList.map((r) => dtMinutes(hours.get(r.dataDate))),
+      );
+      expect(reply.threeParam.map((p) => p.ppm)).toEqual(reply.threeParamList.map((r) => r.ppm));
+    }
+    const d1 = await get<HistoryReply>(historyApi.history.path, { beginTime: D1, endTime: D1 });
+    expect(d1.dtTop).toEqual([
+      expect.objectContaining({ code: 'E205', times: 1, duration: 20, percentage: 100 }),
+    ]);
+    expect(d1.dtTop[0]!.artificialDes).not.toBe('');
+  });
+
+  it('an empty day says so: no data, null ratios, no zeros pretending to be figures', async () => {
+    const reply = await get<HistoryReply>(historyApi.history.path, { beginTime: D3, endTime: D3 });
+    expect(reply.hasData).toBe(false);
+    expect(reply.threeParam.every((p) => p.ppm === null && p.yield === null)).toBe(true);
+    expect(reply.threeParamList.every((r) => !r.hasData && r.useRate === null)).toBe(true);
+  });
+
+  it('range view by day, the detail table and the DT endpoint agree with the script', async () => {
+    const days = sum((m) => localDay(m));
+    const range = { beginTime: D1, endTime: D3 };
+    const reply = await get<HistoryReply>(historyApi.history.path, range);
+    expect(reply.threeParamList.map((r) => r.dataDate)).toEqual([D1, D2, D3]);
+    for (const row of reply.threeParamList) expectRow(row, days.get(row.dataDate));
+    const detail = await get<HistoryDetailReply>(historyApi.detail.path, {
+      startTime: D1,
+      endTime: D3,
+    });
+    expect(detail.detailData).toEqual(reply.threeParamList);
+    const dt = await get<HistoryDtReply>(historyApi.historyDt.path, range);
+    expect(dt.dtList.map((r) => r.dtTime)).toEqual([D1, D2, D3].map((d) => dtMinutes(days.get(d))));
+    expect(detail.dtData).toEqual(dt.dtList);
+
+    // TOP5 over the range, most frequent first, longer first on a tie: E101 began twice (7 min),
+    // E518 once and is still open, so it lasts until the end of the range (the end of yesterday),
+    // E205 once (20 min).
+    const e518 = (at(D3, '00:00') + DAY - at(D2, '09:00')) / MINUTE;
+    const all = 7 + 20 + e518;
+    expect(reply.dtTop.map((t) => [t.code, t.times, t.duration])).toEqual([
+      ['E101', 2, 7],
+      ['E518', 1, e518],
+      ['E205', 1, 20],
+    ]);
+    expect(reply.dtTop[1]!.percentage).toBeCloseTo((e518 / all) * 100, 1);
+  });
+
+  it('week view sums the days of each week inside the range', async () => {
+    const weeks = sum((m) => mondayOf(localDay(m)));
+    const reply = await get<HistoryReply>(historyApi.history.path, {
+      beginTime: D1,
+      endTime: D3,
+      pageType: 'week',
+    });
+    expect(reply.pageType).toBe('week');
+    expect(reply.threeParamList.map((r) => r.dataDate)).toEqual([
+      ...new Set([D1, D2, D3].map(mondayOf)),
+    ]);
+    for (const row of reply.threeParamList) expectRow(row, weeks.get(row.dataDate));
+  });
+
+  it('the device list of a past day shows the same day figures', async () => {
+    const days = sum((m) => localDay(m));
+    for (const day of [D1, D2]) {
+      const list = await get<MachineListReply>(devicesApi.machineList.path, {
+        dataDate: day,
+        nameTag: sn,
+      });
+      const card = list.data.find((c) => c.snCode === sn)!;
+      const e = days.get(day)!;
+      expect(card.produceNumber).toBe(e.produced);
+      expect(card.ngNumber).toBe(e.ng);
+      expect(card.maxPPM).toBe(e.maxMinute);
+      expect(card.ppm).toBeCloseTo((e.produced - e.gap) / (e.running / MINUTE), 1);
+      expect(card.useRate).toBeCloseTo(ratio(e.running, e.running + e.idle + e.fault)!, 1);
+      expect(card.targetPartial).toBe(false);
+    }
+  });
+
+  it('device log: the stop alarms of a day, paged, with the open one flagged current', async () => {
+    const first = await get<StopAlarmReply>(historyApi.stopAlarms.path, {
+      date: D2,
+      pageNumber: 1,
+      pageSize: 2,
+    });
+    expect(first.page).toEqual({ pageNumber: 1, pageSize: 2, total: 3, totalPage: 2 });
+    expect(first.currentWarning).toEqual([
+      { contentStr: 'E518 温度过高', beginTime: `${D2} 09:00:00`, endTime: null, state: 1 },
+    ]);
+    expect(first.data.map((a) => [a.contentStr, a.beginTime, a.endTime, a.state])).toEqual([
+      ['E518 温度过高', `${D2} 09:00:00`, null, 1],
+      ['E101 送料超时', `${D2} 08:45:00`, `${D2} 08:47:00`, 0],
+    ]);
+    const second = await get<StopAlarmReply>(historyApi.stopAlarms.path, {
+      date: D2,
+      pageNumber: 2,
+      pageSize: 2,
+    });
+    expect(second.data.map((a) => a.beginTime)).toEqual([`${D2} 08:30:00`]);
+    const d1 = await get<StopAlarmReply>(historyApi.stopAlarms.path, { date: D1 });
+    expect(d1.page.pageSize).toBe(11);
+    expect(d1.data).toEqual([
+      {
+        contentStr: 'E205 气压不足',
+        beginTime: `${D1} 09:40:00`,
+        endTime: `${D1} 10:00:00`,
+        state: 0,
+      },
+    ]);
+  });
+
+  it('device log: operation lines, the re-baseline included, newest first', async () => {
+    const reply = await get<OperationLogReply>(historyApi.operationLog.path, {
+      startTime: D1,
+      endTime: D2,
+      pageIndex: 1,
+      pageSize: 2,
+    });
+    expect(rebaselines).toHaveLength(1);
+    expect(reply.total).toBe(3);
+    expect(reply.totalPage).toBe(2);
+    expect(reply.data).toEqual([
+      { logComment: '', information: '温度 180', recordTime: `${D2} 08:50:00`, userName: '李四' },
+      {
+        logComment: '调整节拍',
+        information: 'ppm 60→65',
+        recordTime: `${D2} 08:40:00`,
+        userName: '张三',
+      },
+    ]);
+    const last = await get<OperationLogReply>(historyApi.operationLog.path, {
+      startTime: D1,
+      endTime: D2,
+      pageIndex: 2,
+      pageSize: 2,
+    });
+    expect(last.data).toEqual([
+      expect.objectContaining({
+        logComment: '计数器重新基准',
+        userName: 'system',
+        recordTime: `${D1} 11:00:00`,
+      }),
+    ]);
+  });
+});

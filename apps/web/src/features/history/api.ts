@@ -1,0 +1,51 @@
+import type {
+  HistoryDetailQuery,
+  HistoryQuery,
+  OperationLogQuery,
+  StopAlarmQuery,
+} from '@linewatch/contracts/history';
+import { historyApi } from '@linewatch/contracts/history-api';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { call } from '../../shared/api-client.ts';
+import { queryKeys } from '../../shared/query-keys.ts';
+
+/** Figures of past periods do not change under the user: no refetch on focus. */
+const settled = { refetchOnWindowFocus: false, placeholderData: keepPreviousData } as const;
+
+export const useHistory = (query: HistoryQuery | null) =>
+  useQuery({
+    queryKey: queryKeys.history.figures(query ?? { snCode: '', beginTime: '', endTime: '' }),
+    enabled: query !== null,
+    ...settled,
+    queryFn: ({ signal }) => call(historyApi.history, query!, { signal }),
+  });
+
+export const useHistoryDt = (query: HistoryQuery | null) =>
+  useQuery({
+    queryKey: queryKeys.history.dt(query ?? { snCode: '', beginTime: '', endTime: '' }),
+    enabled: query !== null,
+    ...settled,
+    queryFn: ({ signal }) => call(historyApi.historyDt, query!, { signal }),
+  });
+
+export const useHistoryDetail = (query: HistoryDetailQuery | null) =>
+  useQuery({
+    queryKey: queryKeys.history.detail(query ?? { snCode: '', startTime: '', endTime: '' }),
+    enabled: query !== null,
+    ...settled,
+    queryFn: ({ signal }) => call(historyApi.detail, query!, { signal }),
+  });
+
+export const useStopAlarms = (query: StopAlarmQuery) =>
+  useQuery({
+    queryKey: queryKeys.history.stopAlarms(query),
+    ...settled,
+    queryFn: ({ signal }) => call(historyApi.stopAlarms, query, { signal }),
+  });
+
+export const useOperationLog = (query: OperationLogQuery) =>
+  useQuery({
+    queryKey: queryKeys.history.operationLog(query),
+    ...settled,
+    queryFn: ({ signal }) => call(historyApi.operationLog, query, { signal }),
+  });

@@ -1,0 +1,98 @@
+import { historyMessages, type DetailRow, type DtRow } from '@linewatch/contracts/history';
+import { formatNumber, formatPercent } from '../../../shared/format.ts';
+import styles from './detail-table.module.css';
+
+/** A figure against its target: green at or above, red below, neutral with no data. */
+const verdict = (value: number | null, target: number): boolean | null =>
+  value === null ? null : value >= target;
+const tone = (ok: boolean | null) => (ok === null ? '' : ok ? styles.good : styles.bad);
+
+const Figure = ({ text, target, ok }: { text: string; target: string; ok: boolean | null }) => (
+  <td className={tone(ok)} data-ok={ok === null ? 'none' : String(ok)}>
+    <div className={styles.value}>{text}</div>
+    <div className={styles.target}>目标 {target}</div>
+  </td>
+);
+
+/**
+ * The range view's table (spec section 2): per date PPM, 优率 and 稼动率 against their targets,
+ * a warning mark when any misses, and the OK count; a day with nothing recorded says so.
+ */
+export const DetailTable = ({ rows }: { rows: readonly DetailRow[] }) => (
+  <div className={styles.wrap}>
+    <table className={styles.table} data-testid="history-table">
+      <thead>
+        <tr>
+          <th>日期</th>
+          <th>PPM</th>
+          <th>优率</th>
+          <th>稼动率</th>
+          <th>OK数</th>
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((row) => {
+          const checks = [
+            verdict(row.ppm, row.ppmTarget),
+            verdict(row.excellentRate, row.excellentRateTarget),
+            verdict(row.useRate, row.useRateTarget),
+          ];
+          const missed = checks.some((c) => c === false);
+          return (
+            <tr key={row.dataDate} data-testid="history-row" data-missed={String(missed)}>
+              <th scope="row" className={styles.date}>
+                {row.dataDate.slice(5)}
+                {missed ? (
+                  <span className={styles.warning} aria-label="未达标" data-testid="row-warning">
+                    !
+                  </span>
+                ) : null}
+              </th>
+              {row.hasData ? (
+                <>
+                  <Figure
+                    text={formatNumber(row.ppm)}
+                    target={formatNumber(row.ppmTarget)}
+                    ok={checks[0]!}
+                  />
+                  <Figure
+                    text={formatPercent(row.excellentRate)}
+                    target={formatPercent(row.excellentRateTarget)}
+                    ok={checks[1]!}
+                  />
+                  <Figure
+                    text={formatPercent(row.useRate)}
+                    target={formatPercent(row.useRateTarget)}
+                    ok={checks[2]!}
+                  />
+                  <td className={styles.value}>{row.okNum}</td>
+                </>
+              ) : (
+                <td colSpan={4} className={styles.noData}>
+                  {historyMessages.noData}
+                </td>
+              )}
+            </tr>
+          );
+        })}
+      </tbody>
+    </table>
+  </div>
+);
+
+/** DT per date (spec section 2): green when the machine had no fault time, red otherwise. */
+export const DtList = ({ rows }: { rows: readonly DtRow[] }) => (
+  <ul className={styles.dtList} data-testid="dt-list">
+    {rows.map((row) => (
+      <li
+        key={row.dataDate}
+        className={`${styles.dtItem} ${row.dtTime === 0 ? styles.good : styles.bad}`}
+        data-testid="dt-row"
+        data-zero={String(row.dtTime === 0)}
+      >
+        <span>{row.dataDate}</span>
+        <span>{row.hasData ? `${formatNumber(row.dtTime)} 分钟` : '无生产数据'}</span>
+      </li>
+    ))}
+  </ul>
+);

@@ -1,0 +1,191 @@
+import type {
+  DetailRow,
+  DtRow,
+  HistoryReply,
+  ThreeParamPoint,
+  TopAlarm,
+} from '@linewatch/contracts/history';
+import { historyApi } from '@linewatch/contracts/history-api';
+import { screen, within } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import { links, paths } from '../../../shared/paths.ts';
+import { failure, fakeApi } from '../../../testing/fake-api.ts';
+import { renderPage } from '../../../testing/render-page.tsx';
+import { addDays, defaultDay, defaultRange } from '../dates.ts';
+
+const row = (dataDate: string, overrides: Partial<DetailRow> = {}): DetailRow => ({
+  dataDate,
+  hasData: true,
+  ppm: 60,
+  maxPPM: 70,
+  averagePPM: 50,
+  excellentRate: 95,
+  yieId: 97,
+  useRate: 85,
+  okNum: 900,
+  produceNumber: 950,
+  ngNumber: 50,
+  ppmTarget: 55,
+  excellentRateTarget: 90,
+  yieIdTarget: 95,
+  useRateTarget: 80,
+  partial: false,
+  ...overrides,
+});
+const point = (r: DetailRow): ThreeParamPoint => ({
+  date: r.dataDate,
+  activation: r.useRate,
+  yield: r.yieId,
+  ppm: r.ppm,
+});
+const dtRow = (dataDate: string, dtTime: number): DtRow => ({ dataDate, hasData: true, dtTime });
+const top: TopAlarm = {
+  code: 'E205',
+  description: '气压不足',
+  times: 3,
+  duration: 42,
+  percentage: 100,
+  artificialDes: '检查气源压力',
+};
+
+const reply = (rows: DetailRow[], overrides: Partial<HistoryReply> = {}): HistoryReply => ({
+  projectId: '',
+  snCode: 'SN-1',
+  nickSnCode: '一号机',
+  deviceName: '点胶机',
+  nickDeviceName: '',
+  pageType: 'date',
+  hasData: rows.some((r) => r.hasData),
+  threeParam: rows.map(point),
+  dt: rows.map((r) => ({ date: r.dataDate, value: 0 })),
+  dtTop: [top],
+  threeParamList: rows,
+  dtList: rows.map((r) => dtRow(r.dataDate, 0)),
+  ...overrides,
+});
+
+/** A server with data on every day but the one named empty. */
+const historyServer = (emptyDay?: string) =>
+  fakeApi()
+    .on(historyApi.history, (q) =>
+      q.beginTime === emptyDay
+        ? reply([row(`${String(q.beginTime)}`, { hasData: false, ppm: null })], { dtTop: [] })
+        : reply([row(String(q.beginTime)), row(String(q.endTime))]),
+    )
+    .on(historyApi.historyDt, (q) => ({
+      snCode: 'SN-1',
+      pageType: 'date' as const,
+      hasData: true,
+      dt: [{ date: String(q.beginTime), value: 12 }],
+      dtList: [dtRow(String(q.beginTime), 0), dtRow(String(q.endTime), 12)],
+    }))
+    .on(historyApi.detail, (q) => ({
+      detailData: [
+        row(String(q.startTime)),
+        row(String(q.endTime), { ppm: 40, excellentRate: null }),
+      ],
+      dtData: [],
+    }));
+
+/** The page is a lazy chunk: its first render waits for it (slow on a busy machine). */
+const FIRST = { timeout: 10_000 };
+const titled = (title: string) =>
+  vi.waitFor(() => expect(screen.getByTestId('history-title').textContent).toBe(title), FIRST);
+
+describe('device history page', { timeout: 30_000 }, () => {
+  it('opens on yesterday by hour, titled with the nicknamed SN, and steps back a day', async () => {
+    const { api, user } = renderPage(links.machine(paths.deviceHistory, 'SN-1'), {
+      api: historyServer(),
+    });
+    await titled('点胶机（一号机）');
+    expect(api.calls(historyApi.history)[0]).toMatchObject({
+      snCode: 'SN-1',
+      beginTime: defaultDay(),
+      endTime: defaultDay(),
+    });
+    expect(await screen.findByTestId('param-chart', {}, FIRST)).toBeTruthy();
+    await user.click(screen.getByTestId('history-prev'));
+    await vi.waitFor(() =>
+      expect(api.calls(historyApi.history).at(-1)).toMatchObject({
+        beginTime: addDays(defaultDay(), -1),
+      }),
+    );
+    expect(screen.getByTestId('history-tab-top')).toBeTruthy();
+  });
+
+  it('says 该日期无生产数据 on a day with nothing, and offers no TOP5', async () => {
+    renderPage(links.machine(paths.deviceHistory, 'SN-1'), { api: historyServer(defaultDay()) });
+    expect((await screen.findByTestId('history-no-data', {}, FIRST)).textContent).toBe(
+      '该日期无生产数据',
+    );
+    expect(screen.queryByTestId('history-tab-top')).toBeNull();
+  });
+
+  it('range view is a table of the last 7 days: targets, colours, the warning mark', async () => {
+    const { api, user } = renderPage(links.machine(paths.deviceHistory, 'SN-1'), {
+      api: historyServer(),
+    });
+    await screen.findByTestId('param-chart', {}, FIRST);
+    await user.click(screen.getByTestId('history-mode-range'));
+    const rows = await screen.findAllByTestId('history-row', {}, FIRST);
+    const range = defaultRange();
+    expect(api.calls(historyApi.detail).at(-1)).toMatchObject({
+      startTime: range.from,
+      endTime: range.to,
+    });
+    expect(rows[0]!.dataset.missed).toBe('false');
+    expect(within(rows[0]!).queryByTestId('row-warning')).toBeNull();
+    // PPM 40 against 55: red, and the row carries the warning mark; 优率 with no data is neutral.
+    expect(rows[1]!.dataset.missed).toBe('true');
+    expect(within(rows[1]!).getByTestId('row-warning')).toBeTruthy();
+    const cells = rows[1]!.querySelectorAll('td');
+    expect(cells[0]!.dataset.ok).toBe('false');
+    expect(cells[1]!.dataset.ok).toBe('none');
+    expect(cells[1]!.textContent).toContain('—');
+    expect(cells[3]!.textContent).toBe('900');
+
+    await user.click(screen.getByTestId('history-tab-dt'));
+    const dts = await screen.findAllByTestId('dt-row');
+    expect(dts.map((d) => d.dataset.zero)).toEqual(['true', 'false']);
+
+    // Back to one day: the chart again.
+    await user.click(screen.getByTestId('history-mode-day'));
+    expect(await screen.findByTestId('dt-chart', {}, FIRST)).toBeTruthy();
+  });
+
+  it('shows the alarm TOP5 with the manual description', async () => {
+    const { user } = renderPage(links.machine(paths.deviceHistory, 'SN-1'), {
+      api: historyServer(),
+    });
+    await user.click(await screen.findByTestId('history-tab-top', {}, FIRST));
+    const item = await screen.findByTestId('top-alarm');
+    expect(item.textContent).toContain('E205');
+    expect(item.textContent).toContain('次数 3');
+    expect(item.textContent).toContain('时长 42 分钟');
+    expect(item.textContent).toContain('检查气源压力');
+  });
+
+  it('fullscreen turns the chart a quarter and back', async () => {
+    const { user } = renderPage(links.machine(paths.deviceHistory, 'SN-1'), {
+      api: historyServer(),
+    });
+    await user.click(await screen.findByTestId('param-chart-fullscreen', {}, FIRST));
+    expect(screen.getByTestId('param-chart-rotated')).toBeTruthy();
+    await user.click(screen.getByTestId('param-chart-fullscreen'));
+    expect(screen.queryByTestId('param-chart-rotated')).toBeNull();
+  });
+
+  it('a machine outside the user’s lines says 无权查看', async () => {
+    renderPage(links.machine(paths.deviceHistory, 'SN-X'), {
+      api: fakeApi().on(historyApi.history, () => failure('0403', '无权查看，请联系管理员', 403)),
+    });
+    expect((await screen.findByTestId('history-denied', {}, FIRST)).textContent).toContain(
+      '无权查看',
+    );
+  });
+
+  it('/threeParam from a message link is the same history', async () => {
+    renderPage(`${paths.threeParam}?snCode=SN-1`, { api: historyServer() });
+    await titled('点胶机（一号机）');
+  });
+});

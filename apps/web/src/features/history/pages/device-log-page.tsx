@@ -1,0 +1,96 @@
+import { Tabs } from 'antd-mobile';
+import { useState } from 'react';
+import { useSearchParams } from 'react-router';
+import { ListState } from '../../../shared/components/list-state.tsx';
+import { useOperationLog, useStopAlarms } from '../api.ts';
+import { DayPicker } from '../components/day-picker.tsx';
+import { OperationItem, StopAlarmItem } from '../components/log-items.tsx';
+import { NoDevice, Waiting } from '../components/page-states.tsx';
+import { Pager } from '../components/pager.tsx';
+import { today } from '../dates.ts';
+import styles from './device-log-page.module.css';
+
+type Tab = 'alarms' | 'operations';
+
+const StopAlarms = ({ snCode, date }: { snCode: string; date: string }) => {
+  const [page, setPage] = useState(1);
+  const query = useStopAlarms({ snCode, date, pageNumber: page });
+  const data = query.data;
+  if (!data) return <Waiting query={query} testId="log" />;
+  const empty = data.currentWarning.length === 0 && data.data.length === 0;
+  return (
+    <>
+      {data.currentWarning.length > 0 ? (
+        <ul className={styles.list} data-testid="current-warnings">
+          {data.currentWarning.map((a) => (
+            <StopAlarmItem key={`${a.contentStr}-${a.beginTime}`} alarm={a} current />
+          ))}
+        </ul>
+      ) : null}
+      {empty ? <ListState state="empty" /> : null}
+      {data.data.length > 0 ? (
+        <>
+          <ul className={styles.list}>
+            {data.data.map((a) => (
+              <StopAlarmItem key={`${a.contentStr}-${a.beginTime}`} alarm={a} />
+            ))}
+          </ul>
+          <Pager
+            page={page}
+            totalPage={data.page.totalPage}
+            onChange={setPage}
+            testId="alarm-pager"
+          />
+        </>
+      ) : null}
+    </>
+  );
+};
+
+const Operations = ({ snCode, date }: { snCode: string; date: string }) => {
+  const [page, setPage] = useState(1);
+  const query = useOperationLog({ snCode, startTime: date, endTime: date, pageIndex: page });
+  const data = query.data;
+  if (!data) return <Waiting query={query} testId="log" />;
+  if (data.data.length === 0) return <ListState state="empty" />;
+  return (
+    <>
+      <ul className={styles.list}>
+        {data.data.map((log, i) => (
+          <OperationItem key={`${log.recordTime}-${i}`} log={log} />
+        ))}
+      </ul>
+      <Pager page={page} totalPage={data.totalPage} onChange={setPage} testId="operation-pager" />
+    </>
+  );
+};
+
+/** Device log (spec section 2): stop alarms and operation log of one day, paged. */
+const DeviceLogPage = () => {
+  const [params] = useSearchParams();
+  const snCode = params.get('snCode')?.trim() || null;
+  const [tab, setTab] = useState<Tab>('alarms');
+  const [date, setDate] = useState(today);
+
+  if (!snCode) return <NoDevice />;
+  return (
+    <div className={styles.page}>
+      <Tabs activeKey={tab} onChange={(key) => setTab(key as Tab)}>
+        <Tabs.Tab key="alarms" title={<span data-testid="log-tab-alarms">停机报警</span>} />
+        <Tabs.Tab key="operations" title={<span data-testid="log-tab-operations">操作日志</span>} />
+      </Tabs>
+      <div className={styles.date}>
+        <span>日期</span>
+        <DayPicker value={date} onChange={setDate} testId="log-date" />
+      </div>
+      {/* keyed by the day: a new day starts again at page 1 */}
+      {tab === 'alarms' ? (
+        <StopAlarms key={date} snCode={snCode} date={date} />
+      ) : (
+        <Operations key={date} snCode={snCode} date={date} />
+      )}
+    </div>
+  );
+};
+
+export default DeviceLogPage;

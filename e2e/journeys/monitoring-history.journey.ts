@@ -1,0 +1,117 @@
+import { describe, expect, it } from 'vitest';
+import { DeviceHistoryPage } from '../pages/device-history.page.ts';
+import { DeviceLogPage } from '../pages/device-log.page.ts';
+import { DeviceListPage } from '../pages/device-list.page.ts';
+import { LoginPage } from '../pages/login.page.ts';
+import { useJourney } from '../support/journey.ts';
+
+/**
+ * Demo machines (apps/server/src/demo/seed.ts): LW-S1-002 faults often (alarms every day, so an
+ * alarm TOP5); LW-S1-005 waits for maintenance, in fault with E518 温度过高 (a current warning).
+ * The demo back-fills day totals for 90 days but minutes only for the last 24 hours, so a day view
+ * two days back has no hourly data.
+ */
+const FAULTY = 'LW-S1-002';
+const WAITING = 'LW-S1-005';
+/** A day as the phone (Asia/Shanghai, support/browser.ts) names it, n days before today. */
+const shanghai = new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Shanghai' });
+const daysAgo = (n: number) => shanghai.format(Date.now() - n * 86_400_000);
+
+describe('monitoring history: an engineer looks back at a machine', () => {
+  const journey = useJourney('monitoring-history');
+
+  it('signs in and opens a machine’s history: yesterday by hour', async () => {
+    const { page } = journey;
+    const login = new LoginPage(page);
+    await login.open();
+    await login.signIn('operator', 'Operator@2026');
+    await new DeviceListPage(page).waitUntilLoaded();
+    const history = new DeviceHistoryPage(page);
+    await history.open(FAULTY);
+    await expect.poll(() => history.titleText()).toMatch(new RegExp(`（${FAULTY}）$`));
+    expect(await history.dayShown()).toBe(daysAgo(1));
+    await history.waitForChart(history.paramChart);
+    await journey.shot(page, 'day-parameters');
+  });
+
+  it('looks at the DT of that day and its alarm TOP5', async () => {
+    const history = new DeviceHistoryPage(journey.page);
+    await history.tap(history.dtTab);
+    await history.waitForChart(history.dtChart);
+    await journey.shot(journey.page, 'day-dt');
+    await history.tap(history.topTab);
+    await history.topAlarms.first().waitFor();
+    const top = await history.topAlarms.allTextContents();
+    expect(top.length).toBeGreaterThan(0);
+    expect(top.length).toBeLessThanOrEqual(5);
+    for (const item of top)
+      expect(item).toMatch(/^1?\dE\d{3}.*次数 \d+时长 [\d.]+ 分钟.*处理说明：/);
+    await journey.shot(journey.page, 'day-top5');
+  });
+
+  it('switches to the range: the last 7 days as a table with targets', async () => {
+    const history = new DeviceHistoryPage(journey.page);
+    await history.tap(history.paramTab);
+    await history.tap(history.rangeMode);
+    await history.tableRows.first().waitFor();
+    expect(await history.tableRows.count()).toBe(7);
+    expect(await history.from.textContent()).toBe(daysAgo(7));
+    expect(await history.to.textContent()).toBe(daysAgo(1));
+    await journey.shot(journey.page, 'range-table');
+    await history.tap(history.dtTab);
+    await history.dtRows.first().waitFor();
+    expect(await history.dtRows.count()).toBe(7);
+    await journey.shot(journey.page, 'range-dt-list');
+  });
+
+  it('draws the range as a chart, then turns it fullscreen', async () => {
+    const history = new DeviceHistoryPage(journey.page);
+    await history.tap(history.paramTab);
+    await history.tap(history.displayToggle);
+    await history.waitForChart(history.paramChart);
+    await journey.shot(journey.page, 'range-chart');
+    await history.tap(history.fullscreenButton);
+    await history.rotated.waitFor();
+    await history.waitForChart(history.paramChart);
+    await journey.shot(journey.page, 'range-chart-fullscreen');
+    await history.tap(history.fullscreenButton);
+    await history.rotated.waitFor({ state: 'detached' });
+  });
+
+  it('back to one day, two days further back: no hourly data there', async () => {
+    const history = new DeviceHistoryPage(journey.page);
+    await history.tap(history.dayMode);
+    await history.waitForChart(history.paramChart);
+    await history.tap(history.previousDay);
+    await history.tap(history.previousDay);
+    await expect.poll(() => history.dayShown()).toBe(daysAgo(3));
+    await history.noData.waitFor();
+    expect(await history.noData.textContent()).toBe('该日期无生产数据');
+    expect(await history.topTab.count()).toBe(0);
+    await journey.shot(journey.page, 'day-no-data');
+  });
+
+  it('opens the device log of a machine in fault: its current warning flagged', async () => {
+    const log = new DeviceLogPage(journey.page);
+    await log.open(WAITING);
+    await log.currentWarnings.first().waitFor();
+    expect(await log.texts(log.currentWarnings)).toContainEqual(
+      expect.stringContaining('E518 温度过高'),
+    );
+    expect(await log.currentWarnings.first().getAttribute('data-state')).toBe('1');
+    await journey.shot(journey.page, 'log-stop-alarms');
+  });
+
+  it('reads the operation log page by page', async () => {
+    const log = new DeviceLogPage(journey.page);
+    await log.operationsTab.tap();
+    await log.operations.first().waitFor();
+    expect(await log.operations.count()).toBe(11);
+    expect(await log.position()).toBe('1/2');
+    await journey.shot(journey.page, 'log-operations');
+    await log.operationNext.tap();
+    await expect.poll(() => log.position()).toBe('2/2');
+    expect(await log.operations.count()).toBe(3);
+    await journey.shot(journey.page, 'log-operations-page-2');
+  });
+});

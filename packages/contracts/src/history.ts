@@ -1,0 +1,258 @@
+import { z } from 'zod';
+import { PAGE_SIZE } from './limits.ts';
+import { calendarDate, isCalendarDate, primitiveMessages, text } from './primitives.ts';
+
+/** The history and device-log messages (spec sections 5, 8). */
+export const historyMessages = {
+  noDevice: '请选择查阅的设备',
+  badDate: primitiveMessages.badDate,
+  rangeTooLong: '日期不可超过31天',
+  startAfterEnd: '开始时间不能大于结束时间',
+  future: '最大时间不能超过当前时间',
+  outOfCalendar: '日期应在 2014 年到 2050 年之间',
+  noData: '该日期无生产数据',
+  badPage: '页码必须是正整数',
+  badPageSize: '每页条数应为 1 到 100 的整数',
+  badPageType: '统计方式只能是 date 或 week',
+} as const;
+
+/** Spec section 9: a range spans at most 31 days; the calendar runs 2014–2050. */
+export const HISTORY_MAX_DAYS = 31;
+export const CALENDAR_MIN_YEAR = 2014;
+export const CALENDAR_MAX_YEAR = 2050;
+/** Spec section 9: the range view opens on the last 7 days. */
+export const HISTORY_DEFAULT_DAYS = 7;
+
+const DAY_MS = 86_400_000;
+/** Days from `from` to `to` inclusive (both YYYY-MM-DD calendar dates). */
+export const daysInRange = (from: string, to: string) =>
+  Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS) + 1;
+
+// A missing field says what is missing, not zod's default.
+const snCode = z
+  .string({ error: historyMessages.noDevice })
+  .trim()
+  .min(1, historyMessages.noDevice)
+  .max(64)
+  .pipe(text());
+
+const date = z.string({ error: historyMessages.badDate }).pipe(
+  calendarDate(historyMessages.badDate).refine((d) => {
+    const year = Number(d.slice(0, 4));
+    return !isCalendarDate(d) || (year >= CALENDAR_MIN_YEAR && year <= CALENDAR_MAX_YEAR);
+  }, historyMessages.outOfCalendar),
+);
+
+/**
+ * A date range's order and span, checked once both ends are real dates. Whether the end is in the
+ * future depends on the factory's time zone: the server checks that (and the screen's calendar
+ * never offers it).
+ */
+const rangeChecked = <T extends z.ZodRawShape>(
+  shape: T,
+  from: keyof T & string,
+  to: keyof T & string,
+) =>
+  z.object(shape).superRefine((value: Record<string, unknown>, ctx) => {
+    const start = value[from];
+    const end = value[to];
+    if (typeof start !== 'string' || typeof end !== 'string') return;
+    if (!isCalendarDate(start) || !isCalendarDate(end)) return;
+    if (start > end) {
+      ctx.addIssue({ code: 'custom', path: [from], message: historyMessages.startAfterEnd });
+    } else if (daysInRange(start, end) > HISTORY_MAX_DAYS) {
+      ctx.addIssue({ code: 'custom', path: [to], message: historyMessages.rangeTooLong });
+    }
+  });
+
+export const pageType = z.enum(['date', 'week'], { error: historyMessages.badPageType });
+export type PageType = z.infer<typeof pageType>;
+
+/**
+ * Query of getHistoryDataBySnCodeAndDate and getHistoryDtDataBySnCodeAndDate: one day
+ * (beginTime = endTime: hourly series) or a range of at most 31 days (daily series, or weekly with
+ * pageType week).
+ */
+export const historyQuery = rangeChecked(
+  {
+    snCode,
+    beginTime: date,
+    endTime: date,
+    pageType: pageType.default('date'),
+  },
+  'beginTime',
+  'endTime',
+);
+export type HistoryQuery = z.input<typeof historyQuery>;
+
+/** Query of the parameter and DT detail (the range view's table): one row per day. */
+export const historyDetailQuery = rangeChecked(
+  { snCode, startTime: date, endTime: date },
+  'startTime',
+  'endTime',
+);
+export type HistoryDetailQuery = z.input<typeof historyDetailQuery>;
+
+/**
+ * One point of the parameter charts. `date` is 'HH:00' (a day's hours), 'YYYY-MM-DD' (a day of a
+ * range) or the Monday 'YYYY-MM-DD' of a week. A ratio with no denominator is null: no data.
+ */
+export const threeParamPoint = z.object({
+  date: z.string(),
+  activation: z.number().nullable(),
+  yield: z.number().nullable(),
+  ppm: z.number().nullable(),
+});
+export type ThreeParamPoint = z.infer<typeof threeParamPoint>;
+/** DT (fault time) of one period, in minutes. */
+export const dtPoint = z.object({ date: z.string(), value: z.number() });
+export type DtPoint = z.infer<typeof dtPoint>;
+
+/**
+ * A row of the range table (spec section 3, detail row). `yieId` is the yield (良率),
+ * `excellentRate` the superiority rate (优率), `useRate` the utilisation (稼动率); `ppm` is
+ * observed-minute parts per running minute, `averagePPM` per observed minute (stops included).
+ * Ratio targets compare as they are (DESIGN.md section 5). `hasData`: the period was observed;
+ * `partial`: it is today, still in progress.
+ */
+export const detailRow = z.object({
+  dataDate: z.string(),
+  hasData: z.boolean(),
+  ppm: z.number().nullable(),
+  maxPPM: z.number(),
+  averagePPM: z.number().nullable(),
+  excellentRate: z.number().nullable(),
+  yieId: z.number().nullable(),
+  useRate: z.number().nullable(),
+  okNum: z.number(),
+  produceNumber: z.number(),
+  ngNumber: z.number(),
+  ppmTarget: z.number(),
+  excellentRateTarget: z.number(),
+  yieIdTarget: z.number(),
+  useRateTarget: z.number(),
+  partial: z.boolean(),
+});
+export type DetailRow = z.infer<typeof detailRow>;
+/** DT of one period: fault time in minutes. */
+export const dtRow = z.object({ dataDate: z.string(), hasData: z.boolean(), dtTime: z.number() });
+export type DtRow = z.infer<typeof dtRow>;
+
+/**
+ * One code of the alarm TOP5: how often it began in the range, how many minutes it lasted there,
+ * its share of all alarm minutes (percent) and the manual's description ('' when none).
+ */
+export const topAlarm = z.object({
+  code: z.string(),
+  description: z.string(),
+  times: z.number(),
+  duration: z.number(),
+  percentage: z.number(),
+  artificialDes: z.string(),
+});
+export type TopAlarm = z.infer<typeof topAlarm>;
+
+/**
+ * The history response (spec section 3). `hasData`: some period of the range was observed;
+ * otherwise the screen says 该日期无生产数据.
+ */
+export const historyReply = z.object({
+  projectId: z.string(),
+  snCode: z.string(),
+  nickSnCode: z.string(),
+  deviceName: z.string(),
+  nickDeviceName: z.string(),
+  pageType,
+  hasData: z.boolean(),
+  threeParam: z.array(threeParamPoint),
+  dt: z.array(dtPoint),
+  dtTop: z.array(topAlarm),
+  threeParamList: z.array(detailRow),
+  dtList: z.array(dtRow),
+});
+export type HistoryReply = z.infer<typeof historyReply>;
+export const historyDtReply = historyReply.pick({
+  snCode: true,
+  pageType: true,
+  hasData: true,
+  dt: true,
+  dtList: true,
+});
+export type HistoryDtReply = z.infer<typeof historyDtReply>;
+export const historyDetailReply = z.object({
+  detailData: z.array(detailRow),
+  dtData: z.array(dtRow),
+});
+export type HistoryDetailReply = z.infer<typeof historyDetailReply>;
+
+const page = (fallback: number) =>
+  z.coerce
+    .number({ error: historyMessages.badPageSize })
+    .int(historyMessages.badPageSize)
+    .min(1, historyMessages.badPageSize)
+    .max(100, historyMessages.badPageSize)
+    .default(fallback);
+const pageNumber = z.coerce
+  .number({ error: historyMessages.badPage })
+  .int(historyMessages.badPage)
+  .min(1, historyMessages.badPage)
+  .default(1);
+
+/** Query of the stop-alarm page: one day's alarms, 11 a page. */
+export const stopAlarmQuery = z.object({
+  snCode,
+  date,
+  pageNumber,
+  pageSize: page(PAGE_SIZE.stopAlarm),
+});
+export type StopAlarmQuery = z.input<typeof stopAlarmQuery>;
+
+/** A stop alarm (spec section 3): state 1 still active (a current warning), 0 ended. */
+export const stopAlarm = z.object({
+  contentStr: z.string(),
+  beginTime: z.string(),
+  endTime: z.string().nullable(),
+  state: z.union([z.literal(0), z.literal(1)]),
+});
+export type StopAlarm = z.infer<typeof stopAlarm>;
+/** `currentWarning`: the machine's alarms active now, whatever the day shown. */
+export const stopAlarmReply = z.object({
+  currentWarning: z.array(stopAlarm),
+  data: z.array(stopAlarm),
+  page: z.object({
+    pageNumber: z.number(),
+    pageSize: z.number(),
+    total: z.number(),
+    totalPage: z.number(),
+  }),
+});
+export type StopAlarmReply = z.infer<typeof stopAlarmReply>;
+
+/** Query of the operation log: the days startTime..endTime. */
+export const operationLogQuery = rangeChecked(
+  {
+    snCode,
+    startTime: date,
+    endTime: date,
+    pageIndex: pageNumber,
+    pageSize: page(PAGE_SIZE.stopAlarm),
+  },
+  'startTime',
+  'endTime',
+);
+export type OperationLogQuery = z.input<typeof operationLogQuery>;
+
+/** An operation-log line (spec section 3): `information` is the set value. */
+export const operationLog = z.object({
+  logComment: z.string(),
+  information: z.string(),
+  recordTime: z.string(),
+  userName: z.string(),
+});
+export type OperationLog = z.infer<typeof operationLog>;
+export const operationLogReply = z.object({
+  data: z.array(operationLog),
+  total: z.number(),
+  totalPage: z.number(),
+});
+export type OperationLogReply = z.infer<typeof operationLogReply>;
