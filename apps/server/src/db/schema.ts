@@ -1,5 +1,12 @@
 import type { ColumnType, Generated } from 'kysely';
 import type { NotificationsTable } from './schema/notifications.ts';
+import type {
+  FacaCasTable,
+  FacaFasTable,
+  FacaOptionTable,
+  FacaQuestionsTable,
+  MediaTable,
+} from './schema/faca.ts';
 
 type Timestamp = ColumnType<Date, Date | string, Date | string>;
 type DefaultNow = ColumnType<Date, Date | string | undefined, Date | string>;
@@ -190,4 +197,10 @@ export interface Database {
   job_runs: JobRunsTable;
   dead_letters: DeadLettersTable;
   notifications: NotificationsTable;
+  faca_workmanships: FacaOptionTable;
+  faca_influence_parameters: FacaOptionTable;
+  media: MediaTable;
+  faca_questions: FacaQuestionsTable;
+  faca_fas: FacaFasTable;
+  faca_cas: FacaCasTable;
 }
