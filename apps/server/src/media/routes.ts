@@ -37,6 +37,8 @@ export const mediaRoutes: FastifyPluginAsyncZod<{ media: MediaService }> = async
 ) => {
   await app.register(multipart, {
     throwFileSizeLimit: false,
+    // busboy would strip `../` from a name; keep it, so a hostile name is refused, not hidden.
+    preservePath: true,
     limits: {
       fileSize: MEDIA_LIMITS.maxBytes,
       // One more than allowed, so the service sees the 10th file and refuses with its message.
