@@ -66,7 +66,10 @@ const stored = async () => {
     } catch {
       return;
     }
-    for (const e of entries) e.isDirectory() ? walk(join(dir, e.name)) : files.push(e.name);
+    for (const e of entries) {
+      if (e.isDirectory()) walk(join(dir, e.name));
+      else files.push(e.name);
+    }
   };
   walk(root);
   const rows = await server.linewatch.database.db.selectFrom('media').select('id').execute();
@@ -246,7 +249,7 @@ describe('uploads', () => {
     ['nothing', 'pic', () => [], 400, facaMessages.noFile],
   ] as const)('refuses %s and stores nothing', async (_name, type, parts, status, message) => {
     const before = await stored();
-    const reply = await upload(type, parts() as Part[]);
+    const reply = await upload(type, parts());
     expect(reply.status).toBe(status);
     expect(reply.body).toMatchObject({ code: '0400', msg: message });
     expect(await stored()).toEqual(before);
