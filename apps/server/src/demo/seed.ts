@@ -1,3 +1,4 @@
+import { seedFaca } from './seed/faca.ts';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Transaction } from 'kysely';
 import { createHmac } from 'node:crypto';
@@ -488,6 +489,7 @@ export const seedDemo = async (
       config.TIMEZONE,
       now,
     );
+    await seedFaca(tx, config.TIMEZONE, now);
   });
   log.info({ machines: machines.length, ms: Date.now() - started }, 'demo factory seeded');
 };
