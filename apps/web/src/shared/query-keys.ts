@@ -1,4 +1,5 @@
 import type { MachineListQuery, StatusSummaryQuery } from '@linewatch/contracts/devices';
+import type { FacaPageQuery, TaskPageQuery } from '@linewatch/contracts/faca';
 
 /**
  * Every TanStack Query key, per domain. Features never import each other, so a feature that
@@ -16,5 +17,14 @@ export const queryKeys = {
     lists: () => ['devices', 'list'] as const,
     list: (filter: Partial<MachineListQuery>) => ['devices', 'list', filter] as const,
     summary: (filter: StatusSummaryQuery) => ['devices', 'summary', filter] as const,
+  },
+  faca: {
+    /** Questions, their FA / CA and the tasks: saving any of them refreshes all. */
+    all: ['faca'] as const,
+    list: (filter: Partial<FacaPageQuery>) => ['faca', 'list', filter] as const,
+    question: (id: number) => ['faca', 'question', id] as const,
+    tasks: (filter: Partial<TaskPageQuery>) => ['faca', 'tasks', filter] as const,
+    options: (kind: 'workmanship' | 'influence') => ['faca', 'options', kind] as const,
+    handlers: (snCode: string) => ['faca', 'handlers', snCode] as const,
   },
 } as const;
