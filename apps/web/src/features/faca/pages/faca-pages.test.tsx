@@ -77,9 +77,12 @@ describe('add question', () => {
       { api: facaServer([]) },
     );
     const sn = await screen.findByPlaceholderText('请输入设备SN码', {}, LAZY);
-    expect((sn as HTMLInputElement).value).toBe('LW-S1-005');
-    expect((screen.getByPlaceholderText('请输入报警次数') as HTMLInputElement).value).toBe('3');
-    expect(screen.getAllByLabelText('分').find((n) => n.tagName === 'INPUT')).toHaveProperty('value', '2');
+    expect(sn).toHaveProperty('value', 'LW-S1-005');
+    expect(screen.getByPlaceholderText('请输入报警次数')).toHaveProperty('value', '3');
+    expect(screen.getAllByLabelText('分').find((n) => n.tagName === 'INPUT')).toHaveProperty(
+      'value',
+      '2',
+    );
     await user.click(screen.getByTestId('q-submit'));
     await vi.waitFor(() => expect(document.body.textContent).toContain('请选择工艺类型'));
     expect(api.calls(facaApi.addOrUpdateFacaInfo)).toEqual([]);
