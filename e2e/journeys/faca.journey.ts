@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { EditFacaPage, FacaListPage, QuestionFormPage, TaskPages } from '../pages/faca.page.ts';
+import { CenterPage } from '../pages/center.page.ts';
 import { LoginPage } from '../pages/login.page.ts';
 import { paths } from '../support/app-paths.ts';
 import { useJourney } from '../support/journey.ts';
@@ -11,7 +12,8 @@ const PNG = Buffer.from(
   'base64',
 );
 const DUE = '2099-12-31';
-const CA_TEXT = '更换吸嘴并清洁供料器';
+// Unique per run: the journey's server may already hold the tasks of an earlier run.
+const CA_TEXT = `更换吸嘴并清洁供料器（${Date.now().toString(36).slice(-4)}）`;
 
 describe('faca: a quality engineer records a problem and hands out the fix; the handler reports NG', () => {
   const journey = useJourney('faca');
@@ -73,10 +75,15 @@ describe('faca: a quality engineer records a problem and hands out the fix; the 
 
   it('the handler signs in and finds the task', async () => {
     const { page } = journey;
-    await page.context().clearCookies();
-    await page.evaluate(() => sessionStorage.clear());
+    await page.goto(paths.center);
+    const center = new CenterPage(page);
+    await center.waitUntilShown();
+    await center.askToLogOut();
+    await center.confirmLogOut();
+    const login = new LoginPage(page);
+    await login.waitUntilShown();
     await page.goto(paths.facaTask);
-    await new LoginPage(page).signIn('operator', 'Operator@2026');
+    await login.signIn('operator', 'Operator@2026');
     const tasks = new TaskPages(page);
     await tasks.cards.first().waitFor();
     await tasks.card(CA_TEXT).waitFor();

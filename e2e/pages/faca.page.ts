@@ -3,7 +3,8 @@ import { paths } from '../support/app-paths.ts';
 import { Toast } from './toast.ts';
 
 /** antd-mobile puts a test id on an input's wrapper. */
-const input = (page: Page, testId: string) => page.getByTestId(testId).locator('input, textarea');
+const input = (page: Page, testId: string) =>
+  page.getByTestId(testId).locator('input, textarea').first();
 
 /** Taps the option of an antd-mobile Selector by its label. */
 const choose = (page: Page, testId: string, label: string) =>
