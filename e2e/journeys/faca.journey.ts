@@ -21,10 +21,12 @@ describe('faca: a quality engineer records a problem and hands out the fix; the 
   it('signs in and sees the FACA questions with their status flags', async () => {
     const { page } = journey;
     await page.goto(paths.faca);
-    await new LoginPage(page).signIn('admin', 'Admin@2026');
+    const login = new LoginPage(page);
+    await login.signIn('admin', 'Admin@2026');
     const list = new FacaListPage(page);
     await list.waitUntilLoaded();
     await list.cards.first().waitFor();
+    await login.toast.waitUntilGone();
     expect(currentPath(page)).toBe(paths.faca);
     expect(await list.cardSns()).toEqual(expect.arrayContaining(['LW-S1-005', 'LW-S1-002']));
     await journey.shot(page, 'list');
@@ -55,9 +57,11 @@ describe('faca: a quality engineer records a problem and hands out the fix; the 
       influence: '物料',
     });
     await form.attachPicture('现场.png', PNG);
+    await form.pictures.first().scrollIntoViewIfNeeded();
     await journey.shot(page, 'question-filled');
     await form.save();
     await new EditFacaPage(page).waitUntilShown();
+    await form.toast.waitUntilGone();
     await journey.shot(page, 'question-saved');
   });
 
@@ -70,6 +74,7 @@ describe('faca: a quality engineer records a problem and hands out the fix; the 
     await edit.waitUntilShown();
     await expect.poll(() => edit.caItems.first().textContent()).toContain('CA1.1');
     expect(await edit.caItems.first().textContent()).toContain('李班长');
+    await new TaskPages(page).toast.waitUntilGone();
     await journey.shot(page, 'fa-and-ca');
   });
 
@@ -87,6 +92,7 @@ describe('faca: a quality engineer records a problem and hands out the fix; the 
     const tasks = new TaskPages(page);
     await tasks.cards.first().waitFor();
     await tasks.card(CA_TEXT).waitFor();
+    await login.toast.waitUntilGone();
     await journey.shot(page, 'task-list');
   });
 
@@ -108,6 +114,8 @@ describe('faca: a quality engineer records a problem and hands out the fix; the 
         tasks.card(CA_TEXT).locator('[data-testid="ca-status"]').getAttribute('data-status'),
       )
       .toBe('2');
+    await tasks.toast.waitUntilGone();
+    await tasks.card(CA_TEXT).scrollIntoViewIfNeeded();
     await journey.shot(page, 'task-done-ng');
   });
 });

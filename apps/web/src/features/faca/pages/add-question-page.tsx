@@ -165,7 +165,7 @@ const AddQuestionPage = () => {
               inputMode="numeric"
               value={values.hour}
               onChange={set('hour')}
-              style={{ width: 48 }}
+              style={{ width: 44, flex: 'none' }}
               aria-label="时"
             />
             时
@@ -173,7 +173,7 @@ const AddQuestionPage = () => {
               inputMode="numeric"
               value={values.minute}
               onChange={set('minute')}
-              style={{ width: 48 }}
+              style={{ width: 44, flex: 'none' }}
               aria-label="分"
             />
             分
@@ -181,7 +181,7 @@ const AddQuestionPage = () => {
               inputMode="numeric"
               value={values.second}
               onChange={set('second')}
-              style={{ width: 48 }}
+              style={{ width: 44, flex: 'none' }}
               aria-label="秒"
             />
             秒
