@@ -10,6 +10,7 @@ import { buildCore } from './core.ts';
 import type { OpenDatabase, OpenOptions } from './db/database.ts';
 import type { DeviceRegistry } from './devices/device-registry.ts';
 import { devicesModule } from './devices/module.ts';
+import { facaModule } from './faca/module.ts';
 import type { GatewayCommands } from './gateways/commands.ts';
 import { gatewaysModule } from './gateways/module.ts';
 import { historyModule } from './history/module.ts';
@@ -20,6 +21,7 @@ import { websocketOptions } from './plugins/auth.ts';
 import { notificationsModule } from './notifications/module.ts';
 import { jobsPlugin } from './plugins/jobs.ts';
 import { loggerOptions } from './plugins/log-redaction.ts';
+import { mediaModule } from './media/module.ts';
 import { securityPlugin } from './plugins/security.ts';
 import { visibilityPlugin } from './plugins/visibility.ts';
 import { webAppPlugin } from './plugins/web-app.ts';
@@ -79,6 +81,8 @@ export const buildApp = async (config: Config, options: BuildOptions = {}): Prom
     await app.register(visibilityPlugin, { devices: app.devices });
     await app.register(telemetryModule, { core });
     await app.register(historyModule, { core });
+    await app.register(mediaModule, { core });
+    await app.register(facaModule, { core });
     await app.ready();
   } catch (error) {
     await app.close().catch(() => undefined);

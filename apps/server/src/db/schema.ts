@@ -1,6 +1,13 @@
 import type { ColumnType, Generated } from 'kysely';
 import type { AlarmManualsTable } from './schema/history.ts';
 import type { NotificationsTable } from './schema/notifications.ts';
+import type {
+  FacaCasTable,
+  FacaFasTable,
+  FacaOptionTable,
+  FacaQuestionsTable,
+  MediaTable,
+} from './schema/faca.ts';
 
 type Timestamp = ColumnType<Date, Date | string, Date | string>;
 type DefaultNow = ColumnType<Date, Date | string | undefined, Date | string>;
@@ -192,4 +199,10 @@ export interface Database {
   dead_letters: DeadLettersTable;
   notifications: NotificationsTable;
   alarm_manuals: AlarmManualsTable;
+  faca_workmanships: FacaOptionTable;
+  faca_influence_parameters: FacaOptionTable;
+  media: MediaTable;
+  faca_questions: FacaQuestionsTable;
+  faca_fas: FacaFasTable;
+  faca_cas: FacaCasTable;
 }

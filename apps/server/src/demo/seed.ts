@@ -1,3 +1,4 @@
+import { seedFaca } from './seed/faca.ts';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Transaction } from 'kysely';
 import { createHmac } from 'node:crypto';
@@ -494,6 +495,7 @@ export const seedDemo = async (
       machines.filter((m) => m.gatewayId !== null).map((m) => m.sn),
       now,
     );
+    await seedFaca(tx, config.TIMEZONE, now);
   });
   log.info({ machines: machines.length, ms: Date.now() - started }, 'demo factory seeded');
 };

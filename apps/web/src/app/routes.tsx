@@ -23,6 +23,13 @@ const DeviceHistoryPage = lazyPage(
 );
 const DeviceLogPage = lazyPage(() => import('../features/history/pages/device-log-page.tsx'));
 
+const FacaListPage = lazyPage(() => import('../features/faca/pages/faca-list-page.tsx'));
+const AddQuestionPage = lazyPage(() => import('../features/faca/pages/add-question-page.tsx'));
+const EditFacaPage = lazyPage(() => import('../features/faca/pages/edit-faca-page.tsx'));
+const EditFaOrCaPage = lazyPage(() => import('../features/faca/pages/edit-fa-or-ca-page.tsx'));
+const TaskListPage = lazyPage(() => import('../features/faca/pages/task-list-page.tsx'));
+const TaskDetailPage = lazyPage(() => import('../features/faca/pages/task-detail-page.tsx'));
+
 const handle = (title: string, roles?: readonly string[]): RouteHandle =>
   roles ? { title, roles } : { title };
 
@@ -87,12 +94,12 @@ export const routes: RouteObject[] = [
         handle: handle('我的订阅', ['msgList', 'subscriptionList']),
       },
       notBuilt(paths.set, '设置'),
-      notBuilt(paths.faca, 'FACA'),
-      notBuilt(paths.facaAddQuestion, '新增问题'),
-      notBuilt(paths.facaEditFaca, '编辑FACA'),
-      notBuilt(paths.facaEditFaOrCa, '编辑FA/CA'),
-      notBuilt(paths.facaTask, '我的任务'),
-      notBuilt(paths.facaEditTask, '任务详情'),
+      { path: paths.faca, handle: handle('FACA'), element: <FacaListPage /> },
+      { path: paths.facaAddQuestion, handle: handle('新增问题'), element: <AddQuestionPage /> },
+      { path: paths.facaEditFaca, handle: handle('编辑FACA'), element: <EditFacaPage /> },
+      { path: paths.facaEditFaOrCa, handle: handle('编辑FA/CA'), element: <EditFaOrCaPage /> },
+      { path: paths.facaTask, handle: handle('我的任务'), element: <TaskListPage /> },
+      { path: paths.facaEditTask, handle: handle('任务详情'), element: <TaskDetailPage /> },
       { path: '*', handle: handle('页面不存在'), element: <NotFound /> },
     ],
   },

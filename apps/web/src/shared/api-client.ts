@@ -49,6 +49,18 @@ const fail = (code: string, message: string): never => {
   throw new ApiError(code, message);
 };
 
+/** An envelope's data, or its failure toasted and thrown (0405 signs out). */
+const settle = <T>(reply: unknown): T => {
+  if (!isEnvelope(reply)) return fail(ReplyCode.fault, messages.fault);
+  const msg = typeof reply.msg === 'string' && reply.msg ? reply.msg : undefined;
+  if (reply.code === ReplyCode.notSignedIn) {
+    expireSession();
+    throw new ApiError(reply.code, msg ?? messages.notSignedIn);
+  }
+  if (reply.code !== ReplyCode.ok) return fail(reply.code, msg ?? messages.fault);
+  return reply.data as T;
+};
+
 /**
  * The one way the app talks to the server: envelope in, data out, failures toasted. T is the
  * contract type of data; the server already answers through the contract's reply schema, and
@@ -93,14 +105,7 @@ const apiRequest = async <T = unknown>(path: string, options: RequestOptions = {
     signal?.removeEventListener('abort', cancel);
   }
 
-  if (!isEnvelope(reply)) return fail(ReplyCode.fault, messages.fault);
-  const msg = typeof reply.msg === 'string' && reply.msg ? reply.msg : undefined;
-  if (reply.code === ReplyCode.notSignedIn) {
-    expireSession();
-    throw new ApiError(reply.code, msg ?? messages.notSignedIn);
-  }
-  if (reply.code !== ReplyCode.ok) return fail(reply.code, msg ?? messages.fault);
-  return reply.data as T;
+  return settle<T>(reply);
 };
 
 /**
@@ -119,3 +124,39 @@ export const call = <Input, Reply>(
       : { body: input }),
     ...(signal ? { signal } : {}),
   });
+
+/**
+ * Sends files as multipart to `path` with upload progress (0..1), which fetch cannot report:
+ * XMLHttpRequest, with the same keyId header, timeout, envelope and failure toasts as `call`.
+ */
+export const upload = <Reply>(
+  path: string,
+  files: readonly File[],
+  onProgress: (fraction: number) => void,
+): Promise<Reply> =>
+  new Promise<unknown>((resolve, reject) => {
+    const form = new FormData();
+    for (const file of files) form.append('file', file, file.name);
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', path);
+    xhr.timeout = REQUEST_TIMEOUT_MS;
+    xhr.setRequestHeader('Accept', 'application/json');
+    const keyId = useSession.getState().keyId;
+    if (keyId) xhr.setRequestHeader(KEY_ID_HEADER, keyId);
+    xhr.upload.onprogress = (event) => {
+      if (event.lengthComputable) onProgress(event.loaded / event.total);
+    };
+    xhr.onload = () => {
+      try {
+        resolve(JSON.parse(xhr.responseText));
+      } catch {
+        resolve(undefined);
+      }
+    };
+    xhr.onerror = () => reject(new ApiError(ClientCode.network, webMessages.networkError));
+    xhr.ontimeout = () => reject(new ApiError(ClientCode.timeout, webMessages.timeout));
+    xhr.send(form);
+  }).then(
+    (reply) => settle<Reply>(reply),
+    (error: ApiError) => fail(error.code, error.message),
+  );

@@ -71,6 +71,40 @@ export const links = {
   /** The subscription settings of the machines selected on the device list (comma-separated). */
   followSetting: (snCodes: readonly string[]): string =>
     withQuery(paths.followSetting, { snCode: snCodes.join(',') }),
+  /**
+   * A new FACA question, prefilled from an alarm (a log item or an alarm message): SN, alarm
+   * content, count and duration in ms. Without arguments, an empty form; with `id`, an edit.
+   */
+  facaAddQuestion: (
+    prefill: {
+      id?: number;
+      snCode?: string;
+      warningContent?: string;
+      count?: number;
+      timeLength?: number;
+    } = {},
+  ): string =>
+    withQuery(paths.facaAddQuestion, {
+      id: prefill.id?.toString(),
+      snCode: prefill.snCode,
+      warningContent: prefill.warningContent,
+      count: prefill.count?.toString(),
+      timeLength: prefill.timeLength?.toString(),
+    }),
+  facaEditFaca: (id: number): string => withQuery(paths.facaEditFaca, { id: String(id) }),
+  /** Edit (id) or add an FA or a CA of a question. */
+  facaEditFaOrCa: (facaInfoId: number, type: 'FA' | 'CA', id?: number): string =>
+    withQuery(paths.facaEditFaOrCa, {
+      facaInfoId: String(facaInfoId),
+      type,
+      id: id?.toString(),
+    }),
+  facaEditTask: (facaInfoId: number, faInfoId: number, caInfoId: number): string =>
+    withQuery(paths.facaEditTask, {
+      facaInfoId: String(facaInfoId),
+      faInfoId: String(faInfoId),
+      caInfoId: String(caInfoId),
+    }),
 };
 
 /** Only same-site paths are followed after sign-in, never another origin. */

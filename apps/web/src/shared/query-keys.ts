@@ -5,6 +5,7 @@ import type {
   OperationLogQuery,
   StopAlarmQuery,
 } from '@linewatch/contracts/history';
+import type { FacaPageQuery, TaskPageQuery } from '@linewatch/contracts/faca';
 
 /**
  * Every TanStack Query key, per domain. Features never import each other, so a feature that
@@ -31,5 +32,14 @@ export const queryKeys = {
     detail: (query: HistoryDetailQuery) => ['history', 'detail', query] as const,
     stopAlarms: (query: StopAlarmQuery) => ['history', 'stopAlarms', query] as const,
     operationLog: (query: OperationLogQuery) => ['history', 'operationLog', query] as const,
+  },
+  faca: {
+    /** Questions, their FA / CA and the tasks: saving any of them refreshes all. */
+    all: ['faca'] as const,
+    list: (filter: Partial<FacaPageQuery>) => ['faca', 'list', filter] as const,
+    question: (id: number) => ['faca', 'question', id] as const,
+    tasks: (filter: Partial<TaskPageQuery>) => ['faca', 'tasks', filter] as const,
+    options: (kind: 'workmanship' | 'influence') => ['faca', 'options', kind] as const,
+    handlers: (snCode: string) => ['faca', 'handlers', snCode] as const,
   },
 } as const;

@@ -1,0 +1,81 @@
+import type { FacaPageQuery, Page, TaskPageQuery } from '@linewatch/contracts/faca';
+import { facaApi } from '@linewatch/contracts/faca-api';
+import { PAGE_SIZE } from '@linewatch/contracts/limits';
+import type { Endpoint } from '@linewatch/contracts/endpoint';
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { call } from '../../shared/api-client.ts';
+import { queryKeys } from '../../shared/query-keys.ts';
+
+const nextPage = <T>(last: Page<T>, pages: Page<T>[]) =>
+  last.content.length > 0 && pages.reduce((n, p) => n + p.content.length, 0) < last.totalElements
+    ? pages.length + 1
+    : undefined;
+
+export type QuestionFilter = Pick<
+  FacaPageQuery,
+  'snCode' | 'warningContent' | 'workmanship' | 'facaStatus'
+>;
+
+export const useQuestionPages = (filter: QuestionFilter) =>
+  useInfiniteQuery({
+    queryKey: queryKeys.faca.list(filter),
+    initialPageParam: 1,
+    queryFn: ({ pageParam, signal }) =>
+      call(
+        facaApi.facaInfoPage,
+        { ...filter, pageNum: pageParam, pageSize: PAGE_SIZE.faca },
+        { signal },
+      ),
+    getNextPageParam: nextPage,
+  });
+
+export type TaskFilter = Pick<TaskPageQuery, 'snCode' | 'taskStatus' | 'treatment'>;
+
+export const useTaskPages = (filter: TaskFilter) =>
+  useInfiniteQuery({
+    queryKey: queryKeys.faca.tasks(filter),
+    initialPageParam: 1,
+    queryFn: ({ pageParam, signal }) =>
+      call(
+        facaApi.taskPage,
+        { ...filter, pageNum: pageParam, pageSize: PAGE_SIZE.faca },
+        { signal },
+      ),
+    getNextPageParam: nextPage,
+  });
+
+export const useQuestion = (id: number | null) =>
+  useQuery({
+    queryKey: queryKeys.faca.question(id ?? 0),
+    enabled: id !== null,
+    queryFn: ({ signal }) => call(facaApi.getFacaById, { facaInfoId: id! }, { signal }),
+  });
+
+/** Process types and influence parameters (spec: pageSize 1000, content items name). */
+export const useOptions = (kind: 'workmanship' | 'influence') =>
+  useQuery({
+    queryKey: queryKeys.faca.options(kind),
+    staleTime: 10 * 60_000,
+    queryFn: ({ signal }) =>
+      call(
+        kind === 'workmanship' ? facaApi.getWorkmanshipPage : facaApi.getInfluenceParametersPage,
+        { pageNum: 1, pageSize: PAGE_SIZE.options },
+        { signal },
+      ),
+  });
+
+export const useHandlers = (snCode: string | null) =>
+  useQuery({
+    queryKey: queryKeys.faca.handlers(snCode ?? ''),
+    enabled: !!snCode,
+    queryFn: ({ signal }) => call(facaApi.getHandlerList, { snCode: snCode! }, { signal }),
+  });
+
+/** A save of any FACA form: on success every FACA query is fetched again. */
+export const useSave = <Input, Reply>(endpoint: Endpoint<Input, Reply>) => {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: Input) => call(endpoint, input),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.faca.all }),
+  });
+};

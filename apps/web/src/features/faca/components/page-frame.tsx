@@ -1,0 +1,43 @@
+import { NavBar } from 'antd-mobile';
+import type { ReactNode } from 'react';
+import { useNavigate } from 'react-router';
+import styles from './page-frame.module.css';
+
+/** A FACA page: its title bar with back, and the page below it. */
+export const PageFrame = ({
+  title,
+  right,
+  children,
+}: {
+  title: string;
+  right?: ReactNode;
+  children: ReactNode;
+}) => {
+  const navigate = useNavigate();
+  return (
+    <div className={styles.page}>
+      <NavBar onBack={() => void navigate(-1)} right={right} className={styles.bar}>
+        {title}
+      </NavBar>
+      {children}
+    </div>
+  );
+};
+
+/** One label: value line of a detail card. */
+export const InfoRow = ({ label, children }: { label: string; children: ReactNode }) => (
+  <div className={styles.row}>
+    <span className={styles.label}>{label}</span>
+    <span className={styles.value}>{children}</span>
+  </div>
+);
+
+export const Card = ({ children, testId }: { children: ReactNode; testId?: string }) => (
+  <div className={styles.card} data-testid={testId}>
+    {children}
+  </div>
+);
+
+export const Footer = ({ children }: { children: ReactNode }) => (
+  <div className={styles.footer}>{children}</div>
+);

@@ -1,0 +1,230 @@
+import {
+  DATA_FROM_MANUAL,
+  facaInfoBody,
+  type FacaInfo,
+  type MediaRef,
+} from '@linewatch/contracts/faca';
+import { facaApi } from '@linewatch/contracts/faca-api';
+import { Button, Form, Input, Selector, TextArea } from 'antd-mobile';
+import { useEffect, useState } from 'react';
+import { useNavigate, useSearchParams } from 'react-router';
+import { links } from '../../../shared/paths.ts';
+import { toastSuccess } from '../../../shared/toast.ts';
+import { useOptions, useQuestion, useSave } from '../api.ts';
+import { MediaUploader } from '../components/media-uploader.tsx';
+import { Footer, PageFrame } from '../components/page-frame.tsx';
+import { validated } from '../components/validate.ts';
+
+interface Values {
+  snCode: string;
+  workmanship: string;
+  count: string;
+  warningContent: string;
+  facaDescription: string;
+  hour: string;
+  minute: string;
+  second: string;
+  influenceParameters: string[];
+  dataFrom: string;
+  pics: MediaRef[];
+  videos: MediaRef[];
+}
+
+const fromMs = (ms: number) => {
+  const s = Math.floor(ms / 1000);
+  return {
+    hour: String(Math.floor(s / 3600)),
+    minute: String(Math.floor((s % 3600) / 60)),
+    second: String(s % 60),
+  };
+};
+
+/** The form's start: an alarm's prefill (query parameters) or a blank question. */
+const initial = (params: URLSearchParams): Values => {
+  const timeLength = Number(params.get('timeLength'));
+  return {
+    snCode: params.get('snCode') ?? '',
+    workmanship: '',
+    count: params.get('count') ?? '1',
+    warningContent: params.get('warningContent') ?? '',
+    facaDescription: '',
+    ...(Number.isFinite(timeLength) && timeLength > 0
+      ? fromMs(timeLength)
+      : { hour: '0', minute: '0', second: '0' }),
+    influenceParameters: [],
+    dataFrom: params.get('snCode') ? '报警记录' : DATA_FROM_MANUAL,
+    pics: [],
+    videos: [],
+  };
+};
+
+const fromQuestion = (q: FacaInfo): Values => ({
+  snCode: q.snCode,
+  workmanship: q.workmanship,
+  count: String(q.count),
+  warningContent: q.warningContent,
+  facaDescription: q.facaDescription,
+  ...fromMs(q.timeLength),
+  influenceParameters: q.influenceParameters.split(',').filter(Boolean),
+  dataFrom: q.dataFrom,
+  pics: q.picList,
+  videos: q.videoList,
+});
+
+const AddQuestionPage = () => {
+  const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const id = Number(params.get('id')) || null;
+  const existing = useQuestion(id);
+  const workmanships = useOptions('workmanship');
+  const influences = useOptions('influence');
+  const save = useSave(facaApi.addOrUpdateFacaInfo);
+  const [values, setValues] = useState<Values>(() => initial(params));
+  useEffect(() => {
+    if (existing.data) setValues(fromQuestion(existing.data));
+  }, [existing.data]);
+  const set =
+    <K extends keyof Values>(key: K) =>
+    (value: Values[K]) =>
+      setValues((v) => ({ ...v, [key]: value }));
+
+  const submit = async () => {
+    const body = validated(facaInfoBody, {
+      ...(id ? { id } : {}),
+      snCode: values.snCode,
+      workmanship: values.workmanship,
+      count: values.count,
+      warningContent: values.warningContent,
+      facaDescription: values.facaDescription,
+      hour: values.hour,
+      minute: values.minute,
+      second: values.second,
+      influenceParameters: values.influenceParameters.join(','),
+      dataFrom: values.dataFrom,
+      facaPicIds: values.pics.map((p) => p.id),
+      facaVideoIds: values.videos.map((p) => p.id),
+    });
+    if (!body) return;
+    const saved = await save.mutateAsync(body);
+    toastSuccess('保存成功');
+    void navigate(links.facaEditFaca(saved.id), { replace: true });
+  };
+
+  return (
+    <PageFrame title={id ? '编辑问题' : '新增问题'}>
+      <Form layout="horizontal" data-testid="question-form">
+        <Form.Item label="设备SN码" required>
+          <Input
+            placeholder="请输入设备SN码"
+            value={values.snCode}
+            onChange={set('snCode')}
+            data-testid="q-sn"
+          />
+        </Form.Item>
+        <Form.Item label="工艺类型" required layout="vertical">
+          <Selector
+            options={(workmanships.data?.content ?? []).map((w) => ({
+              label: w.name,
+              value: w.name,
+            }))}
+            value={values.workmanship ? [values.workmanship] : []}
+            onChange={(v) => set('workmanship')(v[0] ?? '')}
+            data-testid="q-workmanship"
+          />
+        </Form.Item>
+        <Form.Item label="报警次数" required>
+          <Input
+            type="number"
+            inputMode="numeric"
+            placeholder="请输入报警次数"
+            value={values.count}
+            onChange={set('count')}
+            data-testid="q-count"
+          />
+        </Form.Item>
+        <Form.Item label="报警内容" required>
+          <Input
+            placeholder="请输入报警内容"
+            value={values.warningContent}
+            onChange={set('warningContent')}
+            data-testid="q-warning"
+          />
+        </Form.Item>
+        <Form.Item label="现场描述" required layout="vertical">
+          <TextArea
+            placeholder="请输入现场描述"
+            autoSize
+            value={values.facaDescription}
+            onChange={set('facaDescription')}
+            data-testid="q-description"
+          />
+        </Form.Item>
+        <Form.Item label="报警时长">
+          <div style={{ display: 'flex', alignItems: 'center', gap: 4 }}>
+            <Input
+              inputMode="numeric"
+              value={values.hour}
+              onChange={set('hour')}
+              style={{ width: 44, flex: 'none' }}
+              aria-label="时"
+            />
+            时
+            <Input
+              inputMode="numeric"
+              value={values.minute}
+              onChange={set('minute')}
+              style={{ width: 44, flex: 'none' }}
+              aria-label="分"
+            />
+            分
+            <Input
+              inputMode="numeric"
+              value={values.second}
+              onChange={set('second')}
+              style={{ width: 44, flex: 'none' }}
+              aria-label="秒"
+            />
+            秒
+          </div>
+        </Form.Item>
+        <Form.Item label="影响参数" required layout="vertical">
+          <Selector
+            multiple
+            options={(influences.data?.content ?? []).map((w) => ({
+              label: w.name,
+              value: w.name,
+            }))}
+            value={values.influenceParameters}
+            onChange={set('influenceParameters')}
+            data-testid="q-influence"
+          />
+        </Form.Item>
+        <Form.Item label="数据来源">{values.dataFrom}</Form.Item>
+        <Form.Item label="图片" layout="vertical">
+          <MediaUploader type="pic" value={values.pics} onChange={set('pics')} testId="q-pics" />
+        </Form.Item>
+        <Form.Item label="视频" layout="vertical">
+          <MediaUploader
+            type="video"
+            value={values.videos}
+            onChange={set('videos')}
+            testId="q-videos"
+          />
+        </Form.Item>
+      </Form>
+      <Footer>
+        <Button
+          block
+          color="primary"
+          loading={save.isPending}
+          onClick={() => void submit().catch(() => undefined)}
+          data-testid="q-submit"
+        >
+          保存
+        </Button>
+      </Footer>
+    </PageFrame>
+  );
+};
+
+export default AddQuestionPage;

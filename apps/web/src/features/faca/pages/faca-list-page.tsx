@@ -1,0 +1,136 @@
+import { FACA_STATUS, facaStatusLabels, type FacaInfo } from '@linewatch/contracts/faca';
+import { Button, Collapse, Input, Selector } from 'antd-mobile';
+import { AddOutline } from 'antd-mobile-icons';
+import { useState } from 'react';
+import { useNavigate } from 'react-router';
+import { ListState } from '../../../shared/components/list-state.tsx';
+import { listStateOf } from '../../../shared/list-state.ts';
+import { links, paths } from '../../../shared/paths.ts';
+import { useOptions, useQuestionPages, type QuestionFilter } from '../api.ts';
+import { Card, Footer, InfoRow, PageFrame } from '../components/page-frame.tsx';
+import { FacaStatusTags } from '../components/status-tags.tsx';
+
+const statusOptions = Object.values(FACA_STATUS).map((v) => ({
+  label: facaStatusLabels[v]!,
+  value: String(v) as '0' | '1' | '2' | '3',
+}));
+
+const QuestionCard = ({ q, onOpen }: { q: FacaInfo; onOpen: () => void }) => (
+  <div onClick={onOpen} role="button" tabIndex={0} data-testid="faca-card">
+    <Card>
+      <div style={{ display: 'flex', justifyContent: 'space-between', gap: 8 }}>
+        <strong data-testid="faca-card-sn">{q.snCode}</strong>
+        <FacaStatusTags flags={q.facaStatus} />
+      </div>
+      <InfoRow label="报警内容">{q.warningContent}</InfoRow>
+      <InfoRow label="工艺类型">{q.workmanship}</InfoRow>
+      <InfoRow label="现场描述">{q.facaDescription}</InfoRow>
+      <InfoRow label="更新">
+        {q.updateUser} {q.updateTime.slice(0, 10)}
+      </InfoRow>
+    </Card>
+  </div>
+);
+
+const FacaListPage = () => {
+  const navigate = useNavigate();
+  const workmanships = useOptions('workmanship');
+  const [draft, setDraft] = useState<QuestionFilter>({});
+  const [filter, setFilter] = useState<QuestionFilter>({});
+  const pages = useQuestionPages(filter);
+  const items = pages.data?.pages.flatMap((p) => p.content) ?? [];
+  const searching = Object.values(filter).some(Boolean);
+
+  return (
+    <PageFrame
+      title="FACA"
+      right={
+        <Button
+          size="mini"
+          fill="none"
+          color="primary"
+          onClick={() => void navigate(paths.facaTask)}
+        >
+          我的任务
+        </Button>
+      }
+    >
+      <Collapse>
+        <Collapse.Panel key="search" title="搜索" data-testid="faca-search-toggle">
+          <Input
+            placeholder="设备SN码"
+            value={draft.snCode ?? ''}
+            onChange={(snCode) => setDraft({ ...draft, snCode })}
+            data-testid="faca-search-sn"
+          />
+          <Input
+            placeholder="报警内容"
+            value={draft.warningContent ?? ''}
+            onChange={(warningContent) => setDraft({ ...draft, warningContent })}
+          />
+          <div style={{ margin: '8px 0' }}>工艺类型</div>
+          <Selector
+            options={(workmanships.data?.content ?? []).map((w) => ({
+              label: w.name,
+              value: w.name,
+            }))}
+            value={draft.workmanship ? [draft.workmanship] : []}
+            onChange={(v) => setDraft({ ...draft, workmanship: v[0] ?? '' })}
+          />
+          <div style={{ margin: '8px 0' }}>状态</div>
+          <Selector
+            options={statusOptions}
+            value={draft.facaStatus ? [draft.facaStatus] : []}
+            onChange={(v) => setDraft({ ...draft, facaStatus: v[0] ?? '' })}
+          />
+          <div style={{ display: 'flex', gap: 8, marginTop: 8 }}>
+            <Button
+              block
+              onClick={() => {
+                setDraft({});
+                setFilter({});
+              }}
+            >
+              重置
+            </Button>
+            <Button
+              block
+              color="primary"
+              onClick={() => setFilter(draft)}
+              data-testid="faca-search-submit"
+            >
+              搜索
+            </Button>
+          </div>
+        </Collapse.Panel>
+      </Collapse>
+      {items.map((q) => (
+        <QuestionCard key={q.id} q={q} onOpen={() => void navigate(links.facaEditFaca(q.id))} />
+      ))}
+      <ListState
+        state={listStateOf({
+          itemCount: items.length,
+          isPending: pages.isPending,
+          isError: pages.isError,
+          isFetchingNextPage: pages.isFetchingNextPage,
+          hasNextPage: pages.hasNextPage,
+          searching,
+        })}
+        onRetry={() => void pages.refetch()}
+        onLoadMore={() => void pages.fetchNextPage()}
+      />
+      <Footer>
+        <Button
+          block
+          color="primary"
+          onClick={() => void navigate(links.facaAddQuestion())}
+          data-testid="faca-add"
+        >
+          <AddOutline /> 新增问题
+        </Button>
+      </Footer>
+    </PageFrame>
+  );
+};
+
+export default FacaListPage;

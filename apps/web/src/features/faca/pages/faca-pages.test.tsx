@@ -1,0 +1,107 @@
+import type { FacaInfo, Page } from '@linewatch/contracts/faca';
+import { facaApi } from '@linewatch/contracts/faca-api';
+import { screen, within } from '@testing-library/react';
+import { Toast } from 'antd-mobile';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { links, paths } from '../../../shared/paths.ts';
+import { fakeApi } from '../../../testing/fake-api.ts';
+import { renderPage } from '../../../testing/render-page.tsx';
+
+const question = (over: Partial<FacaInfo>): FacaInfo => ({
+  id: 1,
+  snCode: 'LW-S1-005',
+  workmanship: '回流焊',
+  count: 1,
+  warningContent: 'E518 温度过高',
+  facaDescription: '超温',
+  timeLength: 0,
+  hour: 0,
+  minute: 0,
+  second: 0,
+  influenceParameters: '温度',
+  dataFrom: '手动录入',
+  facaStatus: [0],
+  picList: [],
+  videoList: [],
+  updateUser: '王厂长',
+  updateTime: '2026-11-22T08:00:00.000Z',
+  faInfos: [],
+  ...over,
+});
+
+const options = (names: string[]): Page<{ id: number; name: string }> => ({
+  content: names.map((name, i) => ({ id: i + 1, name })),
+  totalElements: names.length,
+});
+
+const facaServer = (questions: FacaInfo[]) =>
+  fakeApi()
+    .on(facaApi.facaInfoPage, (q) => {
+      const hits = questions.filter((x) => !q.snCode || x.snCode.includes(String(q.snCode)));
+      const size = Number(q.pageSize);
+      const index = Number(q.pageNum);
+      return { content: hits.slice((index - 1) * size, index * size), totalElements: hits.length };
+    })
+    .on(facaApi.getWorkmanshipPage, () => options(['贴片', '回流焊']))
+    .on(facaApi.getInfluenceParametersPage, () => options(['温度', '压力']))
+    .on(facaApi.addOrUpdateFacaInfo, () => ({ id: 42 }))
+    .on(facaApi.getFacaById, () => question({ id: 42 }));
+
+afterEach(() => Toast.clear());
+
+/** The first render of a lazy page loads its chunk: on a busy machine that takes a while. */
+const LAZY = { timeout: 15_000 };
+
+describe('FACA list', () => {
+  it('pages by 5 and shows several status flags on one card', async () => {
+    const many = Array.from({ length: 7 }, (_, i) =>
+      question({ id: i + 1, snCode: `SN-${i}`, facaStatus: i === 0 ? [1, 2, 3] : [0] }),
+    );
+    const { api } = renderPage(paths.faca, { api: facaServer(many) });
+    await vi.waitFor(() => expect(screen.getAllByTestId('faca-card')).toHaveLength(5), LAZY);
+    const flags = within(screen.getAllByTestId('faca-card')[0]!).getByTestId('faca-flags');
+    expect(flags.textContent).toBe('FACA未分配任务逾期');
+    expect(api.calls(facaApi.facaInfoPage)[0]).toMatchObject({ pageNum: '1', pageSize: '5' });
+  });
+});
+
+describe('add question', () => {
+  it('is prefilled from an alarm and says what is missing, with the spec message', async () => {
+    const { user, api } = renderPage(
+      links.facaAddQuestion({
+        snCode: 'LW-S1-005',
+        warningContent: 'E518 温度过高',
+        count: 3,
+        timeLength: (3600 + 120 + 5) * 1000,
+      }),
+      { api: facaServer([]) },
+    );
+    const sn = await screen.findByPlaceholderText('请输入设备SN码', {}, LAZY);
+    expect(sn).toHaveProperty('value', 'LW-S1-005');
+    expect(screen.getByPlaceholderText('请输入报警次数')).toHaveProperty('value', '3');
+    expect(screen.getAllByLabelText('分').find((n) => n.tagName === 'INPUT')).toHaveProperty(
+      'value',
+      '2',
+    );
+    await user.click(screen.getByTestId('q-submit'));
+    await vi.waitFor(() => expect(document.body.textContent).toContain('请选择工艺类型'));
+    expect(api.calls(facaApi.addOrUpdateFacaInfo)).toEqual([]);
+
+    await user.click(await screen.findByText('回流焊'));
+    await user.type(screen.getByPlaceholderText('请输入现场描述'), '第3温区超温');
+    await user.click(screen.getByText('温度'));
+    await user.click(screen.getByTestId('q-submit'));
+    await vi.waitFor(() =>
+      expect(api.calls(facaApi.addOrUpdateFacaInfo)[0]).toMatchObject({
+        snCode: 'LW-S1-005',
+        workmanship: '回流焊',
+        count: 3,
+        hour: 1,
+        minute: 2,
+        second: 5,
+        influenceParameters: '温度',
+        dataFrom: '报警记录',
+      }),
+    );
+  }, 30_000);
+});

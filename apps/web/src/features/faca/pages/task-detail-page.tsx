@@ -1,0 +1,104 @@
+import { CA_STATUS, taskResultBody, type MediaRef } from '@linewatch/contracts/faca';
+import { facaApi } from '@linewatch/contracts/faca-api';
+import { Button, Form, Selector, TextArea } from 'antd-mobile';
+import { useState } from 'react';
+import { useNavigate, useSearchParams } from 'react-router';
+import { ListState } from '../../../shared/components/list-state.tsx';
+import { toastSuccess } from '../../../shared/toast.ts';
+import { useQuestion, useSave } from '../api.ts';
+import { MediaUploader } from '../components/media-uploader.tsx';
+import { Card, Footer, PageFrame } from '../components/page-frame.tsx';
+import { CaInfoView, FaInfoView, QuestionInfo } from '../components/question-card.tsx';
+import { validated } from '../components/validate.ts';
+
+const TaskDetailPage = () => {
+  const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const facaInfoId = Number(params.get('facaInfoId')) || null;
+  const faInfoId = Number(params.get('faInfoId'));
+  const caInfoId = Number(params.get('caInfoId'));
+  const question = useQuestion(facaInfoId);
+  const save = useSave(facaApi.submitTask);
+  const [treatment, setTreatment] = useState<string>('');
+  const [ngReason, setNgReason] = useState('');
+  const [pics, setPics] = useState<MediaRef[]>([]);
+  const q = question.data;
+  const fa = q?.faInfos.find((f) => f.id === faInfoId);
+  const ca = fa?.caInfos.find((c) => c.id === caInfoId);
+
+  const submit = async () => {
+    const body = validated(taskResultBody, {
+      caId: caInfoId,
+      treatment,
+      ngReason,
+      picIds: pics.map((p) => p.id),
+    });
+    if (!body) return;
+    await save.mutateAsync(body);
+    toastSuccess('保存成功');
+    void navigate(-1);
+  };
+
+  return (
+    <PageFrame title="任务详情">
+      {!q || !fa || !ca ? (
+        <ListState
+          state={question.isError ? 'error' : question.isPending ? 'loading' : 'empty'}
+          onRetry={() => void question.refetch()}
+        />
+      ) : (
+        <>
+          <Card testId="task-ca">
+            <CaInfoView ca={ca} />
+          </Card>
+          <Card testId="task-fa">
+            <FaInfoView fa={fa} />
+          </Card>
+          <QuestionInfo q={q} />
+          <Card testId="task-result">
+            <Form layout="vertical">
+              <Form.Item label="处理结果" required>
+                <Selector
+                  options={[
+                    { label: 'OK', value: String(CA_STATUS.ok) },
+                    { label: 'NG', value: String(CA_STATUS.ng) },
+                  ]}
+                  value={treatment ? [treatment] : []}
+                  onChange={(v) => setTreatment(v[0] ?? '')}
+                  data-testid="task-treatment"
+                />
+              </Form.Item>
+              {treatment === String(CA_STATUS.ng) ? (
+                <Form.Item label="NG原因" required>
+                  <TextArea
+                    placeholder="请输入NG原因"
+                    autoSize
+                    value={ngReason}
+                    onChange={setNgReason}
+                    data-testid="task-ng-reason"
+                  />
+                </Form.Item>
+              ) : null}
+              <Form.Item label="图片">
+                <MediaUploader type="pic" value={pics} onChange={setPics} testId="task-pics" />
+              </Form.Item>
+            </Form>
+          </Card>
+          <Footer>
+            <Button
+              block
+              color="primary"
+              loading={save.isPending}
+              onClick={() => void submit().catch(() => undefined)}
+              data-testid="task-submit"
+            >
+              提交
+            </Button>
+          </Footer>
+        </>
+      )}
+    </PageFrame>
+  );
+};
+
+export default TaskDetailPage;

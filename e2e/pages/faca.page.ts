@@ -1,0 +1,156 @@
+import type { Locator, Page } from 'playwright-core';
+import { paths } from '../support/app-paths.ts';
+import { Toast } from './toast.ts';
+
+/** antd-mobile puts a test id on an input's wrapper. */
+const input = (page: Page, testId: string) =>
+  page.getByTestId(testId).locator('input, textarea').first();
+
+/** Taps the option of an antd-mobile Selector by its label. */
+const choose = (page: Page, testId: string, label: string) =>
+  page.getByTestId(testId).locator('.adm-selector-item', { hasText: label }).first().tap();
+
+/** /faca: the collapsible search and the question cards. */
+export class FacaListPage {
+  readonly cards: Locator;
+  readonly toast: Toast;
+
+  constructor(private readonly page: Page) {
+    this.cards = page.getByTestId('faca-card');
+    this.toast = new Toast(page);
+  }
+
+  async open(): Promise<void> {
+    await this.page.goto(paths.faca);
+    await this.waitUntilLoaded();
+  }
+
+  async waitUntilLoaded(): Promise<void> {
+    await this.page.locator('[data-testid="list-state"]:not([data-state="loading"])').waitFor();
+  }
+
+  async searchSn(sn: string): Promise<void> {
+    await this.page.locator('.adm-collapse-panel-header').first().tap();
+    await input(this.page, 'faca-search-sn').fill(sn);
+    await this.page.getByTestId('faca-search-submit').tap();
+  }
+
+  async cardSns(): Promise<string[]> {
+    return this.page.getByTestId('faca-card-sn').allTextContents();
+  }
+
+  async addQuestion(): Promise<void> {
+    await this.page.getByTestId('faca-add').tap();
+  }
+}
+
+/** /faca/addQuestion: the question form. */
+export class QuestionFormPage {
+  readonly toast: Toast;
+  readonly pictures: Locator;
+
+  constructor(private readonly page: Page) {
+    this.toast = new Toast(page);
+    this.pictures = page.getByTestId('q-pics-item');
+  }
+
+  async waitUntilShown(): Promise<void> {
+    await this.page.getByTestId('question-form').waitFor();
+    await this.page.getByTestId('q-workmanship').locator('.adm-selector-item').first().waitFor();
+  }
+
+  async fill(q: {
+    sn: string;
+    workmanship: string;
+    warning: string;
+    description: string;
+    influence: string;
+  }): Promise<void> {
+    await input(this.page, 'q-sn').fill(q.sn);
+    await choose(this.page, 'q-workmanship', q.workmanship);
+    await input(this.page, 'q-warning').fill(q.warning);
+    await input(this.page, 'q-description').fill(q.description);
+    await choose(this.page, 'q-influence', q.influence);
+  }
+
+  async attachPicture(name: string, bytes: Buffer): Promise<void> {
+    await this.page
+      .getByTestId('q-pics-input')
+      .setInputFiles({ name, mimeType: 'image/png', buffer: bytes });
+    await this.pictures.first().locator('img').waitFor();
+  }
+
+  async save(): Promise<void> {
+    await this.page.getByTestId('q-submit').tap();
+  }
+}
+
+/** /faca/editFACA: the question with its FA and CA. */
+export class EditFacaPage {
+  readonly faCards: Locator;
+  readonly caItems: Locator;
+
+  constructor(private readonly page: Page) {
+    this.faCards = page.getByTestId('fa-card');
+    this.caItems = page.getByTestId('ca-info');
+  }
+
+  async waitUntilShown(): Promise<void> {
+    await this.page.getByTestId('question-info').waitFor();
+  }
+
+  async addFa(description: string): Promise<void> {
+    await this.page.getByTestId('add-fa').tap();
+    await input(this.page, 'fa-description').fill(description);
+    await this.page.getByTestId('fa-submit').tap();
+    await this.faCards.first().waitFor();
+  }
+
+  async addCa(ca: { description: string; fa: string; handler: string; due: string }) {
+    await this.page.getByTestId('add-ca').tap();
+    await input(this.page, 'ca-description').fill(ca.description);
+    await choose(this.page, 'ca-fa', ca.fa);
+    await this.page.getByTestId('ca-handlers').locator('.adm-selector-item').first().waitFor();
+    await choose(this.page, 'ca-handlers', ca.handler);
+    await input(this.page, 'ca-due').fill(ca.due);
+    await this.page.getByTestId('ca-submit').tap();
+    await this.caItems.first().waitFor();
+  }
+}
+
+/** /faca/task and /faca/editTask: a handler's tasks and the result form. */
+export class TaskPages {
+  readonly cards: Locator;
+  readonly toast: Toast;
+
+  constructor(private readonly page: Page) {
+    this.cards = page.getByTestId('task-card');
+    this.toast = new Toast(page);
+  }
+
+  async open(): Promise<void> {
+    await this.page.goto(paths.facaTask);
+    await this.cards.first().waitFor();
+  }
+
+  async openTask(text: string): Promise<void> {
+    await this.cards.filter({ hasText: text }).first().tap();
+    await this.page.getByTestId('task-result').waitFor();
+  }
+
+  async chooseNg(): Promise<void> {
+    await choose(this.page, 'task-treatment', 'NG');
+  }
+
+  async fillNgReason(reason: string): Promise<void> {
+    await input(this.page, 'task-ng-reason').fill(reason);
+  }
+
+  async submit(): Promise<void> {
+    await this.page.getByTestId('task-submit').tap();
+  }
+
+  card(text: string): Locator {
+    return this.cards.filter({ hasText: text }).first();
+  }
+}

@@ -1,0 +1,345 @@
+import { z } from 'zod';
+import { PAGE_SIZE } from './limits.ts';
+import { calendarDate, text } from './primitives.ts';
+
+/** FACA quality questions, FA, CA and tasks (spec sections 3, 4, 5, 7). */
+export const facaMessages = {
+  snCode: '请输入设备SN码',
+  workmanship: '请选择工艺类型',
+  count: '请输入报警次数',
+  warningContent: '请输入报警内容',
+  facaDescription: '请输入现场描述',
+  duration: '报警时长只能填写数字',
+  influenceParameters: '请选择影响参数',
+  faDescription: '请输入故障分析',
+  caDescription: '请输入纠正措施',
+  faInfoId: '请选择关联FA',
+  handler: '请选择处理人',
+  resolvingTime: '请选择纳期',
+  ngReason: '请输入NG原因',
+  treatment: '请选择处理结果',
+  onlyPictures: '只能上传图片',
+  onlyVideos: '只能上传视频',
+  pictureTooLarge: '图片大小不能超过10M',
+  videoTooLarge: '视频大小不能超过10M',
+  tooManyPictures: '最多上传9张图片',
+  tooManyVideos: '最多上传9个视频',
+  badFileName: '文件名不合法',
+  noFile: '请选择要上传的文件',
+  badMedia: '附件不存在或已被使用',
+  handlerCannotSee: '处理人无权查看该设备',
+  onlyHandler: '只有处理人可以提交处理结果',
+  badPage: '页码必须是正整数',
+  badId: '编号必须是正整数',
+  textTooLong: '内容不能超过 500 个字',
+  saved: '保存成功',
+} as const;
+
+/** Uploads (spec sections 5, 9): extensions by kind, 10 MB each, 9 each per form. */
+export const MEDIA_LIMITS = {
+  maxBytes: 10 * 1024 * 1024,
+  maxFiles: 9,
+  pic: ['jpg', 'jpeg', 'png', 'gif', 'bmp'],
+  video: ['mp4', 'qlv', 'qsv', 'ogg', 'flv', 'avi', 'wmv', 'rmvb'],
+} as const;
+export const mediaType = z.enum(['pic', 'video']);
+export type MediaType = z.infer<typeof mediaType>;
+
+/**
+ * Question status flags (spec section 3), several at once: 0 unhandled (no FA yet), 1 FACA (at
+ * least one FA), 2 unassigned (a CA without handler), 3 overdue (a CA past its due date, task
+ * not completed).
+ */
+export const FACA_STATUS = { unhandled: 0, faca: 1, unassigned: 2, overdue: 3 } as const;
+export const facaStatusLabels: Record<number, string> = {
+  0: '未处理',
+  1: 'FACA',
+  2: '未分配',
+  3: '任务逾期',
+};
+
+/**
+ * CA status = task treatment (spec section 4 labels 1 and 2 both ways; one reading here and
+ * everywhere, docs/architecture.md): 0 pending, 1 OK (green), 2 NG (yellow).
+ */
+export const CA_STATUS = { pending: 0, ok: 1, ng: 2 } as const;
+export const caStatusLabels: Record<number, string> = { 0: '未处理', 1: 'OK', 2: 'NG' };
+/** Task status: 0 pending, 1 completed (a treatment was given). */
+export const taskStatusLabels: Record<number, string> = { 0: '待处理', 1: '已完成' };
+export const DATA_FROM_MANUAL = '手动录入';
+
+const id = z.coerce
+  .number({ error: facaMessages.badId })
+  .int(facaMessages.badId)
+  .positive(facaMessages.badId);
+const optionalId = z.union([id, z.literal('').transform(() => undefined)]).optional();
+/** Required text: trimmed, not empty, no control characters, at most 500 characters. */
+const required = (message: string) =>
+  text(message).trim().min(1, message).max(500, facaMessages.textTooLong);
+const digits = (message: string, max: number) =>
+  z
+    .union(
+      [
+        z.number(),
+        z
+          .string()
+          .trim()
+          .regex(/^\d{1,9}$/, message)
+          .transform(Number),
+      ],
+      {
+        error: message,
+      },
+    )
+    .pipe(z.number({ error: message }).int(message).min(0, message).max(max, message));
+const mediaIds = (message: string) =>
+  z
+    .array(z.string().regex(/^[0-9a-f]{32}$/, facaMessages.badMedia), {
+      error: facaMessages.badMedia,
+    })
+    .max(MEDIA_LIMITS.maxFiles, message)
+    .default([]);
+const pageNum = z.coerce
+  .number({ error: facaMessages.badPage })
+  .int(facaMessages.badPage)
+  .min(1, facaMessages.badPage)
+  .default(1);
+const pageSize = (fallback: number) =>
+  z.coerce
+    .number({ error: facaMessages.badPage })
+    .int(facaMessages.badPage)
+    .min(1, facaMessages.badPage)
+    .max(PAGE_SIZE.options, facaMessages.badPage)
+    .default(fallback);
+const filterText = text().trim().max(64, facaMessages.textTooLong).optional();
+
+// ---------------------------------------------------------------------------------------------
+// Requests
+
+/** POST addOrUpdateFacaInfo: the question form (spec section 5). */
+export const facaInfoBody = z.object({
+  id: optionalId,
+  snCode: required(facaMessages.snCode),
+  workmanship: required(facaMessages.workmanship),
+  count: digits(facaMessages.count, 1_000_000).refine((n) => n >= 1, facaMessages.count),
+  warningContent: required(facaMessages.warningContent),
+  facaDescription: required(facaMessages.facaDescription),
+  hour: digits(facaMessages.duration, 9999).default(0),
+  minute: digits(facaMessages.duration, 59).default(0),
+  second: digits(facaMessages.duration, 59).default(0),
+  influenceParameters: required(facaMessages.influenceParameters),
+  dataFrom: text().trim().max(32, facaMessages.textTooLong).default(DATA_FROM_MANUAL),
+  facaPicIds: mediaIds(facaMessages.tooManyPictures),
+  facaVideoIds: mediaIds(facaMessages.tooManyVideos),
+});
+export type FacaInfoBody = z.input<typeof facaInfoBody>;
+
+/** POST addOrUpdateFaInfo. */
+export const faInfoBody = z.object({
+  id: optionalId,
+  facaInfoId: id,
+  faDescription: required(facaMessages.faDescription),
+  faPicIds: mediaIds(facaMessages.tooManyPictures),
+  faVideoIds: mediaIds(facaMessages.tooManyVideos),
+});
+export type FaInfoBody = z.input<typeof faInfoBody>;
+
+const treatment = z.coerce
+  .number({ error: facaMessages.treatment })
+  .int(facaMessages.treatment)
+  .min(0, facaMessages.treatment)
+  .max(2, facaMessages.treatment);
+
+const ngReasonWhenNg = <T extends { ngReason?: string | undefined }>(
+  value: T,
+  status: number,
+  ctx: z.RefinementCtx,
+) => {
+  if (status === CA_STATUS.ng && !value.ngReason)
+    ctx.addIssue({ code: 'custom', path: ['ngReason'], message: facaMessages.ngReason });
+};
+
+/** POST addOrUpdateCaInfo; handler is user ids, comma-separated (spec section 3). */
+export const caInfoBody = z
+  .object({
+    id: optionalId,
+    facaInfoId: id,
+    faInfoId: z
+      .union([id, z.literal('')], { error: facaMessages.faInfoId })
+      .refine((v) => v !== '', facaMessages.faInfoId),
+    caDescription: required(facaMessages.caDescription),
+    handler: text(facaMessages.handler)
+      .trim()
+      .regex(/^\d{1,9}(,\d{1,9}){0,19}$/, facaMessages.handler),
+    resolvingTime: calendarDate(facaMessages.resolvingTime),
+    caStatus: treatment.default(CA_STATUS.pending),
+    ngReason: text().trim().max(500, facaMessages.textTooLong).optional(),
+    caPicIds: mediaIds(facaMessages.tooManyPictures),
+    caVideoIds: mediaIds(facaMessages.tooManyVideos),
+  })
+  .superRefine((value, ctx) => ngReasonWhenNg(value, value.caStatus, ctx));
+export type CaInfoBody = z.input<typeof caInfoBody>;
+
+/** POST submitTask: a handler's result (task detail page). */
+export const taskResultBody = z
+  .object({
+    caId: id,
+    treatment: treatment.refine((t) => t !== CA_STATUS.pending, facaMessages.treatment),
+    ngReason: text().trim().max(500, facaMessages.textTooLong).optional(),
+    picIds: mediaIds(facaMessages.tooManyPictures),
+  })
+  .superRefine((value, ctx) => ngReasonWhenNg(value, value.treatment, ctx));
+export type TaskResultBody = z.input<typeof taskResultBody>;
+
+/** GET facaInfoPage (spec section 7). */
+export const facaPageQuery = z.object({
+  snCode: filterText,
+  warningContent: filterText,
+  workmanship: filterText,
+  facaStatus: z.union([z.literal(''), z.enum(['0', '1', '2', '3'])]).optional(),
+  pageNum,
+  pageSize: pageSize(PAGE_SIZE.faca),
+});
+export type FacaPageQuery = z.input<typeof facaPageQuery>;
+
+export const facaByIdQuery = z.object({ facaInfoId: id });
+export type FacaByIdQuery = z.input<typeof facaByIdQuery>;
+
+export const optionsQuery = z.object({ pageNum, pageSize: pageSize(PAGE_SIZE.options) });
+export type OptionsQuery = z.input<typeof optionsQuery>;
+
+/** GET taskPage: the signed-in user's tasks. */
+export const taskPageQuery = z.object({
+  snCode: filterText,
+  taskStatus: z.union([z.literal(''), z.enum(['0', '1'])]).optional(),
+  treatment: z.union([z.literal(''), z.enum(['0', '1', '2'])]).optional(),
+  pageNum,
+  pageSize: pageSize(PAGE_SIZE.faca),
+});
+export type TaskPageQuery = z.input<typeof taskPageQuery>;
+
+export const caIdQuery = z.object({ caId: id });
+export type CaIdQuery = z.input<typeof caIdQuery>;
+
+/** Who may be picked as a handler for the question's machine. */
+export const handlerListQuery = z.object({ snCode: required(facaMessages.snCode) });
+export type HandlerListQuery = z.input<typeof handlerListQuery>;
+
+export const mediaQuery = z.object({
+  id: z.string().regex(/^[0-9a-f]{32}$/, facaMessages.badMedia),
+  type: mediaType.optional(),
+});
+export type MediaQuery = z.input<typeof mediaQuery>;
+
+export const uploadQuery = z.object({ type: mediaType });
+export type UploadQuery = z.input<typeof uploadQuery>;
+
+// ---------------------------------------------------------------------------------------------
+// Replies
+
+/** A stored picture or video; the app shows `thumbUrl` in lists and `url` (getHDImage) in full. */
+export const mediaRef = z.object({
+  id: z.string(),
+  type: mediaType,
+  url: z.string(),
+  thumbUrl: z.string().nullable(),
+});
+export type MediaRef = z.infer<typeof mediaRef>;
+
+export const caInfo = z.object({
+  id: z.number(),
+  facaInfoId: z.number(),
+  faInfoId: z.number(),
+  faNum: z.number(),
+  caNum: z.string(),
+  caDescription: z.string(),
+  handler: z.string(),
+  handlerList: z.array(z.object({ userId: z.number(), name: z.string() })),
+  handlerDisplay: z.string(),
+  resolvingTime: z.string(),
+  caStatus: z.number(),
+  ngReason: z.string(),
+  overdue: z.boolean(),
+  caPicList: z.array(mediaRef),
+  caVideoList: z.array(mediaRef),
+  resultPicList: z.array(mediaRef),
+  updateUser: z.string(),
+  updateTime: z.string(),
+});
+export type CaInfo = z.infer<typeof caInfo>;
+
+export const faInfo = z.object({
+  id: z.number(),
+  facaInfoId: z.number(),
+  faNum: z.number(),
+  faDescription: z.string(),
+  faPicList: z.array(mediaRef),
+  faVideoList: z.array(mediaRef),
+  updateUser: z.string(),
+  updateTime: z.string(),
+  caInfos: z.array(caInfo),
+});
+export type FaInfo = z.infer<typeof faInfo>;
+
+export const facaInfo = z.object({
+  id: z.number(),
+  snCode: z.string(),
+  workmanship: z.string(),
+  count: z.number(),
+  warningContent: z.string(),
+  facaDescription: z.string(),
+  timeLength: z.number(),
+  hour: z.number(),
+  minute: z.number(),
+  second: z.number(),
+  influenceParameters: z.string(),
+  dataFrom: z.string(),
+  facaStatus: z.array(z.number()),
+  picList: z.array(mediaRef),
+  videoList: z.array(mediaRef),
+  updateUser: z.string(),
+  updateTime: z.string(),
+  faInfos: z.array(faInfo),
+});
+export type FacaInfo = z.infer<typeof facaInfo>;
+
+export const pageOf = <T extends z.ZodType>(item: T) =>
+  z.object({ content: z.array(item), totalElements: z.number() });
+export interface Page<T> {
+  content: T[];
+  totalElements: number;
+}
+
+export const namedOption = z.object({ id: z.number(), name: z.string() });
+export type NamedOption = z.infer<typeof namedOption>;
+
+export const task = z.object({
+  caId: z.number(),
+  facaInfoId: z.number(),
+  faInfoId: z.number(),
+  snCode: z.string(),
+  caNum: z.string(),
+  treatment: z.number(),
+  taskStatus: z.number(),
+  handles: z.string(),
+  taskContent: z.string(),
+  resolvingTime: z.string(),
+  overdue: z.boolean(),
+});
+export type Task = z.infer<typeof task>;
+
+export const facaInfoIds = z.object({ FaCaId: z.number(), FaId: z.number(), CaId: z.number() });
+export type FacaInfoIds = z.infer<typeof facaInfoIds>;
+
+export const savedId = z.object({ id: z.number() });
+export type SavedId = z.infer<typeof savedId>;
+
+export const handlerOption = z.object({ userId: z.number(), name: z.string() });
+export type HandlerOption = z.infer<typeof handlerOption>;
+
+export const uploadReply = z.array(mediaRef);
+export type UploadReply = z.infer<typeof uploadReply>;
+
+/** Duration in ms from the form's hours, minutes and seconds (spec section 5). */
+export const durationMs = (hour: number, minute: number, second: number) =>
+  (hour * 3600 + minute * 60 + second) * 1000;
