@@ -6,6 +6,7 @@ export class DeviceLogPage {
   readonly alarmsTab: Locator;
   readonly operationsTab: Locator;
   readonly date: Locator;
+  /** Stop alarms still active, flagged as errors (in the day's list or above it). */
   readonly currentWarnings: Locator;
   readonly stopAlarms: Locator;
   readonly operations: Locator;
@@ -18,7 +19,9 @@ export class DeviceLogPage {
     this.alarmsTab = page.getByTestId('log-tab-alarms');
     this.operationsTab = page.getByTestId('log-tab-operations');
     this.date = page.getByTestId('log-date');
-    this.currentWarnings = page.getByTestId('current-warning');
+    this.currentWarnings = page.locator(
+      '[data-testid="current-warning"], [data-testid="stop-alarm"][data-state="1"]',
+    );
     this.stopAlarms = page.getByTestId('stop-alarm');
     this.operations = page.getByTestId('operation-log');
     this.alarmPager = page.getByTestId('alarm-pager');

@@ -22,7 +22,8 @@ export const threeParamOption = (points: readonly ThreeParamPoint[]): ChartOptio
       name: '%',
       min: 0,
       max: 100,
-      splitNumber: 4,
+      // 0, 25, 50, 75, 100: five ticks that land on round figures.
+      interval: 25,
       nameTextStyle: { fontSize: 10 },
       axisLabel,
       splitLine: { show: false },

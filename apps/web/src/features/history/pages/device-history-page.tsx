@@ -68,7 +68,8 @@ const DeviceHistoryPage = () => {
   const title = data
     ? `${data.nickDeviceName || data.deviceName}（${data.nickSnCode || data.snCode}）`
     : snCode;
-  const hasTop = (data?.dtTop.length ?? 0) > 0;
+  // A day with nothing recorded shows only its notice, alarms or not.
+  const hasTop = Boolean(data?.hasData) && (data?.dtTop.length ?? 0) > 0;
   const activeTab = tab === 'top' && !hasTop ? 'param' : tab;
 
   const body = () => {

@@ -20,7 +20,8 @@ const alarm = (n: number, state: 0 | 1 = 0): StopAlarm => ({
 const logServer = () =>
   fakeApi()
     .on(historyApi.stopAlarms, (q) => ({
-      currentWarning: [alarm(9, 1)],
+      // E108 began on an earlier day and is still active; E109 began today (also in data).
+      currentWarning: [alarm(8, 1), alarm(9, 1)],
       data: q.pageNumber === '2' ? [alarm(3)] : [alarm(9, 1), alarm(2)],
       page: { pageNumber: Number(q.pageNumber), pageSize: 11, total: 13, totalPage: 2 },
     }))
@@ -42,11 +43,12 @@ describe('device log page', { timeout: 30_000 }, () => {
     const { api, user } = renderPage(links.machine(paths.deviceLog, 'SN-1'), {
       api: logServer(),
     });
-    const current = await screen.findByTestId('current-warning', {}, FIRST);
-    expect(current.dataset.state).toBe('1');
-    expect(current.textContent).toContain('当前报警');
+    const current = await screen.findAllByTestId('current-warning', {}, FIRST);
+    expect(current.map((c) => c.textContent)).toEqual([expect.stringContaining('E108')]);
+    expect(current[0]!.textContent).toContain('当前报警');
     const items = screen.getAllByTestId('stop-alarm');
     expect(items.map((i) => i.dataset.state)).toEqual(['1', '0']);
+    expect(items[0]!.textContent).toContain('当前报警');
     expect(items[1]!.textContent).toContain('结束：2026-11-20 08:02:30');
     expect(api.calls(historyApi.stopAlarms)[0]).toMatchObject({
       snCode: 'SN-1',

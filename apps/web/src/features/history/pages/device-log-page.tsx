@@ -1,3 +1,4 @@
+import type { StopAlarm } from '@linewatch/contracts/history';
 import { Tabs } from 'antd-mobile';
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
@@ -12,18 +13,24 @@ import styles from './device-log-page.module.css';
 
 type Tab = 'alarms' | 'operations';
 
+const alarmKey = (a: StopAlarm) => `${a.contentStr}|${a.beginTime}`;
+
 const StopAlarms = ({ snCode, date }: { snCode: string; date: string }) => {
   const [page, setPage] = useState(1);
   const query = useStopAlarms({ snCode, date, pageNumber: page });
   const data = query.data;
   if (!data) return <Waiting query={query} testId="log" />;
-  const empty = data.currentWarning.length === 0 && data.data.length === 0;
+  // A current warning that began this day is in the day's list, flagged there; the others
+  // (begun on an earlier day, still active) are shown above it.
+  const listed = new Set(data.data.map(alarmKey));
+  const earlier = data.currentWarning.filter((a) => !listed.has(alarmKey(a)));
+  const empty = earlier.length === 0 && data.data.length === 0;
   return (
     <>
-      {data.currentWarning.length > 0 ? (
+      {earlier.length > 0 ? (
         <ul className={styles.list} data-testid="current-warnings">
-          {data.currentWarning.map((a) => (
-            <StopAlarmItem key={`${a.contentStr}-${a.beginTime}`} alarm={a} current />
+          {earlier.map((a) => (
+            <StopAlarmItem key={alarmKey(a)} alarm={a} current />
           ))}
         </ul>
       ) : null}
@@ -32,7 +39,7 @@ const StopAlarms = ({ snCode, date }: { snCode: string; date: string }) => {
         <>
           <ul className={styles.list}>
             {data.data.map((a) => (
-              <StopAlarmItem key={`${a.contentStr}-${a.beginTime}`} alarm={a} />
+              <StopAlarmItem key={alarmKey(a)} alarm={a} />
             ))}
           </ul>
           <Pager
