@@ -229,10 +229,8 @@ export const mediaQuery = z.object({
   id: z.string().regex(/^[0-9a-f]{32}$/, facaMessages.badMedia),
   type: mediaType.optional(),
 });
-export type MediaQuery = z.input<typeof mediaQuery>;
 
 export const uploadQuery = z.object({ type: mediaType });
-export type UploadQuery = z.input<typeof uploadQuery>;
 
 // ---------------------------------------------------------------------------------------------
 // Replies
@@ -338,7 +336,6 @@ export const handlerOption = z.object({ userId: z.number(), name: z.string() });
 export type HandlerOption = z.infer<typeof handlerOption>;
 
 export const uploadReply = z.array(mediaRef);
-export type UploadReply = z.infer<typeof uploadReply>;
 
 /** Duration in ms from the form's hours, minutes and seconds (spec section 5). */
 export const durationMs = (hour: number, minute: number, second: number) =>

@@ -6,7 +6,7 @@ import {
 } from '@linewatch/contracts/faca';
 import { facaApi } from '@linewatch/contracts/faca-api';
 import { Button, Form, Input, Selector, TextArea } from 'antd-mobile';
-import { useEffect, useState } from 'react';
+import { Fragment, useEffect, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { links } from '../../../shared/paths.ts';
 import { toastSuccess } from '../../../shared/toast.ts';
@@ -29,6 +29,12 @@ interface Values {
   pics: MediaRef[];
   videos: MediaRef[];
 }
+
+const DURATION_PARTS = [
+  ['hour', '时'],
+  ['minute', '分'],
+  ['second', '秒'],
+] as const;
 
 const fromMs = (ms: number) => {
   const s = Math.floor(ms / 1000);
@@ -161,30 +167,18 @@ const AddQuestionPage = () => {
         </Form.Item>
         <Form.Item label="报警时长">
           <div style={{ display: 'flex', alignItems: 'center', gap: 4 }}>
-            <Input
-              inputMode="numeric"
-              value={values.hour}
-              onChange={set('hour')}
-              style={{ width: 44, flex: 'none' }}
-              aria-label="时"
-            />
-            时
-            <Input
-              inputMode="numeric"
-              value={values.minute}
-              onChange={set('minute')}
-              style={{ width: 44, flex: 'none' }}
-              aria-label="分"
-            />
-            分
-            <Input
-              inputMode="numeric"
-              value={values.second}
-              onChange={set('second')}
-              style={{ width: 44, flex: 'none' }}
-              aria-label="秒"
-            />
-            秒
+            {DURATION_PARTS.map(([key, unit]) => (
+              <Fragment key={key}>
+                <Input
+                  inputMode="numeric"
+                  value={values[key]}
+                  onChange={set(key)}
+                  style={{ width: 44, flex: 'none' }}
+                  aria-label={unit}
+                />
+                {unit}
+              </Fragment>
+            ))}
           </div>
         </Form.Item>
         <Form.Item label="影响参数" required layout="vertical">
