@@ -1,4 +1,5 @@
 import type { MachineListQuery, StatusSummaryQuery } from '@linewatch/contracts/devices';
+import type { MapQuery, StatisticsQuery } from '@linewatch/contracts/statistics';
 
 /**
  * Every TanStack Query key, per domain. Features never import each other, so a feature that
@@ -16,5 +17,18 @@ export const queryKeys = {
     lists: () => ['devices', 'list'] as const,
     list: (filter: Partial<MachineListQuery>) => ['devices', 'list', filter] as const,
     summary: (filter: StatusSummaryQuery) => ['devices', 'summary', filter] as const,
+  },
+  map: {
+    all: ['map'] as const,
+    status: (area: MapQuery) => ['map', 'status', area] as const,
+    points: (area: MapQuery) => ['map', 'points', area] as const,
+    /** A static GeoJSON file under /map/ (never changes while the app runs). */
+    geo: (file: string) => ['map', 'geo', file] as const,
+  },
+  statistics: {
+    all: ['statistics'] as const,
+    lines: () => ['statistics', 'lines'] as const,
+    groups: (productLine: string) => ['statistics', 'groups', productLine] as const,
+    list: (query: Omit<StatisticsQuery, 'pageIndex'>) => ['statistics', 'list', query] as const,
   },
 } as const;
