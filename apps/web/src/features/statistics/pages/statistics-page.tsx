@@ -111,7 +111,7 @@ const StatisticsPage = () => {
             </button>
           )}
         </label>
-        <label className={styles.field}>
+        <label className={`${styles.field} ${styles.stacked}`}>
           <span className={styles.label}>开始时间</span>
           <input
             className={styles.control}
@@ -122,7 +122,7 @@ const StatisticsPage = () => {
             onChange={(e) => setStart(fromInput(e.target.value))}
           />
         </label>
-        <label className={styles.field}>
+        <label className={`${styles.field} ${styles.stacked}`}>
           <span className={styles.label}>结束时间</span>
           <input
             className={styles.control}
