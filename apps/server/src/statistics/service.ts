@@ -1,8 +1,5 @@
 import { ReplyCode } from '@linewatch/contracts/envelope';
 import {
-  rangeProblem,
-  statisticsMessages,
-  type MapLevel,
   type MapPoint,
   type MapStatus,
   type Option,
@@ -10,6 +7,11 @@ import {
   type StatisticsReply,
   type StatisticsRow,
 } from '@linewatch/contracts/statistics';
+import {
+  rangeProblem,
+  statisticsMessages,
+  type MapLevel,
+} from '@linewatch/contracts/statistics-rules';
 import type { DevicesService } from '../devices/service.ts';
 import { DomainError } from '../http/envelope.ts';
 import type { SessionUser } from '../identity/service.ts';

@@ -1,12 +1,12 @@
 import { ReplyCode } from '@linewatch/contracts/envelope';
 import {
-  statisticsMessages,
   type MapPoints,
   type MapStatus,
   type Option,
   type StatisticsReply,
   type StatisticsRow,
 } from '@linewatch/contracts/statistics';
+import { statisticsMessages } from '@linewatch/contracts/statistics-rules';
 import { statisticsApi } from '@linewatch/contracts/statistics-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { factories, type TestGroup, type TestLine } from '../test/factories.ts';

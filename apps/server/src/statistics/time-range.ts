@@ -1,4 +1,4 @@
-import { wallClockMs } from '@linewatch/contracts/statistics';
+import { wallClockMs } from '@linewatch/contracts/statistics-rules';
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
 

@@ -1,4 +1,5 @@
-import { mapLevels, type MapLevel, type MapQuery } from '@linewatch/contracts/statistics';
+import { type MapQuery } from '@linewatch/contracts/statistics';
+import { mapLevels, type MapLevel } from '@linewatch/contracts/statistics-rules';
 
 /**
  * Where the map is drilled to, as the names from the top: [] the world, ['中国'] China,

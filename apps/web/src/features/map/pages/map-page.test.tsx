@@ -59,9 +59,9 @@ const summaryCount = (key: keyof MapStatus) =>
 
 /** The summary says `total` (the lazy page and its queries may take a moment on a busy machine). */
 const showsTotal = (total: string) =>
-  vi.waitFor(() => expect(summaryCount('totalNum')).toBe(total), { timeout: 5000 });
+  vi.waitFor(() => expect(summaryCount('totalNum')).toBe(total), { timeout: 10_000 });
 
-describe('device map', () => {
+describe('device map', { timeout: 30_000 }, () => {
   it('shows the world summary and drills world → China → province → city', async () => {
     const api = mapServer();
     const { router, user } = renderPage(paths.map, { api });

@@ -1,4 +1,5 @@
-import { rowMeetsTarget, type StatisticsRow } from '@linewatch/contracts/statistics';
+import { type StatisticsRow } from '@linewatch/contracts/statistics';
+import { rowMeetsTarget } from '@linewatch/contracts/statistics-rules';
 import { formatDuration, formatNumber, formatPercent } from '../../../shared/format.ts';
 import styles from './statistics-card.module.css';
 

@@ -1,5 +1,6 @@
 import { ReplyCode } from '@linewatch/contracts/envelope';
-import { statisticsMessages, type StatisticsRow } from '@linewatch/contracts/statistics';
+import { type StatisticsRow } from '@linewatch/contracts/statistics';
+import { statisticsMessages } from '@linewatch/contracts/statistics-rules';
 import { statisticsApi } from '@linewatch/contracts/statistics-api';
 import { fireEvent, screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
@@ -50,22 +51,25 @@ const input = (testId: string) => screen.getByTestId<HTMLInputElement>(testId);
 /** Sets a time field as the picker would ('YYYY-MM-DDTHH:mm:ss'). */
 const setTime = (testId: string, value: string) =>
   fireEvent.change(input(testId), { target: { value: value.replace(' ', 'T') } });
+/** The page is a lazy chunk behind the guard: on a busy machine its first render takes a while. */
+const opened = () => screen.findByTestId('statistics-form', {}, { timeout: 10_000 });
 const problem = () => screen.queryByTestId('statistics-problem')?.textContent ?? null;
 const cards = () => screen.queryAllByTestId('statistics-card');
 const metric = (card: HTMLElement, name: string) =>
   within(card).getByTestId(`statistics-metric-${name}`);
 
-describe('statistics search', () => {
+describe('statistics search', { timeout: 30_000 }, () => {
   it('starts at 08:00 (today or yesterday) and ends now', async () => {
     renderPage(paths.deviceStatistics, { api: statisticsServer() });
-    await screen.findByTestId('statistics-form');
+    await opened();
     expect(input('statistics-start').value).toMatch(/^\d{4}-\d{2}-\d{2}T08:00(:00)?$/);
     expect(Math.abs(Date.parse(input('statistics-end').value) - Date.now())).toBeLessThan(60_000);
   });
 
   it('asks for a product line before a product group, then lists that line’s groups', async () => {
     const { user } = renderPage(paths.deviceStatistics, { api: statisticsServer() });
-    await user.click(await screen.findByTestId('statistics-group'));
+    await opened();
+    await user.click(screen.getByTestId('statistics-group'));
     expect(problem()).toBe(statisticsMessages.lineFirst);
     await vi.waitFor(() =>
       expect(screen.getByTestId('statistics-line').querySelectorAll('option')).toHaveLength(3),
@@ -105,7 +109,7 @@ describe('statistics search', () => {
     it.each(cases)('%s', async (_name, range, message) => {
       const api = statisticsServer();
       const { user } = renderPage(paths.deviceStatistics, { api });
-      await screen.findByTestId('statistics-form');
+      await opened();
       const [start, end] = range();
       setTime('statistics-start', start);
       setTime('statistics-end', end);
@@ -118,6 +122,7 @@ describe('statistics search', () => {
   it('shows five cards a page with every figure and its colour, then the rest', async () => {
     const api = statisticsServer();
     const { user } = renderPage(paths.deviceStatistics, { api });
+    await opened();
     await vi.waitFor(() =>
       expect(screen.getByTestId('statistics-line').querySelectorAll('option')).toHaveLength(3),
     );
@@ -173,7 +178,8 @@ describe('statistics search', () => {
         : { data: rows.slice(0, 2), total: 2 },
     );
     const { user } = renderPage(paths.deviceStatistics, { api });
-    await user.click(await screen.findByTestId('statistics-search'));
+    await opened();
+    await user.click(screen.getByTestId('statistics-search'));
     await vi.waitFor(() => expect(screen.getByTestId('list-state').dataset.state).toBe('error'));
     await vi.waitFor(() =>
       expect(document.body.textContent).toContain(statisticsMessages.unknownLine),

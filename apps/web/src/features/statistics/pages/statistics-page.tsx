@@ -1,4 +1,4 @@
-import { rangeProblem, statisticsMessages } from '@linewatch/contracts/statistics';
+import { rangeProblem, statisticsMessages } from '@linewatch/contracts/statistics-rules';
 import { Button, NavBar } from 'antd-mobile';
 import { useCallback, useState, type FormEvent } from 'react';
 import { ListState } from '../../../shared/components/list-state.tsx';
