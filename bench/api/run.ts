@@ -6,6 +6,7 @@
  *
  *   npm run api -w @linewatch/bench -- [--machines 10000] [--days 90] [--seconds 10]
  *     [--only statistics]   run the scenarios whose name contains this
+ *     [--connections 1]     every scenario at this many connections instead of its own
  *
  * A new scenario (the 31-day history query, say) is one more entry of SCENARIOS.
  */
@@ -32,6 +33,8 @@ const { values: args } = parseArgs({
     days: { type: 'string', default: '90' },
     seconds: { type: 'string', default: '10' },
     only: { type: 'string', default: '' },
+    /** Overrides every scenario's connections (1: one request at a time, the bare latency). */
+    connections: { type: 'string', default: '' },
     'server-entry': { type: 'string', default: 'apps/server/src/main.ts' },
   },
 });
@@ -198,7 +201,10 @@ try {
   console.log(`\n| scenario | connections | p50 ms | p90 ms | p99 ms | req/s | errors | target |`);
   console.log(`| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |`);
   let missed = 0;
-  for (const s of SCENARIOS.filter((x) => x.name.includes(args.only))) {
+  const chosen = SCENARIOS.filter((x) => x.name.includes(args.only)).map((x) =>
+    args.connections ? { ...x, connections: Number(args.connections) } : x,
+  );
+  for (const s of chosen) {
     const url = `${baseUrl}${s.path}?${new URLSearchParams(
       Object.entries(s.query).map(([k, v]) => [k, String(v)]),
     )}`;
