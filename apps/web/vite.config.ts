@@ -2,6 +2,7 @@ import react from '@vitejs/plugin-react';
 import ts from 'typescript';
 import { defineConfig, type Plugin } from 'vite';
 import { compression } from 'vite-plugin-compression2';
+import { mapData } from './vite-map-data.ts';
 
 const server = `http://127.0.0.1:${process.env.LW_SERVER_PORT ?? 3000}`;
 
@@ -40,6 +41,7 @@ export default defineConfig({
   plugins: [
     react(),
     pureContractInitialisers(),
+    mapData(),
     compression({ threshold: 1024, exclude: /manifest\.json$/, logLevel: 'silent' }),
   ],
   // TITLE_SUFFIX (README's configuration table) is read at build time; npm start builds first.

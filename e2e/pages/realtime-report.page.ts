@@ -32,6 +32,8 @@ export class RealtimeReportPage {
   readonly connectionError: Locator;
   readonly alarms: Locator;
   readonly lastReading: Locator;
+  /** The page without an snCode: 当前无选择设备. */
+  readonly noDevice: Locator;
 
   constructor(private readonly page: Page) {
     this.navbar = page.getByTestId('device-navbar');
@@ -46,6 +48,7 @@ export class RealtimeReportPage {
     this.connectionError = page.getByTestId('connection-error');
     this.alarms = page.getByTestId('realtime-alarm');
     this.lastReading = page.getByTestId('realtime-last-reading');
+    this.noDevice = page.getByTestId('no-device');
   }
 
   /** Each active alarm as shown: code, then its description if it has one. */

@@ -23,6 +23,7 @@ import { jobsPlugin } from './plugins/jobs.ts';
 import { loggerOptions } from './plugins/log-redaction.ts';
 import { mediaModule } from './media/module.ts';
 import { securityPlugin } from './plugins/security.ts';
+import { statisticsModule } from './statistics/module.ts';
 import { visibilityPlugin } from './plugins/visibility.ts';
 import { webAppPlugin } from './plugins/web-app.ts';
 import type { Ingestor } from './telemetry/ingest.ts';
@@ -83,6 +84,7 @@ export const buildApp = async (config: Config, options: BuildOptions = {}): Prom
     await app.register(historyModule, { core });
     await app.register(mediaModule, { core });
     await app.register(facaModule, { core });
+    await app.register(statisticsModule, { core });
     await app.ready();
   } catch (error) {
     await app.close().catch(() => undefined);

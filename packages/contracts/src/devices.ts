@@ -1,13 +1,11 @@
 import { z } from 'zod';
 import { PAGE_SIZE } from './limits.ts';
+import { listMessages } from './list-messages.ts';
 import { calendarDate, primitiveMessages, text } from './primitives.ts';
 
 export const deviceMessages = {
   listFailed: '获取设备列表失败',
-  noData: '暂无数据',
-  noResult: '查无数据',
-  noMore: '没有更多了',
-  retry: '请求失败，点击重新加载',
+  ...listMessages,
   badDate: primitiveMessages.badDate,
   badPage: '页码必须是正整数',
   badPageSize: '每页条数应为 1 到 100 的整数',

@@ -15,6 +15,8 @@ import { paths } from '../shared/paths.ts';
 const LoginPage = lazyPage(() => import('../features/identity/pages/login-page.tsx'));
 const CenterPage = lazyPage(() => import('../features/identity/pages/center-page.tsx'));
 const DeviceListPage = lazyPage(() => import('../features/devices/pages/device-list-page.tsx'));
+const MapPage = lazyPage(() => import('../features/map/pages/map-page.tsx'));
+const StatisticsPage = lazyPage(() => import('../features/statistics/pages/statistics-page.tsx'));
 const CurrentDataReportPage = lazyPage(
   () => import('../features/telemetry/pages/current-data-report-page.tsx'),
 );
@@ -61,7 +63,7 @@ export const routes: RouteObject[] = [
       {
         element: <TabLayout />,
         children: [
-          { ...notBuilt(paths.map, '设备地图', false), handle: handle('设备地图', ['map']) },
+          { path: paths.map, handle: handle('设备地图', ['map']), element: <MapPage /> },
           {
             path: paths.deviceList,
             handle: handle('设备列表', ['deviceList']),
@@ -88,7 +90,11 @@ export const routes: RouteObject[] = [
       notBuilt(paths.bindDevice, '绑定机台'),
       notBuilt(paths.unboundDevice, '解绑机台'),
       notBuilt(paths.followSetting, '订阅设置'),
-      notBuilt(paths.deviceStatistics, '设备统计'),
+      {
+        path: paths.deviceStatistics,
+        handle: handle('设备统计'),
+        element: <StatisticsPage />,
+      },
       {
         ...notBuilt(paths.subscription, '我的订阅'),
         handle: handle('我的订阅', ['msgList', 'subscriptionList']),

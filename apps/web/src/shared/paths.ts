@@ -68,6 +68,8 @@ export const links = {
     snCode: string,
   ): string => withQuery(path, { snCode }),
   currentDataReport: (snCode: string): string => links.machine(paths.currentDataReport, snCode),
+  /** The device map drilled to an area: /map?area=中国/广东省 (world: /map). */
+  map: (area: readonly string[]): string => withQuery(paths.map, { area: area.join('/') }),
   /** The subscription settings of the machines selected on the device list (comma-separated). */
   followSetting: (snCodes: readonly string[]): string =>
     withQuery(paths.followSetting, { snCode: snCodes.join(',') }),

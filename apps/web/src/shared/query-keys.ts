@@ -6,6 +6,7 @@ import type {
   StopAlarmQuery,
 } from '@linewatch/contracts/history';
 import type { FacaPageQuery, TaskPageQuery } from '@linewatch/contracts/faca';
+import type { MapQuery, StatisticsQuery } from '@linewatch/contracts/statistics';
 
 /**
  * Every TanStack Query key, per domain. Features never import each other, so a feature that
@@ -41,5 +42,18 @@ export const queryKeys = {
     tasks: (filter: Partial<TaskPageQuery>) => ['faca', 'tasks', filter] as const,
     options: (kind: 'workmanship' | 'influence') => ['faca', 'options', kind] as const,
     handlers: (snCode: string) => ['faca', 'handlers', snCode] as const,
+  },
+  map: {
+    all: ['map'] as const,
+    status: (area: MapQuery) => ['map', 'status', area] as const,
+    points: (area: MapQuery) => ['map', 'points', area] as const,
+    /** A static GeoJSON file under /map/ (never changes while the app runs). */
+    geo: (file: string) => ['map', 'geo', file] as const,
+  },
+  statistics: {
+    all: ['statistics'] as const,
+    lines: () => ['statistics', 'lines'] as const,
+    groups: (productLine: string) => ['statistics', 'groups', productLine] as const,
+    list: (query: Omit<StatisticsQuery, 'pageIndex'>) => ['statistics', 'list', query] as const,
   },
 } as const;

@@ -1,6 +1,7 @@
 import type { MachineCard, MenuNode } from '@linewatch/contracts/devices';
 import type { UserInfo } from '@linewatch/contracts/identity';
 import type { RealtimePayload } from '@linewatch/contracts/socket';
+import type { StatisticsRow } from '@linewatch/contracts/statistics';
 
 /** Contract objects for tests: sensible defaults, the test names only what it is about. */
 
@@ -59,5 +60,30 @@ export const buildRealtimePayload = (
 export const buildUserInfo = (overrides: Partial<UserInfo> = {}): UserInfo => ({
   name: '测试员',
   nickName: 'tester',
+  ...overrides,
+});
+
+export const buildStatisticsRow = (overrides: Partial<StatisticsRow> = {}): StatisticsRow => ({
+  machineCode: 'SN-1',
+  nickSnCode: '',
+  deviceName: '点胶机',
+  productLine: 'L1',
+  productGroup: 'G1',
+  produceNumber: 100,
+  produceTargetNumber: 90,
+  ngNumber: 1,
+  ngTargetNumber: 2,
+  yield: 99,
+  yieldTarget: 98,
+  avgPPM: 10,
+  maxPPM: 12,
+  ppmTarget: 10,
+  useRate: 90,
+  useRateTarget: 80,
+  preProcessWaitingTime: 60,
+  afterProcessWaitingTime: 120,
+  runningTime: 3600,
+  errorTime: 0,
+  waitingTime: 180,
   ...overrides,
 });

@@ -4,7 +4,7 @@ import { useMatches } from 'react-router';
 import { BlankState } from '../../shared/components/blank-state.tsx';
 import { webMessages } from '../../shared/messages.ts';
 import { handleOf } from '../route-handle.ts';
-import { useGoBack } from './use-go-back.ts';
+import { useGoBack } from '../../shared/use-go-back.ts';
 
 interface NotBuiltProps {
   /** Standalone pages get a top bar with back; pages inside a layout already have navigation. */

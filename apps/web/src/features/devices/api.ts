@@ -7,16 +7,8 @@ import { devicesApi } from '@linewatch/contracts/devices-api';
 import { PAGE_SIZE } from '@linewatch/contracts/limits';
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { call } from '../../shared/api-client.ts';
+import { LIVE_REFRESH_MS, liveRefresh } from '../../shared/live-refresh.ts';
 import { queryKeys } from '../../shared/query-keys.ts';
-
-/**
- * The list is a monitoring screen: what is on it is fetched again this often while it is open
- * (docs/architecture.md says why a refetch and not a push). A query that failed stops refreshing
- * until retried, so a refusal is not toasted again every few seconds.
- */
-export const LIVE_REFRESH_MS = 10_000;
-const liveRefresh = (query: { state: { status: string } }): number | false =>
-  query.state.status === 'error' ? false : LIVE_REFRESH_MS;
 
 export const useProcessMenu = () =>
   useQuery({

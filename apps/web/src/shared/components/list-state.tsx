@@ -1,4 +1,4 @@
-import { deviceMessages } from '@linewatch/contracts/devices';
+import { listMessages } from '@linewatch/contracts/list-messages';
 import { DotLoading } from 'antd-mobile';
 import { useEffect, useRef } from 'react';
 import type { ListStateKind } from '../list-state.ts';
@@ -13,10 +13,10 @@ interface ListStateProps {
 }
 
 const texts: Record<Exclude<ListStateKind, 'loading' | 'more'>, string> = {
-  empty: deviceMessages.noData,
-  noResult: deviceMessages.noResult,
-  end: deviceMessages.noMore,
-  error: deviceMessages.retry,
+  empty: listMessages.noData,
+  noResult: listMessages.noResult,
+  end: listMessages.noMore,
+  error: listMessages.retry,
 };
 
 /** The one way a list shows loading / empty / no result / end / retry / load more. */

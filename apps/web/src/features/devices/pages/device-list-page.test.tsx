@@ -8,7 +8,7 @@ import { buildLineNode, buildMachineCard } from '../../../testing/builders.ts';
 import { failure, fakeApi } from '../../../testing/fake-api.ts';
 import { FakeSocket } from '../../../testing/fake-socket.ts';
 import { renderPage } from '../../../testing/render-page.tsx';
-import { LIVE_REFRESH_MS } from '../api.ts';
+import { LIVE_REFRESH_MS } from '../../../shared/live-refresh.ts';
 
 const menu: MenuNode[] = [
   { kind: 'all', text: '全部', count: 18 },

@@ -1,6 +1,6 @@
 import { act, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { links } from '../../../shared/paths.ts';
+import { links, paths } from '../../../shared/paths.ts';
 import { buildRealtimePayload } from '../../../testing/builders.ts';
 import { FakeSocket } from '../../../testing/fake-socket.ts';
 import { renderPage } from '../../../testing/render-page.tsx';
@@ -39,6 +39,12 @@ describe('real-time report page', () => {
     act(() => opened.openWith({ ...inFault, EquipmentStatus: 2, alarms: [] }));
     await screen.findByTestId('realtime-last-reading');
     expect(screen.queryByTestId('realtime-alarms')).toBeNull();
+  });
+
+  it('says no machine is chosen without an snCode, and opens no socket', async () => {
+    renderPage(paths.currentDataReport);
+    expect((await screen.findByTestId('no-device')).textContent).toContain('当前无选择设备');
+    expect(FakeSocket.last).toBeNull();
   });
 
   it('asks to choose again from the list for an SN no machine has', async () => {

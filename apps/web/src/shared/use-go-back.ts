@@ -1,5 +1,5 @@
 import { useNavigate } from 'react-router';
-import { paths } from '../../shared/paths.ts';
+import { paths } from './paths.ts';
 
 /** Back in history when there is somewhere to go back to inside the app, else to the home page. */
 export const useGoBack = (fallback: string = paths.home) => {

@@ -1,0 +1,19 @@
+import fp from 'fastify-plugin';
+import type { Core } from '../core.ts';
+import { createStatisticsRepository } from './repository.ts';
+import { statisticsRoutes } from './routes.ts';
+import { createStatisticsService } from './service.ts';
+
+/** The device map and the statistics page: counts and figures over what a user may see. */
+export const statisticsModule = fp(
+  async (app, { core }: { core: Core }) => {
+    const statistics = createStatisticsService({
+      repo: createStatisticsRepository(core.database.db),
+      devices: app.devices,
+      live: core.live,
+      timeZone: core.config.TIMEZONE,
+    });
+    await app.register(statisticsRoutes, { statistics });
+  },
+  { name: 'statistics', dependencies: ['devices'] },
+);

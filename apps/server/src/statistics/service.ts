@@ -1,0 +1,192 @@
+import { ReplyCode } from '@linewatch/contracts/envelope';
+import {
+  type MapPoint,
+  type MapStatus,
+  type Option,
+  type StatisticsFilters,
+  type StatisticsReply,
+  type StatisticsRow,
+} from '@linewatch/contracts/statistics';
+import {
+  rangeProblem,
+  statisticsMessages,
+  type MapLevel,
+} from '@linewatch/contracts/statistics-rules';
+import type { DevicesService } from '../devices/service.ts';
+import { DomainError } from '../http/envelope.ts';
+import type { SessionUser } from '../identity/service.ts';
+import { derive } from '../shared/metrics.ts';
+import type { LiveState } from '../telemetry/live-state.ts';
+import type { StatisticsRepository } from './repository.ts';
+import { instantOf, splitRange, wallClockOf } from './time-range.ts';
+
+export interface StatisticsDeps {
+  repo: StatisticsRepository;
+  /** Line visibility and the product lines and groups, as the device list has them. */
+  devices: Pick<DevicesService, 'visibleLineIds' | 'menu'>;
+  live: Pick<LiveState, 'statusOf'>;
+  timeZone: string;
+}
+
+interface MapArea {
+  mapLevel: MapLevel;
+  positionName: string;
+}
+
+interface StatisticsInput {
+  filters: StatisticsFilters;
+  dataStartDate?: string | undefined;
+  dataEndDate?: string | undefined;
+  pageIndex: number;
+  pageSize: number;
+}
+
+const badInput = (message: string, path: string) =>
+  new DomainError(ReplyCode.badInput, message, { errors: [{ path, message }] });
+
+type Located = Awaited<ReturnType<StatisticsRepository['locatedMachines']>>[number];
+
+/** Which machines an area holds, and by which field its next level is grouped. */
+const AREA: Record<MapLevel, { within: keyof Located | null; by: keyof Located }> = {
+  world: { within: null, by: 'country' },
+  country: { within: 'country', by: 'province' },
+  province: { within: 'province', by: 'city' },
+  // No district level (spec section 4): a city is shown as itself.
+  city: { within: 'city', by: 'city' },
+};
+
+const DAY_MS = 86_400_000;
+
+export const createStatisticsService = ({ repo, devices, live, timeZone }: StatisticsDeps) => {
+  const machinesIn = async (user: SessionUser, area: MapArea) => {
+    const rows = await repo.locatedMachines({ lineIds: await devices.visibleLineIds(user) });
+    const { within } = AREA[area.mapLevel];
+    return within ? rows.filter((r) => r[within] === area.positionName) : rows;
+  };
+
+  /** The lines the user may see, each with its product groups (the device list's menu). */
+  const linesOf = async (user: SessionUser) =>
+    (await devices.menu(user, false)).filter((node) => node.kind === 'line');
+
+  return {
+    /** The area's visible machines by live status (spec section 3, map status). */
+    async mapStatus(user: SessionUser, area: MapArea, now = Date.now()): Promise<MapStatus> {
+      const status: MapStatus = {
+        totalNum: 0,
+        runningNum: 0,
+        standbyNum: 0,
+        errorNum: 0,
+        offLineNum: 0,
+      };
+      for (const m of await machinesIn(user, area)) {
+        status.totalNum += 1;
+        const s = live.statusOf(m.sn_code, now);
+        if (s === 'running') status.runningNum += 1;
+        else if (s === 'standBy') status.standbyNum += 1;
+        else if (s === 'error') status.errorNum += 1;
+        else status.offLineNum += 1;
+      }
+      return status;
+    },
+
+    /** The area's next-level regions with their machine counts and mean position. */
+    async mapPoints(user: SessionUser, area: MapArea): Promise<MapPoint[]> {
+      const { by } = AREA[area.mapLevel];
+      const regions = new Map<string, { n: number; lng: number; lat: number; placed: number }>();
+      for (const m of await machinesIn(user, area)) {
+        const name = String(m[by] ?? '');
+        if (!name) continue;
+        const r = regions.get(name) ?? { n: 0, lng: 0, lat: 0, placed: 0 };
+        r.n += 1;
+        if (m.lng !== null && m.lat !== null) {
+          r.lng += m.lng;
+          r.lat += m.lat;
+          r.placed += 1;
+        }
+        regions.set(name, r);
+      }
+      return [...regions].map(([name, r]) => ({
+        name,
+        value: r.n,
+        coord: r.placed ? [r.lng / r.placed, r.lat / r.placed] : null,
+      }));
+    },
+
+    productLines: async (user: SessionUser): Promise<Option[]> =>
+      (await linesOf(user)).map((l) => ({ label: l.text, value: l.text })),
+
+    async productGroups(user: SessionUser, productLine: string): Promise<Option[]> {
+      const line = (await linesOf(user)).find((l) => l.text === productLine);
+      if (!line) throw badInput(statisticsMessages.unknownLine, 'productLine');
+      return (line.children ?? []).map((g) => ({ label: g.text, value: g.text }));
+    },
+
+    /**
+     * One page of statistics cards over a time range (spec section 3, statistics row), figures
+     * from the rollups (DESIGN.md section 5). A line the user may not see is as unknown as one
+     * that does not exist: its name is not the user's to learn.
+     */
+    async statistics(
+      user: SessionUser,
+      input: StatisticsInput,
+      now = Date.now(),
+    ): Promise<StatisticsReply> {
+      const problem = rangeProblem(input, wallClockOf(now, timeZone));
+      if (problem) throw badInput(problem, 'dataStartDate');
+      const { productLine, productGroup } = input.filters;
+      if (productLine) {
+        const line = (await linesOf(user)).find((l) => l.text === productLine);
+        if (!line) throw badInput(statisticsMessages.unknownLine, 'filters.productLine');
+        if (productGroup && !line.children?.some((g) => g.text === productGroup))
+          throw badInput(statisticsMessages.unknownGroup, 'filters.productGroup');
+      }
+      const from = instantOf(input.dataStartDate!, timeZone);
+      const to = instantOf(input.dataEndDate!, timeZone);
+      const filter = {
+        lineIds: await devices.visibleLineIds(user),
+        lineName: productLine,
+        groupName: productGroup,
+      };
+      const [total, machines] = await Promise.all([
+        repo.countMachines(filter),
+        repo.pageMachines(filter, (input.pageIndex - 1) * input.pageSize, input.pageSize),
+      ]);
+      const figures = await repo.figures(
+        machines.map((m) => m.sn_code),
+        splitRange(from, to, timeZone),
+      );
+      // Day count targets, prorated to the range's length.
+      const share = (to - from) / DAY_MS;
+      const data = machines.map((m): StatisticsRow => {
+        const f = figures.get(m.sn_code)!;
+        const d = derive(f);
+        return {
+          machineCode: m.sn_code,
+          nickSnCode: m.nick_sn_code,
+          deviceName: m.device_name,
+          productLine: m.line_name,
+          productGroup: m.group_name ?? '',
+          produceNumber: f.produced,
+          produceTargetNumber: Math.round(m.produce_target_number * share),
+          ngNumber: f.ng,
+          ngTargetNumber: Math.round(m.ng_target_number * share),
+          yield: d.yield,
+          yieldTarget: m.yield_target,
+          avgPPM: d.ppm,
+          maxPPM: d.maxPPM,
+          ppmTarget: m.ppm_target,
+          useRate: d.useRate,
+          useRateTarget: m.use_rate_target,
+          preProcessWaitingTime: Math.round(f.idleUpstreamMs / 1000),
+          afterProcessWaitingTime: Math.round(f.idleDownstreamMs / 1000),
+          runningTime: Math.round(f.runningMs / 1000),
+          errorTime: Math.round(f.faultMs / 1000),
+          waitingTime: Math.round(f.idleMs / 1000),
+        };
+      });
+      return { data, total };
+    },
+  };
+};
+
+export type StatisticsService = ReturnType<typeof createStatisticsService>;

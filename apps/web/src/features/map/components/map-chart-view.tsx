@@ -1,0 +1,101 @@
+import type { ScatterSeriesOption } from 'echarts/charts';
+import { ScatterChart } from 'echarts/charts';
+import type { GeoComponentOption, TooltipComponentOption } from 'echarts/components';
+import { GeoComponent } from 'echarts/components';
+import type { ComposeOption } from 'echarts/core';
+import ReactEChartsCore from 'echarts-for-react/lib/core';
+import { useMemo } from 'react';
+import { echarts } from '../../../shared/charts/echarts.ts';
+import type { GeoCollection } from '../geo.ts';
+import { scatterSize } from '../scatter-size.ts';
+
+// The map's own ECharts parts, on top of the app's registration: they arrive only with /map.
+echarts.use([ScatterChart, GeoComponent]);
+
+type MapOption = ComposeOption<ScatterSeriesOption | GeoComponentOption | TooltipComponentOption>;
+
+export interface MapChartPoint {
+  name: string;
+  value: number;
+  coord: [number, number];
+}
+
+export interface MapChartViewProps {
+  /** The GeoJSON file's name: each file is registered with ECharts once, under it. */
+  mapName: string;
+  geo: GeoCollection;
+  points: MapChartPoint[];
+  height: number;
+  /** A tap on a region or its point. */
+  onRegion: (name: string) => void;
+}
+
+const registered = new Set<string>();
+
+/** The drillable map itself (ECharts, SVG): loaded on demand by device-map.tsx. */
+const MapChartView = ({ mapName, geo, points, height, onRegion }: MapChartViewProps) => {
+  if (!registered.has(mapName)) {
+    echarts.registerMap(mapName, geo as unknown as Parameters<typeof echarts.registerMap>[1]);
+    registered.add(mapName);
+  }
+  const option = useMemo((): MapOption => {
+    const max = Math.max(0, ...points.map((p) => p.value));
+    return {
+      tooltip: {
+        trigger: 'item',
+        formatter: (p) => {
+          const item = Array.isArray(p) ? p[0] : p;
+          const value = (item?.value as number[] | undefined)?.[2];
+          return value === undefined ? (item?.name ?? '') : `${item?.name ?? ''}：${value} 台`;
+        },
+      },
+      geo: {
+        map: mapName,
+        roam: true,
+        scaleLimit: { min: 0.8, max: 12 },
+        itemStyle: { areaColor: '#eef3fb', borderColor: '#9db4d6', borderWidth: 0.6 },
+        emphasis: { itemStyle: { areaColor: '#cfe0fb' }, label: { show: true } },
+        label: { show: false },
+        regions: points.map((p) => ({ name: p.name, itemStyle: { areaColor: '#d6e6ff' } })),
+      },
+      series: [
+        {
+          type: 'scatter',
+          coordinateSystem: 'geo',
+          data: points.map((p) => ({ name: p.name, value: [...p.coord, p.value] })),
+          symbolSize: (value: number[]) => scatterSize(value[2] ?? 0, max),
+          itemStyle: { color: '#1677ff', opacity: 0.85 },
+          label: {
+            show: true,
+            position: 'top',
+            formatter: (p) => `${p.name} ${(p.value as number[])[2]}`,
+            fontSize: 11,
+            color: '#1f2d3d',
+          },
+        },
+      ],
+    };
+  }, [mapName, points]);
+
+  const onEvents = useMemo(
+    () => ({
+      click: (params: { name?: string }) => {
+        if (params.name) onRegion(params.name);
+      },
+    }),
+    [onRegion],
+  );
+
+  return (
+    <ReactEChartsCore
+      echarts={echarts}
+      option={option}
+      opts={{ renderer: 'svg' }}
+      notMerge
+      onEvents={onEvents}
+      style={{ height, width: '100%' }}
+    />
+  );
+};
+
+export default MapChartView;

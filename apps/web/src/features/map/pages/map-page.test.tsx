@@ -1,0 +1,138 @@
+import type { MapPoint, MapQuery, MapStatus } from '@linewatch/contracts/statistics';
+import { statisticsApi } from '@linewatch/contracts/statistics-api';
+import { fireEvent, screen, within } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import { LIVE_REFRESH_MS } from '../../../shared/live-refresh.ts';
+import { links, paths } from '../../../shared/paths.ts';
+import { fakeApi, type Received } from '../../../testing/fake-api.ts';
+import { renderPage } from '../../../testing/render-page.tsx';
+import type { GeoIndex } from '../area.ts';
+import type * as GeoModule from '../geo.ts';
+import type { MapChartViewProps } from '../components/map-chart-view.tsx';
+
+// The static map files and ECharts are not the page's logic: a file is an empty collection and
+// the chart a list of its points, each a button as a tap on the map would be.
+vi.mock('../geo.ts', async (importOriginal) => ({
+  ...(await importOriginal<typeof GeoModule>()),
+  loadGeoIndex: (): Promise<GeoIndex> =>
+    Promise.resolve({ provinces: { 广东省: '440000' }, cities: { 广东省: { 深圳市: '440300' } } }),
+  loadGeo: () => Promise.resolve({ type: 'FeatureCollection', features: [] }),
+}));
+vi.mock('../components/map-chart-view.tsx', () => ({
+  default: ({ mapName, points, onRegion }: MapChartViewProps) => (
+    <div data-testid="chart" data-map={mapName}>
+      {points.map((p) => (
+        <button key={p.name} type="button" onClick={() => onRegion(p.name)}>
+          {`point ${p.name} ${p.value} @${p.coord.join(',')}`}
+        </button>
+      ))}
+    </div>
+  ),
+}));
+
+const status = (totalNum: number): MapStatus => ({
+  totalNum,
+  runningNum: 1,
+  standbyNum: 2,
+  errorNum: 3,
+  offLineNum: totalNum - 6,
+});
+
+const pointsOf: Record<string, MapPoint[]> = {
+  world: [
+    { name: '中国', value: 20, coord: [110, 30] },
+    { name: '德国', value: 2, coord: [10, 51] },
+  ],
+  country: [{ name: '广东省', value: 12, coord: [113.3, 23.1] }],
+  province: [{ name: '深圳市', value: 8, coord: [114.1, 22.6] }],
+  city: [{ name: '深圳市', value: 8, coord: [114.1, 22.6] }],
+};
+const totals: Record<string, number> = { world: 22, country: 20, province: 12, city: 8 };
+
+const mapServer = () =>
+  fakeApi()
+    .on(statisticsApi.mapData, (q: Received<MapQuery>) => status(totals[String(q.mapLevel)]!))
+    .on(statisticsApi.mapAllData, (q) => ({ machineStatusList: pointsOf[String(q.mapLevel)]! }));
+
+const summaryCount = (key: keyof MapStatus) =>
+  within(screen.getByTestId(`map-summary-${key}`)).getByText(/\d+/).textContent;
+
+/** The summary says `total` (the lazy page and its queries may take a moment on a busy machine). */
+const showsTotal = (total: string) =>
+  vi.waitFor(() => expect(summaryCount('totalNum')).toBe(total), { timeout: 10_000 });
+
+describe('device map', { timeout: 30_000 }, () => {
+  it('shows the world summary and drills world → China → province → city', async () => {
+    const api = mapServer();
+    const { router, user } = renderPage(paths.map, { api });
+    await showsTotal('22');
+    expect(summaryCount('offLineNum')).toBe('16');
+    expect(summaryCount('errorNum')).toBe('3');
+    await screen.findByText('point 中国 20 @110,30');
+    expect(screen.getByTestId('chart').dataset.map).toBe('world.json');
+
+    // Only China drills below the world.
+    await user.click(screen.getByText('point 德国 2 @10,51'));
+    expect(router.state.location.search).toBe('');
+
+    await user.click(screen.getByText('point 中国 20 @110,30'));
+    await showsTotal('20');
+    expect(router.state.location.search).toBe(`?area=${encodeURIComponent('中国')}`);
+    await vi.waitFor(() => expect(screen.getByTestId('chart').dataset.map).toBe('100000.json'));
+
+    await user.click(await screen.findByText(/point 广东省/));
+    await vi.waitFor(() => expect(screen.getByTestId('chart').dataset.map).toBe('440000.json'));
+    await user.click(await screen.findByText(/point 深圳市/));
+    await vi.waitFor(() => expect(screen.getByTestId('chart').dataset.map).toBe('440300.json'));
+    expect(screen.getByTestId('device-map').dataset.level).toBe('city');
+    expect(api.calls(statisticsApi.mapData).at(-1)).toEqual({
+      mapLevel: 'city',
+      positionName: '深圳市',
+    });
+    // No district below a city.
+    await user.click(await screen.findByText(/point 深圳市/));
+    expect(screen.getByTestId('device-map').dataset.level).toBe('city');
+  });
+
+  it('goes up a level on right click and on 上一级, and back to the world with its button', async () => {
+    const { router, user } = renderPage(links.map(['中国', '广东省']), { api: mapServer() });
+    await showsTotal('12');
+    fireEvent.contextMenu(screen.getByTestId('device-map'));
+    await showsTotal('20');
+    expect(screen.getByTestId('device-map').dataset.level).toBe('country');
+
+    await user.click(screen.getByTestId('map-up'));
+    await showsTotal('22');
+    expect(screen.getByTestId<HTMLButtonElement>('map-up').disabled).toBe(true);
+
+    await router.navigate(links.map(['中国', '广东省', '深圳市']));
+    await showsTotal('8');
+    await user.click(screen.getByTestId('map-world'));
+    await showsTotal('22');
+    expect(router.state.location.search).toBe('');
+  });
+
+  it('folds the summary', async () => {
+    const { user } = renderPage(paths.map, { api: mapServer() });
+    await showsTotal('22');
+    await user.click(screen.getByTestId('map-summary-toggle'));
+    expect(screen.queryByTestId('map-summary-totalNum')).toBeNull();
+    expect(screen.getByTestId('map-summary-toggle').textContent).toContain('共 22 台');
+  });
+
+  it('keeps the counts live', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      const api = mapServer();
+      renderPage(paths.map, { api });
+      await showsTotal('22');
+      totals.world = 23;
+      await vi.advanceTimersByTimeAsync(LIVE_REFRESH_MS);
+      await showsTotal('23');
+      expect(api.calls(statisticsApi.mapAllData).length).toBeGreaterThanOrEqual(2);
+    } finally {
+      totals.world = 22;
+      vi.useRealTimers();
+    }
+  });
+});

@@ -1,0 +1,191 @@
+import { ReplyCode } from '@linewatch/contracts/envelope';
+import { type StatisticsRow } from '@linewatch/contracts/statistics';
+import { statisticsMessages } from '@linewatch/contracts/statistics-rules';
+import { statisticsApi } from '@linewatch/contracts/statistics-api';
+import { fireEvent, screen, within } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import { paths } from '../../../shared/paths.ts';
+import { buildStatisticsRow } from '../../../testing/builders.ts';
+import { failure, fakeApi } from '../../../testing/fake-api.ts';
+import { renderPage } from '../../../testing/render-page.tsx';
+import { formatDateTime } from '../default-range.ts';
+
+const rows: StatisticsRow[] = Array.from({ length: 7 }, (_, i) =>
+  buildStatisticsRow({ machineCode: `SN-${i + 1}` }),
+);
+// The first card misses every target; the second has no data for its ratios.
+rows[0] = buildStatisticsRow({
+  machineCode: 'SN-1',
+  nickSnCode: '一号机',
+  produceNumber: 80,
+  produceTargetNumber: 90,
+  ngNumber: 3,
+  ngTargetNumber: 2,
+  yield: 98,
+  yieldTarget: 98,
+  avgPPM: 9.5,
+  maxPPM: 9,
+  ppmTarget: 10,
+  useRate: 80,
+  useRateTarget: 80,
+  runningTime: 3725,
+});
+rows[1] = buildStatisticsRow({ machineCode: 'SN-2', yield: null, avgPPM: null, useRate: null });
+
+const statisticsServer = () =>
+  fakeApi()
+    .on(statisticsApi.productLines, () => [
+      { label: '一号产线', value: '一号产线' },
+      { label: '二号产线', value: '二号产线' },
+    ])
+    .on(statisticsApi.productGroups, (q) =>
+      q.productLine === '一号产线' ? [{ label: '点胶', value: '点胶' }] : [],
+    )
+    .on(statisticsApi.statistics, (q) => {
+      const page = Number(q.pageIndex);
+      const size = Number(q.pageSize);
+      return { data: rows.slice((page - 1) * size, page * size), total: rows.length };
+    });
+
+const input = (testId: string) => screen.getByTestId<HTMLInputElement>(testId);
+/** Sets a time field as the picker would ('YYYY-MM-DDTHH:mm:ss'). */
+const setTime = (testId: string, value: string) =>
+  fireEvent.change(input(testId), { target: { value: value.replace(' ', 'T') } });
+/** The page is a lazy chunk behind the guard: on a busy machine its first render takes a while. */
+const opened = () => screen.findByTestId('statistics-form', {}, { timeout: 10_000 });
+const problem = () => screen.queryByTestId('statistics-problem')?.textContent ?? null;
+const cards = () => screen.queryAllByTestId('statistics-card');
+const metric = (card: HTMLElement, name: string) =>
+  within(card).getByTestId(`statistics-metric-${name}`);
+
+describe('statistics search', { timeout: 30_000 }, () => {
+  it('starts at 08:00 (today or yesterday) and ends now', async () => {
+    renderPage(paths.deviceStatistics, { api: statisticsServer() });
+    await opened();
+    expect(input('statistics-start').value).toMatch(/^\d{4}-\d{2}-\d{2}T08:00(:00)?$/);
+    expect(Math.abs(Date.parse(input('statistics-end').value) - Date.now())).toBeLessThan(60_000);
+  });
+
+  it('asks for a product line before a product group, then lists that line’s groups', async () => {
+    const { user } = renderPage(paths.deviceStatistics, { api: statisticsServer() });
+    await opened();
+    await user.click(screen.getByTestId('statistics-group'));
+    expect(problem()).toBe(statisticsMessages.lineFirst);
+    await vi.waitFor(() =>
+      expect(screen.getByTestId('statistics-line').querySelectorAll('option')).toHaveLength(3),
+    );
+    await user.selectOptions(screen.getByTestId('statistics-line'), '一号产线');
+    await vi.waitFor(() =>
+      expect(screen.getByTestId('statistics-group').querySelectorAll('option')).toHaveLength(2),
+    );
+  });
+
+  describe('refuses a bad range with the spec message, asking the server nothing', () => {
+    const day = 86_400_000;
+    const cases: [string, () => [string, string], string][] = [
+      ['no start time', () => ['', formatDateTime(new Date())], statisticsMessages.timeRequired],
+      [
+        'a start after the end',
+        () => [
+          formatDateTime(new Date(Date.now() - 60_000)),
+          formatDateTime(new Date(Date.now() - 2 * day)),
+        ],
+        statisticsMessages.startAfterEnd,
+      ],
+      [
+        'an end later than now',
+        () => [
+          formatDateTime(new Date(Date.now() - day)),
+          formatDateTime(new Date(Date.now() + day)),
+        ],
+        statisticsMessages.future,
+      ],
+      [
+        'a range over 31 days',
+        () => [formatDateTime(new Date(Date.now() - 40 * day)), formatDateTime(new Date())],
+        statisticsMessages.rangeTooLong,
+      ],
+    ];
+    it.each(cases)('%s', async (_name, range, message) => {
+      const api = statisticsServer();
+      const { user } = renderPage(paths.deviceStatistics, { api });
+      await opened();
+      const [start, end] = range();
+      setTime('statistics-start', start);
+      setTime('statistics-end', end);
+      await user.click(screen.getByTestId('statistics-search'));
+      expect(problem()).toBe(message);
+      expect(api.calls(statisticsApi.statistics)).toHaveLength(0);
+    });
+  });
+
+  it('shows five cards a page with every figure and its colour, then the rest', async () => {
+    const api = statisticsServer();
+    const { user } = renderPage(paths.deviceStatistics, { api });
+    await opened();
+    await vi.waitFor(() =>
+      expect(screen.getByTestId('statistics-line').querySelectorAll('option')).toHaveLength(3),
+    );
+    await user.selectOptions(screen.getByTestId('statistics-line'), '一号产线');
+    await vi.waitFor(() =>
+      expect(screen.getByTestId('statistics-group').querySelectorAll('option')).toHaveLength(2),
+    );
+    await user.selectOptions(screen.getByTestId('statistics-group'), '点胶');
+    await user.click(screen.getByTestId('statistics-search'));
+    await vi.waitFor(() => expect(cards()).toHaveLength(5));
+    const sent = api.calls(statisticsApi.statistics)[0]!;
+    expect(sent).toMatchObject({
+      pageIndex: '1',
+      pageSize: '5',
+    });
+    expect(sent.dataStartDate).toMatch(/^\d{4}-\d{2}-\d{2} 08:00:00$/);
+    expect(JSON.parse(String(sent.filters))).toEqual({
+      productLine: '一号产线',
+      productGroup: '点胶',
+    });
+    expect(screen.getByTestId('statistics-total').textContent).toContain('7');
+
+    const [missed, noData, met] = cards() as [HTMLElement, HTMLElement, HTMLElement];
+    expect(missed.textContent).toContain('一号机');
+    expect(missed.textContent).toContain('SN：SN-1');
+    // Produced ≥ target, NG ≤ target, PPMs ≥ target, yield and utilisation above target.
+    for (const name of ['produced', 'ng', 'yield', 'use-rate', 'avg-ppm', 'max-ppm'])
+      expect(metric(missed, name).dataset.ok).toBe('false');
+    for (const name of ['produced', 'ng', 'yield', 'use-rate', 'avg-ppm', 'max-ppm'])
+      expect(metric(met, name).dataset.ok).toBe('true');
+    expect(metric(missed, 'produced').textContent).toBe('产量80/90');
+    expect(metric(missed, 'yield').textContent).toBe('良率98%/98%');
+    expect(within(missed).getByTestId('statistics-time-running').textContent).toBe(
+      '运行时间01:02:05',
+    );
+    for (const time of ['error', 'waiting', 'pre-waiting', 'after-waiting'])
+      expect(within(missed).getByTestId(`statistics-time-${time}`)).toBeTruthy();
+    // No data is "—", neither red nor green.
+    expect(metric(noData, 'yield').dataset.ok).toBe('none');
+    expect(metric(noData, 'yield').textContent).toContain('—');
+    expect(metric(noData, 'avg-ppm').textContent).toContain('—');
+
+    await user.click(screen.getByTestId('list-state'));
+    await vi.waitFor(() => expect(cards()).toHaveLength(7));
+    expect(screen.getByTestId('list-state').dataset.state).toBe('end');
+  });
+
+  it('offers a retry when the search fails, and shows the server’s message', async () => {
+    let fail = true;
+    const api = statisticsServer().on(statisticsApi.statistics, () =>
+      fail
+        ? failure(ReplyCode.badInput, statisticsMessages.unknownLine, 400)
+        : { data: rows.slice(0, 2), total: 2 },
+    );
+    const { user } = renderPage(paths.deviceStatistics, { api });
+    await opened();
+    await user.click(screen.getByTestId('statistics-search'));
+    await vi.waitFor(() => expect(screen.getByTestId('list-state').dataset.state).toBe('error'));
+    await vi.waitFor(() =>
+      expect(document.body.textContent).toContain(statisticsMessages.unknownLine),
+    );
+    fail = false;
+    await user.click(screen.getByTestId('list-state'));
+    await vi.waitFor(() => expect(cards()).toHaveLength(2));
+  });
+});

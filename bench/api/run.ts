@@ -1,0 +1,233 @@
+/*
+ * API benchmark (DESIGN.md section 7): a real server process over the embedded database (or
+ * DATABASE_URL) seeded with --machines machines on 20 lines and --days days of day rollups each,
+ * then autocannon on each scenario of SCENARIOS in turn. Prints p50 / p90 / p99 / requests per
+ * second per scenario against its target.
+ *
+ *   npm run api -w @linewatch/bench -- [--machines 10000] [--days 90] [--seconds 10]
+ *     [--only statistics]   run the scenarios whose name contains this
+ *     [--connections 1]     every scenario at this many connections instead of its own
+ *
+ * A new scenario (the 31-day history query, say) is one more entry of SCENARIOS.
+ */
+import { devicesApi } from '@linewatch/contracts/devices-api';
+import { identityApi } from '@linewatch/contracts/identity-api';
+import { encryptPassword } from '@linewatch/contracts/password-cipher';
+import { statisticsApi } from '@linewatch/contracts/statistics-api';
+import autocannon from 'autocannon';
+import { sql } from 'kysely';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { loadConfig } from '../../apps/server/src/config.ts';
+import { openDatabase } from '../../apps/server/src/db/database.ts';
+import { hashSecret } from '../../apps/server/src/shared/secrets.ts';
+
+const { values: args } = parseArgs({
+  options: {
+    machines: { type: 'string', default: '10000' },
+    days: { type: 'string', default: '90' },
+    seconds: { type: 'string', default: '10' },
+    only: { type: 'string', default: '' },
+    /** Overrides every scenario's connections (1: one request at a time, the bare latency). */
+    connections: { type: 'string', default: '' },
+    'server-entry': { type: 'string', default: 'apps/server/src/main.ts' },
+  },
+});
+const MACHINES = Number(args.machines);
+const DAYS = Number(args.days);
+const SECONDS = Number(args.seconds);
+const LINES = 20;
+const PASSWORD = 'Bench@2026';
+const TIMEZONE = 'Asia/Shanghai';
+
+/** 'YYYY-MM-DD' of the factory day `offset` days from today. */
+const factoryDay = (offset: number) =>
+  new Intl.DateTimeFormat('en-CA', { timeZone: TIMEZONE }).format(Date.now() + offset * 86_400_000);
+
+interface Scenario {
+  name: string;
+  /** What DESIGN.md section 7 asks, shown beside the figure. */
+  target: string;
+  /** The percentile the target is about, and its limit in ms. */
+  percentile: 'p50' | 'p99';
+  limitMs: number;
+  connections: number;
+  path: string;
+  query: Record<string, string | number>;
+}
+
+const SCENARIOS: Scenario[] = [
+  {
+    name: 'device list, 15 a page, all machines',
+    target: 'p99 ≤ 25 ms at 50 connections',
+    percentile: 'p99',
+    limitMs: 25,
+    connections: 50,
+    path: devicesApi.machineList.path,
+    query: { pageIndex: 1, pageSize: 15 },
+  },
+  {
+    name: 'statistics, 31 days, all machines, page 1 of 5',
+    target: 'p99 ≤ 100 ms',
+    percentile: 'p99',
+    limitMs: 100,
+    connections: 50,
+    path: statisticsApi.statistics.path,
+    query: {
+      dataStartDate: `${factoryDay(-31)} 00:00:00`,
+      dataEndDate: `${factoryDay(0)} 00:00:00`,
+      pageIndex: 1,
+      pageSize: 5,
+    },
+  },
+  {
+    name: 'statistics, 31 days, all machines, last page',
+    target: 'p99 ≤ 100 ms',
+    percentile: 'p99',
+    limitMs: 100,
+    connections: 50,
+    path: statisticsApi.statistics.path,
+    query: {
+      dataStartDate: `${factoryDay(-31)} 00:00:00`,
+      dataEndDate: `${factoryDay(0)} 00:00:00`,
+      pageIndex: Math.ceil(MACHINES / 5),
+      pageSize: 5,
+    },
+  },
+  {
+    name: 'map summary, world, all machines',
+    target: '(no target; live every 10 s per phone)',
+    percentile: 'p99',
+    limitMs: Infinity,
+    connections: 50,
+    path: statisticsApi.mapData.path,
+    query: { mapLevel: 'world' },
+  },
+];
+
+const freePort = () =>
+  new Promise<number>((done) => {
+    const s = createServer().listen(0, () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => done(port));
+    });
+  });
+
+const dataDir = mkdtempSync(join(tmpdir(), 'lw-bench-api-'));
+const env = {
+  ...process.env,
+  DATA_DIR: dataDir,
+  DEMO: '0',
+  SECRET: 'bench-secret-0123456789',
+  LOG_LEVEL: 'warn',
+  TIMEZONE,
+  ...(process.env.DATABASE_URL ? { DATABASE_SCHEMA: `bench_api_${process.pid}` } : {}),
+};
+
+// Seed through the server's own migrations and query layer (in SQL: 900,000 rows in seconds).
+{
+  const started = Date.now();
+  const { db, close } = await openDatabase(loadConfig(env));
+  await db
+    .insertInto('users')
+    .values({
+      psn_code: 'bench',
+      name: 'bench',
+      password_hash: await hashSecret(PASSWORD),
+      is_admin: true,
+    })
+    .execute();
+  await sql`insert into production_lines (name, sort) select '基准线' || i, i from generate_series(1, ${LINES}) i`.execute(
+    db,
+  );
+  await sql`insert into product_groups (line_id, name)
+    select l.id, l.name || '-工序' || g from production_lines l cross join generate_series(1, 3) g`.execute(
+    db,
+  );
+  await sql`insert into devices (sn_code, device_name, line_id, group_id, ppm_target, yield_target,
+      use_rate_target, produce_target_number, ng_target_number, province, city, lng, lat)
+    select 'B-' || lpad(i::text, 6, '0'), '基准机' || i, l.id,
+      (select g.id from product_groups g where g.line_id = l.id order by g.id limit 1 offset i % 3),
+      60, 97, 80, 60 * 60 * 20, 500, '广东省', '深圳市', 114 + (i % 100) / 1000.0, 22.5
+    from generate_series(1, ${MACHINES}) i
+    join production_lines l on l.sort = 1 + i % ${LINES}`.execute(db);
+  await sql`insert into rollup_day (sn_code, day, produced, ok, ng, first_pass_ok, running_ms,
+      idle_ms, fault_ms, idle_upstream_ms, idle_downstream_ms, gap_produced, max_minute_produced)
+    select d.sn_code, (${factoryDay(0)}::date - g), 60000 + (g * 37 + length(d.sn_code)) % 5000,
+      59000, 400, 58000, 72000000, 10000000, 4400000, 6000000, 4000000, 0, 75
+    from devices d cross join generate_series(1, ${DAYS}) g`.execute(db);
+  await close();
+  console.log(
+    `seeded ${MACHINES} machines × ${DAYS} days of rollups in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+  );
+}
+
+const serverEntry = resolve(fileURLToPath(new URL('../..', import.meta.url)), args['server-entry']);
+const server = spawn(
+  process.execPath,
+  [...(serverEntry.endsWith('.ts') ? ['--import', 'tsx'] : []), serverEntry],
+  {
+    env: {
+      ...env,
+      PORT: '0',
+      MQTT_PORT: String(await freePort()),
+      MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2',
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  },
+);
+try {
+  const baseUrl = await new Promise<string>((done, fail) => {
+    let out = '';
+    server.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const match = /http:\/\/localhost:(\d+)\//.exec(out);
+      if (match) done(`http://127.0.0.1:${match[1]}`);
+    });
+    server.once('exit', (code) => fail(new Error(`server exited ${code}`)));
+  });
+  const login = await fetch(`${baseUrl}${identityApi.wechatBindUser.path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ psnCode: 'bench', passWord: encryptPassword(PASSWORD) }),
+  });
+  const keyId = ((await login.json()) as { data: { keyId: string } }).data.keyId;
+
+  console.log(`\n| scenario | connections | p50 ms | p90 ms | p99 ms | req/s | errors | target |`);
+  console.log(`| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |`);
+  let missed = 0;
+  const chosen = SCENARIOS.filter((x) => x.name.includes(args.only)).map((x) =>
+    args.connections ? { ...x, connections: Number(args.connections) } : x,
+  );
+  for (const s of chosen) {
+    const url = `${baseUrl}${s.path}?${new URLSearchParams(
+      Object.entries(s.query).map(([k, v]) => [k, String(v)]),
+    )}`;
+    const check = await fetch(url, { headers: { keyId } });
+    if (check.status !== 200) throw new Error(`${s.name}: ${check.status} ${await check.text()}`);
+    // A short warm-up: the first queries plan and fill caches.
+    await autocannon({ url, connections: s.connections, duration: 2, headers: { keyId } });
+    const r = await autocannon({
+      url,
+      connections: s.connections,
+      duration: SECONDS,
+      headers: { keyId },
+    });
+    // Errors are requests that timed out (10 s) or failed: they count against the target.
+    const met = r.latency[s.percentile] <= s.limitMs && r.non2xx + r.errors === 0;
+    if (!met) missed++;
+    console.log(
+      `| ${s.name} | ${s.connections} | ${r.latency.p50} | ${r.latency.p90} | ${r.latency.p99} | ${Math.round(r.requests.average)} | ${r.non2xx + r.errors} | ${s.target}${met ? '' : ' **missed**'} |`,
+    );
+  }
+  process.exitCode = missed ? 1 : 0;
+} finally {
+  server.kill('SIGTERM');
+  await new Promise((done) => server.once('exit', done));
+  rmSync(dataDir, { recursive: true, force: true });
+}
