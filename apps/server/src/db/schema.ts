@@ -1,4 +1,5 @@
 import type { ColumnType, Generated } from 'kysely';
+import type { SignedInWith, UserIdentitiesTable } from './schema/identity.ts';
 import type { NotificationsTable } from './schema/notifications.ts';
 
 type Timestamp = ColumnType<Date, Date | string, Date | string>;
@@ -12,8 +13,6 @@ export interface UsersTable {
   nick_name: ColumnType<string, string | undefined, string>;
   password_hash: string;
   is_admin: ColumnType<boolean, boolean | undefined, boolean>;
-  open_id: string | null;
-  dingding_user_id: string | null;
   mobile: string | null;
   created_at: DefaultNow;
 }
@@ -22,6 +21,7 @@ export interface SessionsTable {
   key_hash: string;
   user_id: number;
   expires_at: Timestamp;
+  signed_in_with: ColumnType<SignedInWith, SignedInWith | undefined, SignedInWith>;
   created_at: DefaultNow;
 }
 
@@ -190,4 +190,5 @@ export interface Database {
   job_runs: JobRunsTable;
   dead_letters: DeadLettersTable;
   notifications: NotificationsTable;
+  user_identities: UserIdentitiesTable;
 }
