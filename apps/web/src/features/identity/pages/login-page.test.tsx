@@ -1,4 +1,5 @@
-import { identityApi } from '@linewatch/contracts/identity-api';
+import type { UserProfile } from '@linewatch/contracts/identity';
+import { GRANTED_ROLES, identityApi } from '@linewatch/contracts/identity-api';
 import { screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { links, paths } from '../../../shared/paths.ts';
@@ -14,16 +15,29 @@ afterEach(() => {
   FakeSocket.last = null;
 });
 
+const profile = (overrides: Partial<UserProfile> = {}): UserProfile => ({
+  userId: 1,
+  psnCode: 'E1001',
+  name: '张三',
+  nickName: '张三',
+  mobile: null,
+  isAdmin: false,
+  roles: [...GRANTED_ROLES],
+  signedInWith: 'password',
+  ...overrides,
+});
+
 describe('login page', () => {
   it('takes a visitor without a session to sign in, then back where they were going', async () => {
     const api = fakeApi()
       .on(identityApi.session, () => failure('0405', '请重新登录', 401))
       .on(identityApi.wechatBindUser, () => ({ keyId: 'key-1' }))
-      .on(identityApi.userInfo, () => buildUserInfo({ name: '张三' }));
+      .on(identityApi.userInfo, () => buildUserInfo({ name: '张三' }))
+      .on(identityApi.userProfile, () => profile({ name: '张三' }));
     const report = links.currentDataReport('SN-1');
     const { router, user } = renderPage(report, { api, signedIn: false });
 
-    await screen.findByTestId('login-page');
+    await screen.findByTestId('login-page', {}, { timeout: 20_000 });
     expect(router.state.location.pathname).toBe(paths.login);
     expect(new URLSearchParams(router.state.location.search).get('redirect')).toBe(report);
 
