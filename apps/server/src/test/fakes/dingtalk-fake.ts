@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { startFakeHttp } from './fake-http.ts';
+import { startFakeHttp, textField } from './fake-http.ts';
 
 export const FAKE_DINGTALK_APPKEY = 'ding-fake-appkey';
 export const FAKE_DINGTALK_APPSECRET = 'ding-fake-appsecret';
@@ -34,8 +34,8 @@ export const startDingtalkFake = async () => {
 
   const fake = await startFakeHttp(({ method, path, query, body }) => {
     if (method === 'POST' && path === '/__fake/code') {
-      addUser(String(body.userid), String(body.mobile ?? ''));
-      return { json: { code: issueCode(String(body.userid)) } };
+      addUser(textField(body, 'userid'), textField(body, 'mobile'));
+      return { json: { code: issueCode(textField(body, 'userid')) } };
     }
     if (method === 'GET' && path === '/gettoken') {
       if (
@@ -56,7 +56,7 @@ export const startDingtalkFake = async () => {
       return { json: { errcode: 0, errmsg: 'ok', ticket, expires_in: 7200 } };
     }
     if (method === 'POST' && path === '/topapi/v2/user/getuserinfo') {
-      const entry = codes.get(String(body.code ?? ''));
+      const entry = codes.get(textField(body, 'code'));
       if (!entry || entry.used || entry.expiresAt < Date.now()) {
         return { json: { errcode: 40078, errmsg: '不存在的临时授权码' } };
       }
@@ -70,13 +70,13 @@ export const startDingtalkFake = async () => {
       };
     }
     if (method === 'POST' && path === '/topapi/v2/user/get') {
-      const user = users.get(String(body.userid ?? ''));
+      const user = users.get(textField(body, 'userid'));
       if (!user) return { json: { errcode: 60121, errmsg: '找不到该用户' } };
       return {
         json: {
           errcode: 0,
           errmsg: 'ok',
-          result: { userid: body.userid, name: user.name, mobile: user.mobile },
+          result: { userid: textField(body, 'userid'), name: user.name, mobile: user.mobile },
         },
       };
     }

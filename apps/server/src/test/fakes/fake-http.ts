@@ -8,6 +8,12 @@ export interface FakeRequest {
   body: Record<string, unknown>;
 }
 
+/** A text field of a JSON body ('' when absent or not text). */
+export const textField = (body: Record<string, unknown>, name: string): string => {
+  const value = body[name];
+  return typeof value === 'string' ? value : '';
+};
+
 export type FakeAnswer = { json: unknown } | { redirect: string };
 
 export interface RunningFake {

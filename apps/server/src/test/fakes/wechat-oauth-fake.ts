@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { startFakeHttp } from './fake-http.ts';
+import { startFakeHttp, textField } from './fake-http.ts';
 
 export const FAKE_WECHAT_APPID = 'wx-fake-appid';
 export const FAKE_WECHAT_SECRET = 'wx-fake-secret';
@@ -25,7 +25,7 @@ export const startWechatFake = async () => {
 
   const fake = await startFakeHttp(({ method, path, query, body }) => {
     if (method === 'POST' && path === '/__fake/user') {
-      currentUser = String(body.openid);
+      currentUser = textField(body, 'openid');
       return { json: { ok: true } };
     }
     if (method === 'GET' && path === '/connect/oauth2/authorize') {
