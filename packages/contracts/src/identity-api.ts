@@ -9,6 +9,7 @@ import type {
   SessionInfo,
   UserInfo,
   UserProfile,
+  WechatAuthorizeQuery,
   WechatBindUserBody,
   WechatUserInfoQuery,
   WechatUserInfoReply,
@@ -36,7 +37,7 @@ export const identityApi = {
    * answers 302 to WeChat, which comes back to /login?redirect=…&code=…&state=…. A page
    * navigation, not a fetch (query: redirect).
    */
-  wechatAuthorize: endpoint<{ redirect: string }, never>('GET', '/api/wechat/authorize'),
+  wechatAuthorize: endpoint<WechatAuthorizeQuery, never>('GET', '/api/wechat/authorize'),
   /** The openId of an OAuth code, and a keyId when that openId is bound (silent sign-in). */
   wechatUserInfo: endpoint<WechatUserInfoQuery, WechatUserInfoReply>('GET', '/api/wechat/userInfo'),
   /** Password sign-in from the messaging-app login page (a POST: no password in a URL). */

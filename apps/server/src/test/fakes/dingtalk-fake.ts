@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { startFakeHttp, textField } from './fake-http.ts';
 
-export const FAKE_DINGTALK_APPKEY = 'ding-fake-appkey';
-export const FAKE_DINGTALK_APPSECRET = 'ding-fake-appsecret';
-export const FAKE_DINGTALK_CORP_ID = 'ding-fake-corp';
-export const FAKE_DINGTALK_AGENT_ID = '100200300';
+const FAKE_DINGTALK_APPKEY = 'ding-fake-appkey';
+const FAKE_DINGTALK_APPSECRET = 'ding-fake-appsecret';
+const FAKE_DINGTALK_CORP_ID = 'ding-fake-corp';
+const FAKE_DINGTALK_AGENT_ID = '100200300';
 
 const CODE_LIFETIME_MS = 5 * 60_000;
 

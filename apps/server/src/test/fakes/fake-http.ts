@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export interface FakeRequest {
+interface FakeRequest {
   method: string;
   path: string;
   query: URLSearchParams;
@@ -14,9 +14,9 @@ export const textField = (body: Record<string, unknown>, name: string): string =
   return typeof value === 'string' ? value : '';
 };
 
-export type FakeAnswer = { json: unknown } | { redirect: string };
+type FakeAnswer = { json: unknown } | { redirect: string };
 
-export interface RunningFake {
+interface RunningFake {
   baseUrl: string;
   close(): Promise<void>;
 }

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { startFakeHttp, textField } from './fake-http.ts';
 
-export const FAKE_WECHAT_APPID = 'wx-fake-appid';
-export const FAKE_WECHAT_SECRET = 'wx-fake-secret';
+const FAKE_WECHAT_APPID = 'wx-fake-appid';
+const FAKE_WECHAT_SECRET = 'wx-fake-secret';
 
 const CODE_LIFETIME_MS = 5 * 60_000;
 

@@ -22,7 +22,7 @@ const sealed = async (form: LoginForm): Promise<LoginForm> => {
   return { psnCode: form.psnCode.trim(), passWord: encryptPassword(form.passWord) };
 };
 
-export interface Profile {
+interface Profile {
   user: UserInfo;
   roles: readonly string[];
   signedInWith: SignedInWith;
