@@ -28,6 +28,14 @@ const centreShown = async (page: Page) => {
   return centre;
 };
 
+/** The operator signs in on the shown form (binding the messaging account) and lands home. */
+const signInOnTheForm = async (page: Page) => {
+  const login = new LoginPage(page);
+  await login.signIn(OPERATOR.psnCode, OPERATOR.password);
+  await centreShown(page);
+  await login.toast.waitUntilGone();
+};
+
 describe('sign-in inside WeChat', () => {
   const journey = useJourney('signin-wechat', { userAgent: IN_APP_USER_AGENTS.wechat });
   const openId = unique('o-e2e');
@@ -50,12 +58,8 @@ describe('sign-in inside WeChat', () => {
   });
 
   it('signs in with the password, which binds WeChat, and lands on the centre', async () => {
-    const { page } = journey;
-    const login = new LoginPage(page);
-    await login.signIn(OPERATOR.psnCode, OPERATOR.password);
-    await centreShown(page);
-    await login.toast.waitUntilGone();
-    await journey.shot(page, 'bound-and-signed-in');
+    await signInOnTheForm(journey.page);
+    await journey.shot(journey.page, 'bound-and-signed-in');
   });
 
   it('opens the app again in a new webview and is signed in without typing', async () => {
@@ -140,12 +144,8 @@ describe('sign-in inside DingTalk', () => {
   });
 
   it('binds with the password and lands on the centre', async () => {
-    const { page } = journey;
-    const login = new LoginPage(page);
-    await login.signIn(OPERATOR.psnCode, OPERATOR.password);
-    await centreShown(page);
-    await login.toast.waitUntilGone();
-    await journey.shot(page, 'bound-and-signed-in');
+    await signInOnTheForm(journey.page);
+    await journey.shot(journey.page, 'bound-and-signed-in');
   });
 
   it('opens the app again in a new webview and is signed in without typing', async () => {

@@ -87,6 +87,12 @@ class Phone {
     return new URL(atWechat.headers.get('location') ?? '');
   }
 
+  /** Through WeChat's authorisation and back: what /api/wechat/userInfo answers. */
+  async visitFromWechat(redirect = '/') {
+    const back = await this.authorize(redirect);
+    return this.wechatUserInfo(back.searchParams.get('code')!, back.searchParams.get('state'));
+  }
+
   wechatUserInfo(code: string, state: string | null) {
     const query = new URLSearchParams({ code, ...(state === null ? {} : { state }) });
     return this.json<{ openId: string; keyId?: string }>(
@@ -117,6 +123,16 @@ const identitiesOf = (userId: number) =>
     .execute();
 
 const newOpenId = () => `o-${randomBytes(8).toString('hex')}`;
+
+/** A user who bound WeChat (first visit, then the password), signed in on the phone returned. */
+const bindWechat = async (user: TestUser, openId = newOpenId()) => {
+  wechat.setUser(openId);
+  const phone = new Phone();
+  await phone.visitFromWechat();
+  const reply = await bind(phone, user, { openId }, identityApi.wechatBindUser.path);
+  phone.keyId = reply.body.data.keyId;
+  return { phone, openId };
+};
 
 describe('WeChat sign-in', () => {
   it('sends a browser to WeChat with snsapi_base and a state bound to it by a cookie', async () => {
@@ -252,8 +268,7 @@ describe('WeChat sign-in', () => {
     // Authorised as someone else, claiming the victim's openId.
     wechat.setUser(newOpenId());
     const phone = new Phone();
-    const back = await phone.authorize('/');
-    await phone.wechatUserInfo(back.searchParams.get('code')!, back.searchParams.get('state'));
+    await phone.visitFromWechat();
     const claimed = await bind(
       phone,
       attacker,
@@ -269,14 +284,7 @@ describe('WeChat sign-in', () => {
 
   it('unbinds WeChat on logout: the next visit asks for the password again', async () => {
     const user = await make.createUser();
-    const openId = newOpenId();
-    wechat.setUser(openId);
-    const phone = new Phone();
-    const back = await phone.authorize('/');
-    await phone.wechatUserInfo(back.searchParams.get('code')!, back.searchParams.get('state'));
-    phone.keyId = (
-      await bind(phone, user, { openId }, identityApi.wechatBindUser.path)
-    ).body.data.keyId;
+    const { phone, openId } = await bindWechat(user);
 
     const out = await phone.post(identityApi.wechatSignOut.path);
     expect(out.body.code).toBe('0000');
@@ -284,12 +292,7 @@ describe('WeChat sign-in', () => {
     const gone = await phone.post(identityApi.userInfo.path);
     expect(gone.body).toMatchObject({ code: '0405', msg: messages.notSignedIn });
 
-    const next = new Phone();
-    const again = await next.authorize('/');
-    const reply = await next.wechatUserInfo(
-      again.searchParams.get('code')!,
-      again.searchParams.get('state'),
-    );
+    const reply = await new Phone().visitFromWechat();
     expect(reply.body.data).toEqual({ openId });
   });
 });
@@ -371,11 +374,7 @@ describe('DingTalk sign-in', () => {
   it("never lets one provider's id sign in as another provider's account", async () => {
     const user = await make.createUser();
     const shared = `same-${randomBytes(4).toString('hex')}`;
-    wechat.setUser(shared);
-    const phone = new Phone();
-    const back = await phone.authorize('/');
-    await phone.wechatUserInfo(back.searchParams.get('code')!, back.searchParams.get('state'));
-    await bind(phone, user, { openId: shared }, identityApi.wechatBindUser.path);
+    await bindWechat(user, shared);
 
     dingtalk.addUser(shared, '13900000000');
     const reply = await new Phone().dingtalkUserInfo(dingtalk.issueCode(shared));
@@ -434,12 +433,7 @@ describe('the replies of spec section 8', () => {
 
   it('a plain logout ends the session and keeps the bindings', async () => {
     const user = await make.createUser();
-    const openId = newOpenId();
-    wechat.setUser(openId);
-    const phone = new Phone();
-    const back = await phone.authorize('/');
-    await phone.wechatUserInfo(back.searchParams.get('code')!, back.searchParams.get('state'));
-    await bind(phone, user, { openId }, identityApi.wechatBindUser.path);
+    const { openId } = await bindWechat(user);
     const browser = new Phone();
     browser.keyId = (
       await bind(browser, user, {}, identityApi.wechatBindUser.path)

@@ -1,5 +1,6 @@
 import type { MachineCard, MenuNode } from '@linewatch/contracts/devices';
-import type { UserInfo } from '@linewatch/contracts/identity';
+import type { UserInfo, UserProfile } from '@linewatch/contracts/identity';
+import { GRANTED_ROLES } from '@linewatch/contracts/identity-api';
 import type { RealtimePayload } from '@linewatch/contracts/socket';
 
 /** Contract objects for tests: sensible defaults, the test names only what it is about. */
@@ -59,5 +60,18 @@ export const buildRealtimePayload = (
 export const buildUserInfo = (overrides: Partial<UserInfo> = {}): UserInfo => ({
   name: '测试员',
   nickName: 'tester',
+  ...overrides,
+});
+
+/** /api/sys/user/getUser's reply: an operator signed in with a password. */
+export const buildUserProfile = (overrides: Partial<UserProfile> = {}): UserProfile => ({
+  userId: 1,
+  psnCode: 'E1001',
+  name: '测试员',
+  nickName: 'tester',
+  mobile: null,
+  isAdmin: false,
+  roles: [...GRANTED_ROLES],
+  signedInWith: 'password',
   ...overrides,
 });

@@ -1,10 +1,9 @@
-import type { UserProfile } from '@linewatch/contracts/identity';
-import { GRANTED_ROLES, identityApi } from '@linewatch/contracts/identity-api';
+import { identityApi } from '@linewatch/contracts/identity-api';
 import { screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { links, paths } from '../../../shared/paths.ts';
 import { useSession } from '../../../shared/session-store.ts';
-import { buildUserInfo } from '../../../testing/builders.ts';
+import { buildUserInfo, buildUserProfile } from '../../../testing/builders.ts';
 import { failure, fakeApi } from '../../../testing/fake-api.ts';
 import { FakeSocket } from '../../../testing/fake-socket.ts';
 import { renderPage } from '../../../testing/render-page.tsx';
@@ -15,25 +14,13 @@ afterEach(() => {
   FakeSocket.last = null;
 });
 
-const profile = (overrides: Partial<UserProfile> = {}): UserProfile => ({
-  userId: 1,
-  psnCode: 'E1001',
-  name: '张三',
-  nickName: '张三',
-  mobile: null,
-  isAdmin: false,
-  roles: [...GRANTED_ROLES],
-  signedInWith: 'password',
-  ...overrides,
-});
-
 describe('login page', () => {
   it('takes a visitor without a session to sign in, then back where they were going', async () => {
     const api = fakeApi()
       .on(identityApi.session, () => failure('0405', '请重新登录', 401))
       .on(identityApi.wechatBindUser, () => ({ keyId: 'key-1' }))
       .on(identityApi.userInfo, () => buildUserInfo({ name: '张三' }))
-      .on(identityApi.userProfile, () => profile({ name: '张三' }));
+      .on(identityApi.userProfile, () => buildUserProfile({ name: '张三' }));
     const report = links.currentDataReport('SN-1');
     const { router, user } = renderPage(report, { api, signedIn: false });
 

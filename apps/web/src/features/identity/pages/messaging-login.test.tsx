@@ -1,12 +1,12 @@
 import { identityMessages } from '@linewatch/contracts/identity-messages';
 import type { UserProfile } from '@linewatch/contracts/identity';
-import { GRANTED_ROLES, identityApi } from '@linewatch/contracts/identity-api';
+import { identityApi } from '@linewatch/contracts/identity-api';
 import { fireEvent, screen } from '@testing-library/react';
 import { Dialog, Toast } from 'antd-mobile';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { links, paths } from '../../../shared/paths.ts';
 import { useSession } from '../../../shared/session-store.ts';
-import { buildUserInfo } from '../../../testing/builders.ts';
+import { buildUserInfo, buildUserProfile } from '../../../testing/builders.ts';
 import { failure, fakeApi } from '../../../testing/fake-api.ts';
 import { renderPage } from '../../../testing/render-page.tsx';
 import type { DingtalkJsapi } from '../dingtalk-bridge.ts';
@@ -23,24 +23,12 @@ const DINGTALK_UA = 'Mozilla/5.0 (Linux; Android 13) AppleWebKit/537.36 DingTalk
 const inBrowser = (userAgent: string) =>
   spies.push(vi.spyOn(navigator, 'userAgent', 'get').mockReturnValue(userAgent));
 
-const profile = (overrides: Partial<UserProfile> = {}): UserProfile => ({
-  userId: 1,
-  psnCode: 'E1001',
-  name: '张三',
-  nickName: '张三',
-  mobile: null,
-  isAdmin: false,
-  roles: [...GRANTED_ROLES],
-  signedInWith: 'password',
-  ...overrides,
-});
-
 /** The server of a visitor without a session who signs in and opens the personal centre. */
 const serverApi = (signedInWith: UserProfile['signedInWith'] = 'password') =>
   fakeApi()
     .on(identityApi.session, () => failure('0405', '请重新登录', 401))
     .on(identityApi.userInfo, () => buildUserInfo({ name: '张三' }))
-    .on(identityApi.userProfile, () => profile({ signedInWith }));
+    .on(identityApi.userProfile, () => buildUserProfile({ signedInWith }));
 
 let toasts: string[];
 const spies: { mockRestore(): void }[] = [];
