@@ -14,6 +14,9 @@ afterEach(() => {
   FakeSocket.last = null;
 });
 
+// A sign-in renders the login page, then the page it returns to, both loaded lazily.
+vi.setConfig({ testTimeout: 20_000 });
+
 describe('login page', () => {
   it('takes a visitor without a session to sign in, then back where they were going', async () => {
     const api = fakeApi()
