@@ -68,6 +68,8 @@ export default tseslint.config(
           mode: 'full',
           capture: ['domain'],
         },
+        // The WeChat / DingTalk fakes: the e2e global setup starts them too.
+        { type: 'server-fakes', pattern: 'apps/server/src/test/fakes/**', mode: 'full' },
         {
           type: 'server-core',
           pattern: 'apps/server/src/{db,http,plugins,shared,broker,test,demo}/**',
@@ -126,9 +128,11 @@ export default tseslint.config(
                 'server-domain',
                 'server-service',
                 'server-repository',
+                'server-fakes',
                 'contracts',
               ],
             },
+            { from: 'server-fakes', allow: ['server-fakes'] },
             // A domain uses its own code, the core, and another domain's service; of the rest of
             // another domain it may import types only, and never its repository.
             {
@@ -136,6 +140,7 @@ export default tseslint.config(
               allow: [
                 'server',
                 'server-core',
+                'server-fakes',
                 'contracts',
                 'server-service',
                 ['server-domain', { domain: '${from.domain}' }],
@@ -171,7 +176,8 @@ export default tseslint.config(
               allow: ['web', 'web-app', 'web-feature', 'web-shared', 'web-testing', 'contracts'],
             },
             // The journeys type the app's addresses from its own route table (shared/paths.ts).
-            { from: 'e2e', allow: ['e2e', 'contracts', 'web-shared'] },
+            // …and start the WeChat / DingTalk fakes the server signs in with.
+            { from: 'e2e', allow: ['e2e', 'contracts', 'web-shared', 'server-fakes'] },
             // A benchmark seeds through the server's own database layer; it ships nowhere.
             { from: 'bench', allow: ['bench', 'contracts', 'server', 'server-core'] },
           ],

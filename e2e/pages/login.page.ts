@@ -2,7 +2,10 @@ import type { Locator, Page } from 'playwright-core';
 import { Toast } from './toast.ts';
 import { paths } from '../support/app-paths.ts';
 
-/** /login (the messaging-app version): username, password with eye toggle, login button. */
+/**
+ * /login, both versions (messaging app, workplace chat): username, password with eye toggle,
+ * login button; inside WeChat or DingTalk the form binds the messaging account it signs in with.
+ */
 export class LoginPage {
   readonly root: Locator;
   readonly username: Locator;
@@ -11,6 +14,7 @@ export class LoginPage {
   readonly submitButton: Locator;
   readonly usernameError: Locator;
   readonly passwordError: Locator;
+  readonly subtitle: Locator;
   readonly toast: Toast;
 
   constructor(private readonly page: Page) {
@@ -22,6 +26,7 @@ export class LoginPage {
     this.submitButton = page.getByTestId('login-submit');
     this.usernameError = page.getByTestId('login-username-error');
     this.passwordError = page.getByTestId('login-password-error');
+    this.subtitle = page.getByTestId('login-subtitle');
     this.toast = new Toast(page);
   }
 
@@ -32,6 +37,25 @@ export class LoginPage {
 
   async waitUntilShown(): Promise<void> {
     await this.root.waitFor();
+  }
+
+  /** The form is shown (not the silent sign-in's 正在登录). */
+  async waitForForm(): Promise<void> {
+    await this.submitButton.waitFor();
+  }
+
+  /** 'wechat' or 'dingtalk': which version of the page is shown. */
+  async client(): Promise<string | null> {
+    return this.root.getAttribute('data-client');
+  }
+
+  /** Whether signing in will bind the messaging account the platform named. */
+  async binds(): Promise<boolean> {
+    return (await this.root.getAttribute('data-binding')) === 'true';
+  }
+
+  async subtitleText(): Promise<string> {
+    return ((await this.subtitle.textContent()) ?? '').trim();
   }
 
   async fill(username: string, password: string): Promise<void> {

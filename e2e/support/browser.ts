@@ -36,8 +36,18 @@ export const launchBrowser = async (): Promise<Browser> => {
   return chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_FLAGS });
 };
 
+/** The user agents of WeChat's and DingTalk's in-app browsers (what the app detects them by). */
+export const IN_APP_USER_AGENTS = {
+  wechat: `${PHONE_USER_AGENT} XWEB/1160117 MMWEBSDK/20240301 MicroMessenger/8.0.48.2580(0x28003052) WeChat/arm64 Weixin NetType/WIFI Language/zh_CN ABI/arm64`,
+  dingtalk: `${PHONE_USER_AGENT} AliApp(DingTalk/7.5.20) com.alibaba.android.rimet/36412542 Channel/227200 language/zh-CN abi/64 UT4Aplus/0.2.25 colorScheme/light`,
+} as const;
+
 /** A fresh phone (375×667, touch, Chinese locale) with no cookies or storage. */
-export const newPhone = (browser: Browser, baseURL: string): Promise<BrowserContext> =>
+export const newPhone = (
+  browser: Browser,
+  baseURL: string,
+  userAgent: string = PHONE_USER_AGENT,
+): Promise<BrowserContext> =>
   browser.newContext({
     baseURL,
     viewport: { width: 375, height: 667 },
@@ -46,5 +56,5 @@ export const newPhone = (browser: Browser, baseURL: string): Promise<BrowserCont
     hasTouch: true,
     locale: 'zh-CN',
     timezoneId: 'Asia/Shanghai',
-    userAgent: PHONE_USER_AGENT,
+    userAgent,
   });

@@ -16,7 +16,7 @@ interface Journey {
  * steps once one fails — the story cannot go on, and the later failures would only be noise.
  * A failing step leaves a `…-failed-<step>.png` of what the phone showed.
  */
-export const useJourney = (name: string): Journey => {
+export const useJourney = (name: string, { userAgent }: { userAgent?: string } = {}): Journey => {
   const shot = screenshotsFor(name);
   let browser: Browser | undefined;
   let page: Page | undefined;
@@ -26,7 +26,7 @@ export const useJourney = (name: string): Journey => {
   beforeAll(async () => {
     browser = await launchBrowser();
     // A fresh phone: no cookies or storage from another journey.
-    const context = await newPhone(browser, inject('baseUrl'));
+    const context = await newPhone(browser, inject('baseUrl'), userAgent);
     context.setDefaultTimeout(STEP_TIMEOUT_MS);
     page = await context.newPage();
     page.on('pageerror', (error) => pageErrors.push(error.message));

@@ -25,7 +25,7 @@ const INHERITED_BUT_NOT_WANTED = [
   'PUBLIC_URL',
 ];
 
-const serverEnv = (dataDir: string): NodeJS.ProcessEnv => {
+const serverEnv = (dataDir: string, extra: Record<string, string>): NodeJS.ProcessEnv => {
   const env: NodeJS.ProcessEnv = { ...process.env };
   for (const name of INHERITED_BUT_NOT_WANTED) delete env[name];
   return {
@@ -37,6 +37,7 @@ const serverEnv = (dataDir: string): NodeJS.ProcessEnv => {
     DATA_DIR: dataDir,
     DEMO: '1',
     LOG_LEVEL: 'warn',
+    ...extra,
   };
 };
 
@@ -110,9 +111,12 @@ const waitForLiveData = async (baseUrl: string): Promise<void> => {
 
 /**
  * Starts the real server (built web app, embedded database and broker, demo factory with live
- * gateways) on random ports and a fresh data directory.
+ * gateways) on random ports and a fresh data directory; `extraEnv` adds settings (the WeChat and
+ * DingTalk fakes' addresses).
  */
-export const startServer = async (): Promise<RunningServer> => {
+export const startServer = async (
+  extraEnv: Record<string, string> = {},
+): Promise<RunningServer> => {
   const webIndex = join(repoRoot, 'apps/web/dist/index.html');
   if (!existsSync(webIndex)) {
     throw new Error(
@@ -122,7 +126,7 @@ export const startServer = async (): Promise<RunningServer> => {
   const dataDir = mkdtempSync(join(tmpdir(), 'linewatch-e2e-'));
   const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
     cwd: repoRoot,
-    env: serverEnv(dataDir),
+    env: serverEnv(dataDir, extraEnv),
     stdio: ['ignore', 'pipe', 'pipe'],
     // Its own process group, so a server that ignores SIGTERM goes with its gateway child.
     detached: true,

@@ -78,6 +78,20 @@ const schema = z.object({
     .number()
     .positive()
     .default(24 * 7),
+  /**
+   * WeChat official account (snsapi_base OAuth). Without WECHAT_APPID and WECHAT_SECRET, WeChat
+   * users sign in with the password form only. The URLs are WeChat's; tests point them at a fake.
+   */
+  WECHAT_APPID: z.string().optional(),
+  WECHAT_SECRET: z.string().optional(),
+  WECHAT_API_URL: z.url().default('https://api.weixin.qq.com'),
+  WECHAT_OAUTH_URL: z.url().default('https://open.weixin.qq.com/connect/oauth2/authorize'),
+  /** DingTalk internal app: sign-in by JSAPI auth code. Unset: DingTalk users use the form. */
+  DINGTALK_APPKEY: z.string().optional(),
+  DINGTALK_APPSECRET: z.string().optional(),
+  DINGTALK_AGENT_ID: z.string().optional(),
+  DINGTALK_CORP_ID: z.string().optional(),
+  DINGTALK_API_URL: z.url().default('https://oapi.dingtalk.com'),
   /** Where the web app's built files are; the server serves them when present. */
   WEB_DIST: z.string().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

@@ -7,4 +7,12 @@ export const identityMessages = {
   loginFailed: '登录失败',
   wrongCredentials: '用户名或密码错误',
   logoutConfirm: '此操作将解绑当前账号并退出登录，是否继续？',
+  // spec section 8
+  openIdFailed: '获取openid失败',
+  noCode: '未获取到code',
+  dingTalkNotBound: '钉钉未绑定用户请登录',
+  // not in the spec: a sign-in that only ends the session, and refusals the spec does not name
+  logoutConfirmPlain: '确定退出登录吗？',
+  authorizationExpired: '授权已失效，请重新进入',
+  urlRequired: '缺少页面地址',
 } as const;

@@ -1,5 +1,6 @@
 import type { ColumnType, Generated } from 'kysely';
 import type { AlarmManualsTable } from './schema/history.ts';
+import type { SignedInWith, UserIdentitiesTable } from './schema/identity.ts';
 import type { NotificationsTable } from './schema/notifications.ts';
 import type {
   FacaCasTable,
@@ -20,8 +21,6 @@ export interface UsersTable {
   nick_name: ColumnType<string, string | undefined, string>;
   password_hash: string;
   is_admin: ColumnType<boolean, boolean | undefined, boolean>;
-  open_id: string | null;
-  dingding_user_id: string | null;
   mobile: string | null;
   created_at: DefaultNow;
 }
@@ -30,6 +29,7 @@ export interface SessionsTable {
   key_hash: string;
   user_id: number;
   expires_at: Timestamp;
+  signed_in_with: ColumnType<SignedInWith, SignedInWith | undefined, SignedInWith>;
   created_at: DefaultNow;
 }
 
@@ -205,4 +205,5 @@ export interface Database {
   faca_questions: FacaQuestionsTable;
   faca_fas: FacaFasTable;
   faca_cas: FacaCasTable;
+  user_identities: UserIdentitiesTable;
 }

@@ -1,9 +1,11 @@
 import fp from 'fastify-plugin';
 import type { Core } from '../core.ts';
 import { authPlugin } from '../plugins/auth.ts';
+import { createDingtalkClient } from './dingtalk-client.ts';
 import { createIdentityRepository } from './repository.ts';
 import { identityRoutes } from './routes.ts';
 import { createIdentityService, type IdentityService } from './service.ts';
+import { createWechatClient } from './wechat-client.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -21,6 +23,28 @@ export const identityModule = fp(
     const identity = createIdentityService(
       createIdentityRepository(core.database.db),
       config.SESSION_TTL_HOURS * 3_600_000,
+      {
+        wechat:
+          config.WECHAT_APPID && config.WECHAT_SECRET
+            ? createWechatClient({
+                appId: config.WECHAT_APPID,
+                secret: config.WECHAT_SECRET,
+                apiUrl: config.WECHAT_API_URL,
+                oauthUrl: config.WECHAT_OAUTH_URL,
+              })
+            : null,
+        dingtalk:
+          config.DINGTALK_APPKEY && config.DINGTALK_APPSECRET
+            ? createDingtalkClient({
+                appKey: config.DINGTALK_APPKEY,
+                appSecret: config.DINGTALK_APPSECRET,
+                agentId: config.DINGTALK_AGENT_ID ?? '',
+                corpId: config.DINGTALK_CORP_ID ?? '',
+                apiUrl: config.DINGTALK_API_URL,
+              })
+            : null,
+        onProviderError: (error) => app.log.warn({ err: error }, 'messaging platform refused'),
+      },
     );
     app.decorate('identity', identity);
     await app.register(authPlugin, { identity });
@@ -32,6 +56,8 @@ export const identityModule = fp(
     await app.register(identityRoutes, {
       identity,
       secureCookie: config.PUBLIC_URL?.startsWith('https:') ?? false,
+      secret: config.SECRET,
+      publicUrl: config.PUBLIC_URL,
     });
   },
   { name: 'identity', dependencies: ['jobs'] },

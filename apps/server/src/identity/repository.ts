@@ -1,13 +1,19 @@
 import type { Db } from '../db/database.ts';
+import type { IdentityProvider, SignedInWith } from '../db/schema/identity.ts';
 
 export const createIdentityRepository = (db: Db) => ({
   findUserByPsnCode: (psnCode: string) =>
     db.selectFrom('users').selectAll().where('psn_code', '=', psnCode).executeTakeFirst(),
 
-  createSession: (keyHash: string, userId: number, expiresAt: Date) =>
+  createSession: (keyHash: string, userId: number, expiresAt: Date, signedInWith: SignedInWith) =>
     db
       .insertInto('sessions')
-      .values({ key_hash: keyHash, user_id: userId, expires_at: expiresAt })
+      .values({
+        key_hash: keyHash,
+        user_id: userId,
+        expires_at: expiresAt,
+        signed_in_with: signedInWith,
+      })
       .execute(),
 
   findSession: (keyHash: string) =>
@@ -17,6 +23,7 @@ export const createIdentityRepository = (db: Db) => ({
       .select([
         'sessions.key_hash',
         'sessions.expires_at',
+        'sessions.signed_in_with',
         'users.id as userId',
         'users.name',
         'users.nick_name',
@@ -50,32 +57,47 @@ export const createIdentityRepository = (db: Db) => ({
   deleteExpiredSessions: (now: Date) =>
     db.deleteFrom('sessions').where('expires_at', '<', now).execute(),
 
-  /** A messaging-app identity belongs to one user: taking it releases it from any other. */
-  bindOpenId: (userId: number, openId: string) =>
-    db.transaction().execute(async (tx) => {
-      await tx.updateTable('users').set({ open_id: null }).where('open_id', '=', openId).execute();
-      await tx.updateTable('users').set({ open_id: openId }).where('id', '=', userId).execute();
-    }),
+  findUserById: (userId: number) =>
+    db.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirst(),
 
-  bindDingTalk: (userId: number, dingDingUserId: string, mobile: string | undefined) =>
+  findUserIdByIdentity: async (provider: IdentityProvider, subject: string) =>
+    (
+      await db
+        .selectFrom('user_identities')
+        .select('user_id')
+        .where('provider', '=', provider)
+        .where('subject', '=', subject)
+        .executeTakeFirst()
+    )?.user_id,
+
+  /**
+   * A messaging-app identity belongs to one user and a user has one per provider: binding
+   * releases the identity from anyone else and replaces the user's previous one.
+   */
+  bindIdentity: (
+    userId: number,
+    provider: IdentityProvider,
+    subject: string,
+    mobile: string | undefined,
+  ) =>
     db.transaction().execute(async (tx) => {
       await tx
-        .updateTable('users')
-        .set({ dingding_user_id: null })
-        .where('dingding_user_id', '=', dingDingUserId)
+        .deleteFrom('user_identities')
+        .where('provider', '=', provider)
+        .where((eb) => eb.or([eb('subject', '=', subject), eb('user_id', '=', userId)]))
         .execute();
       await tx
-        .updateTable('users')
-        .set({ dingding_user_id: dingDingUserId, ...(mobile ? { mobile } : {}) })
-        .where('id', '=', userId)
+        .insertInto('user_identities')
+        .values({ provider, subject, user_id: userId })
         .execute();
+      if (mobile) await tx.updateTable('users').set({ mobile }).where('id', '=', userId).execute();
     }),
 
-  unbindMessagingIdentities: (userId: number) =>
+  unbindIdentity: (userId: number, provider: IdentityProvider) =>
     db
-      .updateTable('users')
-      .set({ open_id: null, dingding_user_id: null })
-      .where('id', '=', userId)
+      .deleteFrom('user_identities')
+      .where('user_id', '=', userId)
+      .where('provider', '=', provider)
       .execute(),
 });
 

@@ -56,6 +56,7 @@ describe('identity service on a real database', () => {
       nickName: '小王',
       isAdmin: false,
       keyHash: sha256(keyId),
+      signedInWith: 'password',
     });
     const stored = await testDb.db.selectFrom('sessions').select('key_hash').execute();
     expect(stored.map((s) => s.key_hash)).not.toContain(keyId);

@@ -1,10 +1,18 @@
-import { identityMessages } from '@linewatch/contracts/identity';
-import { messages } from '@linewatch/contracts/envelope';
+import { ADMIN_ROLE, GRANTED_ROLES } from '@linewatch/contracts/identity-api';
+import { identityMessages, type UserProfile } from '@linewatch/contracts/identity';
+import { messages, ReplyCode } from '@linewatch/contracts/envelope';
 import { decryptPassword } from '@linewatch/contracts/password-cipher';
-import { refused } from '../http/envelope.ts';
+import { timingSafeEqual } from 'node:crypto';
+import type { IdentityProvider, SignedInWith } from '../db/schema/identity.ts';
+import { DomainError, notSignedIn, refused } from '../http/envelope.ts';
 import { DUMMY_HASH, newToken, sha256, verifySecret } from '../shared/secrets.ts';
+import type { DingtalkClient } from './dingtalk-client.ts';
 import { LoginThrottle } from './login-throttle.ts';
+import type { PendingIdentity } from './pending-identity.ts';
+import { ProviderError } from './provider-http.ts';
 import type { IdentityRepository } from './repository.ts';
+import { SpentCodes } from './spent-codes.ts';
+import type { WechatClient } from './wechat-client.ts';
 
 export interface SessionUser {
   userId: number;
@@ -12,26 +20,96 @@ export interface SessionUser {
   nickName: string;
   isAdmin: boolean;
   keyHash: string;
+  /** How the session signed in; absent (a session made in a test) means a password. */
+  signedInWith?: SignedInWith;
 }
 
 export interface LoginInput {
   psnCode: string;
   passWord: string;
   address: string;
-  openId?: string | undefined;
-  dingTalk?: { dingDingUserId: string; mobile?: string | undefined } | undefined;
+  /** The openId / DingTalk userid the bind form sends, to bind to the account. */
+  claimed?: PendingIdentity | undefined;
+  /** What a provider vouched for to this browser (the signed pending-identity cookie). */
+  vouched?: PendingIdentity | null | undefined;
+}
+
+export interface Session {
+  keyId: string;
+  expiresAt: Date;
+}
+
+/** The messaging platforms this install signs in with (unset: password only). */
+export interface Providers {
+  wechat?: WechatClient | null;
+  dingtalk?: DingtalkClient | null;
+  /** Why a platform refused (wrong secret, expired code): for the operator's log. */
+  onProviderError?: (error: ProviderError) => void;
 }
 
 const FIFTEEN_MINUTES = 15 * 60_000;
+/** WeChat and DingTalk honour an authorisation code for five minutes. */
+const CODE_LIFETIME_MS = 5 * 60_000;
 
-export const createIdentityService = (repo: IdentityRepository, sessionTtlMs: number) => {
+const sameText = (a: string, b: string) => {
+  const [x, y] = [Buffer.from(a), Buffer.from(b)];
+  return x.length === y.length && timingSafeEqual(x, y);
+};
+
+export const createIdentityService = (
+  repo: IdentityRepository,
+  sessionTtlMs: number,
+  providers: Providers = {},
+) => {
   const perAccount = new LoginThrottle(5, FIFTEEN_MINUTES);
   const perAddress = new LoginThrottle(30, FIFTEEN_MINUTES);
+  const spentCodes = new SpentCodes(CODE_LIFETIME_MS);
   const sessionEndListeners = new Set<(keyHash: string) => void>();
+
+  const startSession = async (userId: number, signedInWith: SignedInWith): Promise<Session> => {
+    const keyId = newToken();
+    const expiresAt = new Date(Date.now() + sessionTtlMs);
+    await repo.createSession(sha256(keyId), userId, expiresAt, signedInWith);
+    return { keyId, expiresAt };
+  };
+
+  /** A provider call whose failure the user sees as `msg` (code 0500, spec section 8). */
+  const fromProvider = async <T>(work: () => Promise<T>, msg: string): Promise<T> => {
+    try {
+      return await work();
+    } catch (error) {
+      if (!(error instanceof ProviderError)) throw error;
+      providers.onProviderError?.(error);
+      throw new DomainError(ReplyCode.fault, msg);
+    }
+  };
+
+  /** A code is exchanged once: a replayed one is refused before the provider is asked. */
+  const spend = (provider: IdentityProvider, code: string, msg: string) => {
+    if (!spentCodes.spend(`${provider}:${code}`)) {
+      providers.onProviderError?.(new ProviderError(`${provider}: code used twice`));
+      throw new DomainError(ReplyCode.fault, msg);
+    }
+  };
+
+  const signInBound = async (provider: IdentityProvider, subject: string) => {
+    const userId = await repo.findUserIdByIdentity(provider, subject);
+    return userId === undefined ? null : startSession(userId, provider);
+  };
 
   return {
     /** Unknown user and wrong password get the same reply, after the same scrypt work. */
-    async login(input: LoginInput): Promise<{ keyId: string; expiresAt: Date }> {
+    async login(input: LoginInput): Promise<Session> {
+      const { claimed, vouched } = input;
+      // Checked first: a stale bind page must not cost the account a throttled attempt.
+      if (
+        claimed &&
+        (!vouched ||
+          vouched.provider !== claimed.provider ||
+          !sameText(vouched.subject, claimed.subject))
+      ) {
+        throw refused(identityMessages.authorizationExpired);
+      }
       const accountKey = input.psnCode.toLowerCase();
       if (perAccount.isBlocked(accountKey) || perAddress.isBlocked(input.address)) {
         throw refused(messages.tooManyAttempts);
@@ -45,13 +123,56 @@ export const createIdentityService = (repo: IdentityRepository, sessionTtlMs: nu
         throw refused(identityMessages.wrongCredentials);
       }
       perAccount.reset(accountKey);
-      if (input.openId) await repo.bindOpenId(user.id, input.openId);
-      if (input.dingTalk)
-        await repo.bindDingTalk(user.id, input.dingTalk.dingDingUserId, input.dingTalk.mobile);
-      const keyId = newToken();
-      const expiresAt = new Date(Date.now() + sessionTtlMs);
-      await repo.createSession(sha256(keyId), user.id, expiresAt);
-      return { keyId, expiresAt };
+      if (claimed && vouched) {
+        await repo.bindIdentity(user.id, vouched.provider, vouched.subject, vouched.mobile);
+      }
+      return startSession(user.id, vouched && claimed ? vouched.provider : 'password');
+    },
+
+    /**
+     * WeChat's return from authorisation: `state` must be the one this browser was given (its
+     * cookie), the code is exchanged once for the openid, and a bound openid signs in.
+     */
+    async signInWithWechat(input: {
+      code: string;
+      state: string | undefined;
+      expectedState: string | undefined;
+    }): Promise<{ openId: string; session: Session | null }> {
+      const { wechat } = providers;
+      if (!wechat) throw new DomainError(ReplyCode.fault, identityMessages.openIdFailed);
+      if (!input.state || !input.expectedState || !sameText(input.state, input.expectedState)) {
+        throw refused(identityMessages.authorizationExpired);
+      }
+      spend('wechat', input.code, identityMessages.openIdFailed);
+      const openId = await fromProvider(
+        () => wechat.openIdOf(input.code),
+        identityMessages.openIdFailed,
+      );
+      return { openId, session: await signInBound('wechat', openId) };
+    },
+
+    /** WeChat's authorisation page for a return to `redirectUri`, or null when not configured. */
+    wechatAuthorizeUrl: (redirectUri: string, state: string): string | null =>
+      providers.wechat?.authorizeUrl(redirectUri, state) ?? null,
+
+    async dingtalkConfig(url: string) {
+      const { dingtalk } = providers;
+      if (!dingtalk) throw new DomainError(ReplyCode.fault, identityMessages.loginFailed);
+      return fromProvider(() => dingtalk.jsapiConfig(url), identityMessages.loginFailed);
+    },
+
+    /** A DingTalk auth code: the user and mobile, and a session when they are bound. */
+    async signInWithDingtalk(
+      code: string,
+    ): Promise<{ userid: string; mobile: string; session: Session | null }> {
+      const { dingtalk } = providers;
+      if (!dingtalk) throw new DomainError(ReplyCode.fault, identityMessages.loginFailed);
+      spend('dingtalk', code, identityMessages.loginFailed);
+      const { userid, mobile } = await fromProvider(
+        () => dingtalk.userOfCode(code),
+        identityMessages.loginFailed,
+      );
+      return { userid, mobile, session: await signInBound('dingtalk', userid) };
     },
 
     /** Resolves a keyId to its user, renewing a session past half its life (sliding expiry). */
@@ -69,11 +190,29 @@ export const createIdentityService = (repo: IdentityRepository, sessionTtlMs: nu
         nickName: session.nick_name,
         isAdmin: session.is_admin,
         keyHash,
+        signedInWith: session.signed_in_with,
       };
     },
 
-    async logout(user: SessionUser): Promise<void> {
-      await repo.unbindMessagingIdentities(user.userId);
+    /** The account behind a session, with the spec's fixed roles (and `admin` for admins). */
+    async profile(user: SessionUser): Promise<UserProfile> {
+      const row = await repo.findUserById(user.userId);
+      if (!row) throw notSignedIn();
+      return {
+        userId: row.id,
+        psnCode: row.psn_code,
+        name: row.name,
+        nickName: row.nick_name || row.name,
+        mobile: row.mobile,
+        isAdmin: row.is_admin,
+        roles: row.is_admin ? [...GRANTED_ROLES, ADMIN_ROLE] : [...GRANTED_ROLES],
+        signedInWith: user.signedInWith ?? 'password',
+      };
+    },
+
+    /** Ends the session; `unbind` also releases that messaging account from the user. */
+    async logout(user: SessionUser, unbind: IdentityProvider | null = null): Promise<void> {
+      if (unbind) await repo.unbindIdentity(user.userId, unbind);
       await repo.deleteSession(user.keyHash);
       for (const listener of sessionEndListeners) listener(user.keyHash);
     },

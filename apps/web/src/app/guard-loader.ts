@@ -1,13 +1,14 @@
 import { ReplyCode } from '@linewatch/contracts/envelope';
-import { redirect, type LoaderFunctionArgs } from 'react-router';
-import { fetchUserInfo, restoreSession } from '../features/identity/api.ts';
+import { redirect, redirectDocument, type LoaderFunctionArgs } from 'react-router';
+import { fetchProfile, restoreSession } from '../features/identity/api.ts';
 import { ApiError } from '../shared/api-client.ts';
-import { isDingTalk } from '../shared/client-env.ts';
+import { isDingTalk, isWeChat } from '../shared/client-env.ts';
 import { links } from '../shared/paths.ts';
 import { webMessages } from '../shared/messages.ts';
+import { wechatAuthorizeUrl } from '../shared/session-expired.ts';
 import { useSession } from '../shared/session-store.ts';
 import { toastFailure } from '../shared/toast.ts';
-import { decideNavigation, GRANTED_ROLES } from './guard.ts';
+import { decideNavigation } from './guard.ts';
 
 /** The server was asked about the cookie once this page load (one in-flight ask is shared). */
 let sessionCheck: Promise<void> | null = null;
@@ -15,9 +16,8 @@ let sessionCheck: Promise<void> | null = null;
 const checkSession = () =>
   (sessionCheck ??= restoreSession().then((restored) => {
     if (!restored || useSession.getState().keyId) return;
-    const { keyId, ...user } = restored;
-    useSession.getState().signIn(keyId);
-    useSession.getState().setProfile(user, GRANTED_ROLES);
+    // The profile (roles) is loaded by the navigation that follows, as after any sign-in.
+    useSession.getState().signIn(restored.keyId, restored.signedInWith);
   }));
 
 /** Runs before every navigation (the root route always revalidates). */
@@ -31,6 +31,7 @@ export const guardLoader = async ({ request }: LoaderFunctionArgs): Promise<Resp
       hasToken: Boolean(session.keyId),
       routesLoaded: session.routesLoaded,
       isDingTalk: isDingTalk(),
+      isWeChat: isWeChat(),
       sessionChecked: sessionCheck !== null,
     });
   };
@@ -40,15 +41,21 @@ export const guardLoader = async ({ request }: LoaderFunctionArgs): Promise<Resp
     decision = decide();
   }
   if (decision.type === 'redirect') return redirect(decision.to);
+  if (decision.type === 'authorize') return redirectDocument(wechatAuthorizeUrl(decision.redirect));
   if (decision.type === 'load') {
     try {
-      useSession.getState().setProfile(await fetchUserInfo(), GRANTED_ROLES);
+      const { user, roles, signedInWith } = await fetchProfile();
+      useSession.getState().setProfile(user, roles, signedInWith);
     } catch (error) {
-      // 0405 was already handled (session cleared, toast shown) by the api client.
-      if (!(error instanceof ApiError && error.code === ReplyCode.notSignedIn)) {
-        useSession.getState().clear();
-        toastFailure(webMessages.reLogin);
+      if (error instanceof ApiError && error.code === ReplyCode.notSignedIn) {
+        // The api client cleared the session; inside WeChat it is leaving for authorisation
+        // (a document navigation): render nothing meanwhile.
+        if (isWeChat()) return new Promise<never>(() => {});
+        return redirect(links.login(url.pathname + url.search));
       }
+      // The menu could not be loaded, or nothing answered (spec section 8): sign in again.
+      useSession.getState().clear();
+      toastFailure(webMessages.reLogin);
       return redirect(links.login(url.pathname + url.search));
     }
   }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { canAccess, decideNavigation, GRANTED_ROLES, type NavigationRequest } from './guard.ts';
+import { ADMIN_ROLE, GRANTED_ROLES } from '@linewatch/contracts/identity-api';
+import { canAccess, decideNavigation, type NavigationRequest } from './guard.ts';
 import { links, paths } from '../shared/paths.ts';
 
 const request = (overrides: Partial<NavigationRequest>): NavigationRequest => ({
@@ -8,6 +9,7 @@ const request = (overrides: Partial<NavigationRequest>): NavigationRequest => ({
   hasToken: false,
   routesLoaded: false,
   isDingTalk: false,
+  isWeChat: false,
   sessionChecked: true,
   ...overrides,
 });
@@ -85,6 +87,44 @@ describe('navigation guard', () => {
     });
   });
 
+  it('passes the OAuth state on with the code, never without one', () => {
+    expect(
+      redirectOf(
+        decideNavigation(request({ pathname: paths.deviceList, search: '?code=abc&state=s1' })),
+      ).params,
+    ).toEqual({ redirect: paths.deviceList, code: 'abc', state: 's1' });
+    expect(
+      redirectOf(decideNavigation(request({ pathname: paths.deviceList, search: '?state=s1' })))
+        .params,
+    ).toEqual({ redirect: paths.deviceList });
+  });
+
+  it("sends a WeChat visitor without a token to WeChat's authorisation, back to the page", () => {
+    expect(
+      decideNavigation(
+        request({ pathname: paths.currentDataReport, search: '?snCode=SN-1', isWeChat: true }),
+      ),
+    ).toEqual({ type: 'authorize', redirect: links.currentDataReport('SN-1') });
+    // Back with a code already: to the login page, which exchanges it (no second round trip).
+    expect(
+      redirectOf(
+        decideNavigation(
+          request({ pathname: paths.deviceList, search: '?code=abc&state=s1', isWeChat: true }),
+        ),
+      ),
+    ).toEqual({
+      pathname: paths.login,
+      params: { redirect: paths.deviceList, code: 'abc', state: 's1' },
+    });
+    // The login page itself and public pages are opened as they are.
+    expect(decideNavigation(request({ pathname: paths.login, isWeChat: true }))).toEqual({
+      type: 'allow',
+    });
+    expect(decideNavigation(request({ pathname: paths.userApply, isWeChat: true }))).toEqual({
+      type: 'allow',
+    });
+  });
+
   it('keeps only the redirect for a DingTalk user', () => {
     const target = redirectOf(
       decideNavigation(
@@ -108,6 +148,7 @@ describe('route roles', () => {
   });
 
   it('refuses a route whose roles were not granted', () => {
-    expect(canAccess(['admin'], GRANTED_ROLES)).toBe(false);
+    expect(canAccess([ADMIN_ROLE], GRANTED_ROLES)).toBe(false);
+    expect(canAccess([ADMIN_ROLE], [...GRANTED_ROLES, ADMIN_ROLE])).toBe(true);
   });
 });

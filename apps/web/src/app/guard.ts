@@ -9,17 +9,6 @@ const PUBLIC_PATHS: readonly string[] = [
   paths.refresh,
 ];
 
-/** The spec fixes the granted roles; route metadata may still ask for one of them. */
-export const GRANTED_ROLES: readonly string[] = [
-  'home',
-  'center',
-  'deviceList',
-  'chartMenu',
-  'msgList',
-  'subscriptionList',
-  'map',
-];
-
 export interface NavigationRequest {
   pathname: string;
   search: string;
@@ -28,6 +17,8 @@ export interface NavigationRequest {
   routesLoaded: boolean;
   /** DingTalk users sign in without the messaging app's OAuth code. */
   isDingTalk: boolean;
+  /** Inside WeChat a visitor without a token goes through WeChat's authorisation first. */
+  isWeChat: boolean;
   /** The server was asked this page load whether the (HttpOnly) cookie names a session. */
   sessionChecked: boolean;
 }
@@ -37,13 +28,16 @@ export type GuardDecision =
   | { type: 'load' }
   /** No token in this tab: ask the server who the cookie is before sending anyone to sign in. */
   | { type: 'restore' }
+  /** Inside WeChat: to WeChat's authorisation (snsapi_base), which returns to /login with a code. */
+  | { type: 'authorize'; redirect: string }
   | { type: 'redirect'; to: string };
 
 const isPublicPath = (pathname: string): boolean => PUBLIC_PATHS.includes(pathname);
 
 /** The navigation guard of spec section 2, free of routers and storage so it can be tested alone. */
 export const decideNavigation = (request: NavigationRequest): GuardDecision => {
-  const { pathname, search, hasToken, routesLoaded, isDingTalk, sessionChecked } = request;
+  const { pathname, search, hasToken, routesLoaded, isDingTalk, isWeChat, sessionChecked } =
+    request;
   if (hasToken) {
     if (pathname === paths.login) return { type: 'redirect', to: paths.home };
     // A stale token must not lock anyone out of a public page (a fault alarm opened from a message).
@@ -57,10 +51,15 @@ export const decideNavigation = (request: NavigationRequest): GuardDecision => {
   if (pathname === paths.login) return { type: 'allow' };
   const query = new URLSearchParams(search);
   const code = query.get('code');
+  const state = query.get('state');
   query.delete('code');
+  query.delete('state');
   const rest = query.toString();
   const redirect = rest ? `${pathname}?${rest}` : pathname;
-  return { type: 'redirect', to: links.login(redirect, isDingTalk ? null : code) };
+  if (isDingTalk) return { type: 'redirect', to: links.login(redirect) };
+  // Back from authorisation already (a code): the login page exchanges it, no second round.
+  if (isWeChat && !code) return { type: 'authorize', redirect };
+  return { type: 'redirect', to: links.login(redirect, code, code ? state : null) };
 };
 
 /** Route role filtering: a route naming roles needs one of them. */

@@ -57,9 +57,9 @@ const withQuery = (path: AppPath, query: Record<string, string | null | undefine
 
 /** Builders for the routes that take query parameters. */
 export const links = {
-  /** /login?redirect=…[&code=…] */
-  login: (redirect: string, code?: string | null): string =>
-    withQuery(paths.login, { redirect, code }),
+  /** /login?redirect=…[&code=…&state=…] (code and state: back from WeChat's authorisation) */
+  login: (redirect: string, code?: string | null, state?: string | null): string =>
+    withQuery(paths.login, { redirect, code, state }),
   /** /refresh?redirect=… reloads the route it names. */
   refresh: (redirect: string): string => withQuery(paths.refresh, { redirect }),
   /** A page of one machine: /currentDataReport?snCode=…, /deviceHistory?snCode=… */

@@ -18,7 +18,11 @@ describe('session store', () => {
     window.dispatchEvent(new Event('pagehide'));
 
     const saved = JSON.parse(sessionStorage.getItem(KEY) ?? 'null') as { state: unknown };
-    expect(saved.state).toEqual({ keyId: 'key-1', user: { name: '张三', nickName: '小张' } });
+    expect(saved.state).toEqual({
+      keyId: 'key-1',
+      user: { name: '张三', nickName: '小张' },
+      signedInWith: 'password',
+    });
   });
 
   it('also saves on beforeunload', async () => {

@@ -1,4 +1,4 @@
-import type { UserInfo } from '@linewatch/contracts/identity';
+import type { SignedInWith, UserInfo } from '@linewatch/contracts/identity';
 import { create } from 'zustand';
 import { persist, type PersistStorage, type StorageValue } from 'zustand/middleware';
 
@@ -7,15 +7,17 @@ export const SESSION_STORAGE_KEY = 'lw-session';
 interface SessionState {
   keyId: string | null;
   user: UserInfo | null;
+  /** How this session signed in: what logging out undoes (unbind WeChat or DingTalk, or nothing). */
+  signedInWith: SignedInWith;
   roles: readonly string[];
   /** User info, roles and routes have been loaded since this page load. */
   routesLoaded: boolean;
-  signIn: (keyId: string) => void;
-  setProfile: (user: UserInfo, roles: readonly string[]) => void;
+  signIn: (keyId: string, signedInWith?: SignedInWith) => void;
+  setProfile: (user: UserInfo, roles: readonly string[], signedInWith?: SignedInWith) => void;
   clear: () => void;
 }
 
-type PersistedSession = Pick<SessionState, 'keyId' | 'user'>;
+type PersistedSession = Pick<SessionState, 'keyId' | 'user' | 'signedInWith'>;
 
 /*
  * The spec saves the store to session storage when the page unloads and restores it on load, so
@@ -63,18 +65,27 @@ export const useSession = create<SessionState>()(
     (set) => ({
       keyId: null,
       user: null,
+      signedInWith: 'password',
       roles: [],
       routesLoaded: false,
-      signIn: (keyId) => set({ keyId, user: null, roles: [], routesLoaded: false }),
-      setProfile: (user, roles) => set({ user, roles, routesLoaded: true }),
-      clear: () => set({ keyId: null, user: null, roles: [], routesLoaded: false }),
+      signIn: (keyId, signedInWith = 'password') =>
+        set({ keyId, signedInWith, user: null, roles: [], routesLoaded: false }),
+      setProfile: (user, roles, signedInWith) =>
+        set((state) => ({
+          user,
+          roles,
+          routesLoaded: true,
+          signedInWith: signedInWith ?? state.signedInWith,
+        })),
+      clear: () =>
+        set({ keyId: null, user: null, signedInWith: 'password', roles: [], routesLoaded: false }),
     }),
     {
       name: SESSION_STORAGE_KEY,
       version: 1,
       storage: unloadFlushedStorage(),
       // Roles and routes are reloaded on the first navigation of every page load.
-      partialize: ({ keyId, user }) => ({ keyId, user }),
+      partialize: ({ keyId, user, signedInWith }) => ({ keyId, user, signedInWith }),
     },
   ),
 );

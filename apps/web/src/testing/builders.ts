@@ -1,5 +1,6 @@
 import type { MachineCard, MenuNode } from '@linewatch/contracts/devices';
-import type { UserInfo } from '@linewatch/contracts/identity';
+import type { UserInfo, UserProfile } from '@linewatch/contracts/identity';
+import { GRANTED_ROLES } from '@linewatch/contracts/identity-api';
 import type { RealtimePayload } from '@linewatch/contracts/socket';
 import type { StatisticsRow } from '@linewatch/contracts/statistics';
 
@@ -85,5 +86,18 @@ export const buildStatisticsRow = (overrides: Partial<StatisticsRow> = {}): Stat
   runningTime: 3600,
   errorTime: 0,
   waitingTime: 180,
+  ...overrides,
+});
+
+/** /api/sys/user/getUser's reply: an operator signed in with a password. */
+export const buildUserProfile = (overrides: Partial<UserProfile> = {}): UserProfile => ({
+  userId: 1,
+  psnCode: 'E1001',
+  name: '测试员',
+  nickName: 'tester',
+  mobile: null,
+  isAdmin: false,
+  roles: [...GRANTED_ROLES],
+  signedInWith: 'password',
   ...overrides,
 });

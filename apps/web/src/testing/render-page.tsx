@@ -2,7 +2,7 @@ import { render } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { onTestFinished, vi } from 'vitest';
-import { GRANTED_ROLES } from '../app/guard.ts';
+import { GRANTED_ROLES } from '@linewatch/contracts/identity-api';
 import { createQueryClient, Providers } from '../app/providers.tsx';
 import { routes } from '../app/routes.tsx';
 import { setNavigator } from '../shared/navigation.ts';

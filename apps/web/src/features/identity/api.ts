@@ -1,9 +1,20 @@
-import type { LoginForm, SessionInfo, UserInfo } from '@linewatch/contracts/identity';
+import type {
+  DingdingBindUserBody,
+  LoginForm,
+  SessionInfo,
+  SignedInWith,
+  UserInfo,
+  WechatBindUserBody,
+} from '@linewatch/contracts/identity';
 import { identityApi } from '@linewatch/contracts/identity-api';
 import { useMutation } from '@tanstack/react-query';
 import { call } from '../../shared/api-client.ts';
 
 export type LoginClient = 'wechat' | 'dingtalk';
+
+/** The messaging account a sign-in also binds (what WeChat or DingTalk vouched for). */
+export type BindIdentity =
+  Pick<WechatBindUserBody, 'openId'> | Pick<DingdingBindUserBody, 'dingDingUserId' | 'mobile'>;
 
 // The cipher is fetched with the first login: signed-in pages never need it.
 const sealed = async (form: LoginForm): Promise<LoginForm> => {
@@ -11,7 +22,20 @@ const sealed = async (form: LoginForm): Promise<LoginForm> => {
   return { psnCode: form.psnCode.trim(), passWord: encryptPassword(form.passWord) };
 };
 
-export const fetchUserInfo = (): Promise<UserInfo> => call(identityApi.userInfo, undefined);
+interface Profile {
+  user: UserInfo;
+  roles: readonly string[];
+  signedInWith: SignedInWith;
+}
+
+/** The first navigation's load (spec section 2): user info, then roles and routes. */
+export const fetchProfile = async (): Promise<Profile> => {
+  const [user, profile] = await Promise.all([
+    call(identityApi.userInfo, undefined),
+    call(identityApi.userProfile, undefined),
+  ]);
+  return { user, roles: profile.roles, signedInWith: profile.signedInWith };
+};
 
 /**
  * Who the HttpOnly cookie names, or null: asked once per page load before a tab without a token
@@ -31,17 +55,29 @@ export const restoreSession = async (): Promise<SessionInfo | null> => {
   }
 };
 
-export const useLoginMutation = (client: LoginClient) =>
+/** Back from WeChat's authorisation: the openId, and a keyId when it is bound. */
+export const exchangeWechatCode = (code: string, state: string | null) =>
+  call(identityApi.wechatUserInfo, { code, ...(state ? { state } : {}) });
+
+export const fetchDingtalkConfig = (url: string) => call(identityApi.dingdingConfig, { url });
+
+/** A DingTalk auth code: the userid and mobile, and a keyId when they are bound. */
+export const exchangeDingtalkCode = (code: string) => call(identityApi.dingdingUserInfo, { code });
+
+export const useLoginMutation = (client: LoginClient, identity: BindIdentity | null) =>
   useMutation({
     mutationFn: async (form: LoginForm) => {
-      const body = await sealed(form);
+      const body = { ...(await sealed(form)), ...identity };
       return client === 'dingtalk'
         ? call(identityApi.dingdingBindUser, body)
         : call(identityApi.wechatBindUser, body);
     },
   });
 
-export const useLogoutMutation = () =>
-  useMutation({
-    mutationFn: () => call(identityApi.wechatSignOut, undefined),
-  });
+/** Logging out undoes how the session signed in: unbind WeChat, unbind DingTalk, or nothing. */
+export const signOutEndpoint = (signedInWith: SignedInWith) =>
+  signedInWith === 'wechat'
+    ? identityApi.wechatSignOut
+    : signedInWith === 'dingtalk'
+      ? identityApi.dingdingSignOut
+      : identityApi.signOut;

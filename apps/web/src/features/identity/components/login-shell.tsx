@@ -1,24 +1,25 @@
 import type { LoginForm as LoginFormValues } from '@linewatch/contracts/identity';
 import { identityMessages } from '@linewatch/contracts/identity-messages';
-import { useNavigate, useSearchParams } from 'react-router';
-import { safeRedirect } from '../../../shared/paths.ts';
-import { useSession } from '../../../shared/session-store.ts';
-import { toastFailure, toastSuccess } from '../../../shared/toast.ts';
-import { useLoginMutation, type LoginClient } from '../api.ts';
+import { DotLoading } from 'antd-mobile';
+import { toastFailure } from '../../../shared/toast.ts';
+import { useLoginMutation, type BindIdentity, type LoginClient } from '../api.ts';
+import { useFinishSignIn } from '../use-finish-sign-in.ts';
 import { LoginForm } from './login-form.tsx';
 import styles from './login-shell.module.css';
 
 interface LoginShellProps {
   client: LoginClient;
   subtitle: string;
+  /** The messaging account the sign-in binds; null: an account login only. */
+  identity: BindIdentity | null;
+  /** The platform is being asked who this is (silent sign-in): no form yet. */
+  checking?: boolean;
 }
 
 /** What both login pages share: the brand header, the form, and what a successful reply does. */
-export const LoginShell = ({ client, subtitle }: LoginShellProps) => {
-  const [params] = useSearchParams();
-  const navigate = useNavigate();
-  const signIn = useSession((state) => state.signIn);
-  const login = useLoginMutation(client);
+export const LoginShell = ({ client, subtitle, identity, checking = false }: LoginShellProps) => {
+  const finish = useFinishSignIn();
+  const login = useLoginMutation(client, identity);
 
   const submit = (values: LoginFormValues) => {
     login.mutate(values, {
@@ -27,25 +28,37 @@ export const LoginShell = ({ client, subtitle }: LoginShellProps) => {
           toastFailure(identityMessages.loginFailed);
           return;
         }
-        signIn(reply.keyId);
-        toastSuccess(identityMessages.loginOk);
-        void navigate(safeRedirect(params.get('redirect')), { replace: true });
+        finish(reply.keyId, identity ? client : 'password');
       },
       // failures were already shown by the api client (0410: 用户名或密码错误)
     });
   };
 
   return (
-    <main className={styles.page} data-testid="login-page" data-client={client}>
+    <main
+      className={styles.page}
+      data-testid="login-page"
+      data-client={client}
+      data-binding={identity ? 'true' : 'false'}
+    >
       <header className={styles.brand}>
         <div className={styles.logo} aria-hidden>
           LW
         </div>
         <h1 className={styles.title}>Linewatch 设备监控</h1>
-        <p className={styles.subtitle}>{subtitle}</p>
+        <p className={styles.subtitle} data-testid="login-subtitle">
+          {subtitle}
+        </p>
       </header>
       <section className={styles.card}>
-        <LoginForm submitting={login.isPending} onSubmit={submit} />
+        {checking ? (
+          <div className={styles.checking} data-testid="login-checking">
+            正在登录
+            <DotLoading />
+          </div>
+        ) : (
+          <LoginForm submitting={login.isPending} onSubmit={submit} />
+        )}
       </section>
     </main>
   );

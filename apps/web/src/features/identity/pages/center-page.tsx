@@ -1,33 +1,15 @@
-import { identityMessages } from '@linewatch/contracts/identity-messages';
-import { Dialog, List } from 'antd-mobile';
+import { List } from 'antd-mobile';
 import { CloseCircleOutline, LinkOutline, SetOutline, UserOutline } from 'antd-mobile-icons';
 import { useNavigate } from 'react-router';
-import { webMessages } from '../../../shared/messages.ts';
 import { useSession } from '../../../shared/session-store.ts';
-import { toastInfo } from '../../../shared/toast.ts';
-import { useLogoutMutation } from '../api.ts';
+import { useLogout } from '../use-logout.ts';
 import styles from './center-page.module.css';
 import { paths } from '../../../shared/paths.ts';
 
 const CenterPage = () => {
   const navigate = useNavigate();
   const user = useSession((state) => state.user);
-  const clear = useSession((state) => state.clear);
-  const logout = useLogoutMutation();
-
-  const confirmLogout = async () => {
-    const confirmed = await Dialog.confirm({ content: identityMessages.logoutConfirm });
-    if (!confirmed) {
-      toastInfo(webMessages.cancelled);
-      return;
-    }
-    logout.mutate(undefined, {
-      onSuccess: () => {
-        clear();
-        void navigate(paths.login, { replace: true });
-      },
-    });
-  };
+  const { confirmLogout, pending } = useLogout();
 
   return (
     <div className={styles.page}>
@@ -69,7 +51,7 @@ const CenterPage = () => {
           data-testid="logout"
           className={styles.logout}
           arrowIcon={false}
-          disabled={logout.isPending}
+          disabled={pending}
           onClick={() => void confirmLogout()}
         >
           退出登录

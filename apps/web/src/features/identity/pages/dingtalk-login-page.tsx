@@ -1,5 +1,54 @@
+import { identityMessages } from '@linewatch/contracts/identity-messages';
+import { useEffect, useRef, useState } from 'react';
+import { ApiError } from '../../../shared/api-client.ts';
+import { isDingTalk } from '../../../shared/client-env.ts';
+import { toastFailure, toastInfo } from '../../../shared/toast.ts';
+import { exchangeDingtalkCode, fetchDingtalkConfig, type BindIdentity } from '../api.ts';
 import { LoginShell } from '../components/login-shell.tsx';
+import { requestDingtalkAuthCode } from '../dingtalk-bridge.ts';
+import { useFinishSignIn } from '../use-finish-sign-in.ts';
 
-export const DingtalkLoginPage = () => (
-  <LoginShell client="dingtalk" subtitle="使用工号登录，绑定钉钉账号" />
-);
+/**
+ * The workplace-chat login page. Inside DingTalk it asks DingTalk who this is (JSAPI auth code):
+ * a bound user signs in without the form; otherwise 钉钉未绑定用户请登录 and the password sign-in
+ * binds the DingTalk account.
+ */
+export const DingtalkLoginPage = () => {
+  const finish = useFinishSignIn();
+  const inDingTalk = isDingTalk();
+  const [identity, setIdentity] = useState<BindIdentity | null>(null);
+  const [checking, setChecking] = useState(inDingTalk);
+  const started = useRef(false);
+
+  useEffect(() => {
+    if (started.current || !inDingTalk) return;
+    started.current = true;
+    void (async () => {
+      try {
+        // The signature covers the page's address without its fragment.
+        const config = await fetchDingtalkConfig(window.location.href.split('#')[0] ?? '');
+        const code = await requestDingtalkAuthCode(config);
+        const reply = await exchangeDingtalkCode(code);
+        if (reply.keyId) {
+          finish(reply.keyId, 'dingtalk');
+          return;
+        }
+        toastInfo(identityMessages.dingTalkNotBound);
+        setIdentity({ dingDingUserId: reply.userid, mobile: reply.mobile });
+      } catch (error) {
+        // The server's refusals were shown by the api client; DingTalk's own is this.
+        if (!(error instanceof ApiError)) toastFailure(identityMessages.noCode);
+      }
+      setChecking(false);
+    })();
+  }, [inDingTalk, finish]);
+
+  return (
+    <LoginShell
+      client="dingtalk"
+      subtitle="使用工号登录，绑定钉钉账号"
+      identity={identity}
+      checking={checking}
+    />
+  );
+};

@@ -1,0 +1,105 @@
+import { randomBytes } from 'node:crypto';
+import { startFakeHttp, textField } from './fake-http.ts';
+
+const FAKE_DINGTALK_APPKEY = 'ding-fake-appkey';
+const FAKE_DINGTALK_APPSECRET = 'ding-fake-appsecret';
+const FAKE_DINGTALK_CORP_ID = 'ding-fake-corp';
+const FAKE_DINGTALK_AGENT_ID = '100200300';
+
+const CODE_LIFETIME_MS = 5 * 60_000;
+
+/**
+ * DingTalk's internal-app server API (oapi.dingtalk.com) as the server meets it: gettoken,
+ * get_jsapi_ticket, topapi/v2/user/getuserinfo (auth code → userid, once) and topapi/v2/user/get
+ * (mobile). Refusals are HTTP 200 with DingTalk's errcodes. `POST /__fake/code {userid, mobile}`
+ * hands out a requestAuthCode code, for browser tests that stub the JSAPI in another process.
+ */
+export const startDingtalkFake = async () => {
+  const users = new Map<string, { mobile: string; name: string }>();
+  const codes = new Map<string, { userid: string; expiresAt: number; used: boolean }>();
+  const tokens = new Set<string>();
+  let ticket: string | null = null;
+  const counts = { tokens: 0, tickets: 0 };
+
+  const addUser = (userid: string, mobile: string, name = '钉钉用户') =>
+    users.set(userid, { mobile, name });
+
+  const issueCode = (userid: string): string => {
+    const code = randomBytes(16).toString('hex');
+    codes.set(code, { userid, expiresAt: Date.now() + CODE_LIFETIME_MS, used: false });
+    return code;
+  };
+
+  const tokenRefused = { json: { errcode: 40014, errmsg: '不合法的access_token' } };
+
+  const fake = await startFakeHttp(({ method, path, query, body }) => {
+    if (method === 'POST' && path === '/__fake/code') {
+      addUser(textField(body, 'userid'), textField(body, 'mobile'));
+      return { json: { code: issueCode(textField(body, 'userid')) } };
+    }
+    if (method === 'GET' && path === '/gettoken') {
+      if (
+        query.get('appkey') !== FAKE_DINGTALK_APPKEY ||
+        query.get('appsecret') !== FAKE_DINGTALK_APPSECRET
+      ) {
+        return { json: { errcode: 40089, errmsg: '不合法的corpid或corpsecret' } };
+      }
+      const token = randomBytes(16).toString('hex');
+      tokens.add(token);
+      counts.tokens += 1;
+      return { json: { errcode: 0, errmsg: 'ok', access_token: token, expires_in: 7200 } };
+    }
+    if (!tokens.has(query.get('access_token') ?? '')) return tokenRefused;
+    if (method === 'GET' && path === '/get_jsapi_ticket') {
+      ticket = randomBytes(20).toString('hex');
+      counts.tickets += 1;
+      return { json: { errcode: 0, errmsg: 'ok', ticket, expires_in: 7200 } };
+    }
+    if (method === 'POST' && path === '/topapi/v2/user/getuserinfo') {
+      const entry = codes.get(textField(body, 'code'));
+      if (!entry || entry.used || entry.expiresAt < Date.now()) {
+        return { json: { errcode: 40078, errmsg: '不存在的临时授权码' } };
+      }
+      entry.used = true;
+      return {
+        json: {
+          errcode: 0,
+          errmsg: 'ok',
+          result: { userid: entry.userid, device_id: 'fake-device', sys: false, sys_level: 0 },
+        },
+      };
+    }
+    if (method === 'POST' && path === '/topapi/v2/user/get') {
+      const user = users.get(textField(body, 'userid'));
+      if (!user) return { json: { errcode: 60121, errmsg: '找不到该用户' } };
+      return {
+        json: {
+          errcode: 0,
+          errmsg: 'ok',
+          result: { userid: textField(body, 'userid'), name: user.name, mobile: user.mobile },
+        },
+      };
+    }
+    return null;
+  });
+
+  return {
+    ...fake,
+    env: {
+      DINGTALK_APPKEY: FAKE_DINGTALK_APPKEY,
+      DINGTALK_APPSECRET: FAKE_DINGTALK_APPSECRET,
+      DINGTALK_CORP_ID: FAKE_DINGTALK_CORP_ID,
+      DINGTALK_AGENT_ID: FAKE_DINGTALK_AGENT_ID,
+      DINGTALK_API_URL: fake.baseUrl,
+    },
+    addUser,
+    /** A code as dd.runtime.permission.requestAuthCode would give this user. */
+    issueCode,
+    /** The jsapi_ticket last handed out (what a signature must be computed over). */
+    currentTicket: () => ticket,
+    /** How many tokens and tickets were handed out (the server should cache them). */
+    counts,
+  };
+};
+
+export type DingtalkFake = Awaited<ReturnType<typeof startDingtalkFake>>;
