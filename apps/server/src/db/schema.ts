@@ -1,4 +1,5 @@
 import type { ColumnType, Generated } from 'kysely';
+import type { GatewayAuditTable } from './schema/gateways.ts';
 import type { NotificationsTable } from './schema/notifications.ts';
 
 type Timestamp = ColumnType<Date, Date | string, Date | string>;
@@ -50,6 +51,8 @@ export interface GatewaysTable {
   online: ColumnType<boolean, boolean | undefined, boolean>;
   state_changed_at: Timestamp | null;
   created_at: DefaultNow;
+  agent_version: ColumnType<string | null, string | null | undefined, string | null>;
+  last_seen_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
 
 export interface DevicesTable {
@@ -190,4 +193,5 @@ export interface Database {
   job_runs: JobRunsTable;
   dead_letters: DeadLettersTable;
   notifications: NotificationsTable;
+  gateway_audit: GatewayAuditTable;
 }
