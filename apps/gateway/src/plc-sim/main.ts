@@ -15,33 +15,35 @@ const fail = (message: string): never => {
   process.exit(1);
 };
 
-let values;
-try {
-  ({ values } = parseArgs({
-    options: {
-      port: { type: 'string' },
-      host: { type: 'string', default: '127.0.0.1' },
-      model: { type: 'string', default: 'FX5U' },
-      sn: { type: 'string', default: 'SIM-1' },
-      ppm: { type: 'string', default: '60' },
-      'time-scale': { type: 'string', default: '1' },
-      'state-dir': { type: 'string' },
-    },
-  }));
-} catch (error) {
-  fail(`plc-sim: ${(error as Error).message}\n${usage}`);
-}
+const parse = () => {
+  try {
+    return parseArgs({
+      options: {
+        port: { type: 'string' },
+        host: { type: 'string', default: '127.0.0.1' },
+        model: { type: 'string', default: 'FX5U' },
+        sn: { type: 'string', default: 'SIM-1' },
+        ppm: { type: 'string', default: '60' },
+        'time-scale': { type: 'string', default: '1' },
+        'state-dir': { type: 'string' },
+      },
+    }).values;
+  } catch (error) {
+    return fail(`plc-sim: ${(error as Error).message}\n${usage}`);
+  }
+};
+const values = parse();
 const port = Number(values.port);
 if (values.port === undefined || !Number.isInteger(port) || port < 0 || port > 65_535)
   fail(`plc-sim: --port must be a port number\n${usage}`);
-const profile = plcProfiles[values.model];
-if (!profile)
+const profile =
+  plcProfiles[values.model] ??
   fail(`plc-sim: unknown --model ${values.model} (known: ${Object.keys(plcProfiles).join(', ')})`);
 
 const plc = await startSimulatedPlc({
   host: values.host,
   port,
-  profile: profile!,
+  profile,
   machine: {
     sn: values.sn,
     ppmTarget: Number(values.ppm),
