@@ -25,36 +25,42 @@ export const maintenanceSocketRoute = async (
       config: { public: true },
       preValidation: refuseForeignOrigin(deps.publicUrl),
     },
-    async (socket, request) => {
+    (socket, request) => {
       const serial = maintenanceSocket.serialOf(request.params.channel);
-      const user = await deps.socketAuth.authenticate(request, socket);
-      if (!user) return;
-      if (serial === null) return socket.close(SOCKET_CLOSE.badRequest, 'bad path');
-      let queue = Promise.resolve();
+      // Listening before the session is checked: the phone sends as soon as the socket opens,
+      // and a message arriving during the check would otherwise be lost. Messages wait for it.
+      const signedIn = deps.socketAuth.authenticate(request, socket).then((user) => {
+        if (user && serial === null) socket.close(SOCKET_CLOSE.badRequest, 'bad path');
+        return serial === null ? null : user;
+      });
+      let queue: Promise<unknown> = signedIn;
       socket.on('message', (data: Buffer) => {
-        queue = queue.then(async () => {
-          let raw: unknown;
-          try {
-            raw = JSON.parse(data.toString('utf8'));
-          } catch {
-            raw = null;
-          }
-          const type = maintenanceMessageType.safeParse(raw);
-          if (!type.success) return socket.close(SOCKET_CLOSE.badRequest, 'bad message');
-          const bind = type.data.MsgType === 'bind';
-          const outcome = bind
-            ? await deps.gateways.bind(user, serial, raw)
-            : await deps.gateways.unbind(user, serial, raw);
-          const reply: MaintenanceReply = {
-            MsgType: bind ? 'bindResult' : 'unbindResult',
-            ...outcome,
-          };
-          if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(reply));
-        });
-        queue = queue.catch((error: unknown) => {
-          request.log.error({ err: error }, 'maintenance command failed');
-          if (socket.readyState === socket.OPEN) socket.close(1011, 'server error');
-        });
+        queue = queue
+          .then(async () => {
+            const user = await signedIn;
+            if (!user || serial === null) return;
+            let raw: unknown;
+            try {
+              raw = JSON.parse(data.toString('utf8'));
+            } catch {
+              raw = null;
+            }
+            const type = maintenanceMessageType.safeParse(raw);
+            if (!type.success) return socket.close(SOCKET_CLOSE.badRequest, 'bad message');
+            const bind = type.data.MsgType === 'bind';
+            const outcome = bind
+              ? await deps.gateways.bind(user, serial, raw)
+              : await deps.gateways.unbind(user, serial, raw);
+            const reply: MaintenanceReply = {
+              MsgType: bind ? 'bindResult' : 'unbindResult',
+              ...outcome,
+            };
+            if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(reply));
+          })
+          .catch((error: unknown) => {
+            request.log.error({ err: error }, 'maintenance command failed');
+            if (socket.readyState === socket.OPEN) socket.close(1011, 'server error');
+          });
       });
     },
   );
