@@ -15,6 +15,10 @@ import { paths } from '../shared/paths.ts';
 const LoginPage = lazyPage(() => import('../features/identity/pages/login-page.tsx'));
 const CenterPage = lazyPage(() => import('../features/identity/pages/center-page.tsx'));
 const DeviceListPage = lazyPage(() => import('../features/devices/pages/device-list-page.tsx'));
+const BindDevicePage = lazyPage(() => import('../features/gateways/pages/bind-device-page.tsx'));
+const UnbindDevicePage = lazyPage(
+  () => import('../features/gateways/pages/unbind-device-page.tsx'),
+);
 const CurrentDataReportPage = lazyPage(
   () => import('../features/telemetry/pages/current-data-report-page.tsx'),
 );
@@ -72,8 +76,8 @@ export const routes: RouteObject[] = [
           notBuilt(paths.deviceLog, '设备日志', false),
         ],
       },
-      notBuilt(paths.bindDevice, '绑定机台'),
-      notBuilt(paths.unboundDevice, '解绑机台'),
+      { path: paths.bindDevice, handle: handle('绑定机台'), element: <BindDevicePage /> },
+      { path: paths.unboundDevice, handle: handle('解绑机台'), element: <UnbindDevicePage /> },
       notBuilt(paths.followSetting, '订阅设置'),
       notBuilt(paths.deviceStatistics, '设备统计'),
       notBuilt(paths.threeParam, '日报/周报'),

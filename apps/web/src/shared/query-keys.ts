@@ -17,4 +17,8 @@ export const queryKeys = {
     list: (filter: Partial<MachineListQuery>) => ['devices', 'list', filter] as const,
     summary: (filter: StatusSummaryQuery) => ['devices', 'summary', filter] as const,
   },
+  gateways: {
+    plcModels: () => ['gateways', 'plcModels'] as const,
+    registry: () => ['gateways', 'registry'] as const,
+  },
 } as const;
