@@ -61,14 +61,14 @@ describe('the maintenance socket', () => {
     expect(Toast.show).toHaveBeenCalledWith(expect.objectContaining({ content: '连接异常' }));
     expect(sockets).toHaveLength(1);
 
-    act(() => vi.advanceTimersByTime(SOCKET_RETRY_MS));
+    act(() => void vi.advanceTimersByTime(SOCKET_RETRY_MS));
     expect(sockets).toHaveLength(2);
     open();
     expect(current().sent.map((s) => JSON.parse(s) as unknown)).toEqual([
       { MsgType: 'unbind', snCode: 'SN-1', iotId: 'GW0000000001' },
     ]);
     // Still loading until the result; the command is never resent on a timer.
-    act(() => vi.advanceTimersByTime(60_000));
+    act(() => void vi.advanceTimersByTime(60_000));
     expect(current().sent).toHaveLength(1);
     expect(result.current.pending).toBe(true);
     act(() =>

@@ -35,7 +35,7 @@ export const TextField = <T extends FieldValues>({
             placeholder={placeholder}
             clearable
             maxLength={maxLength}
-            value={field.value as string}
+            value={field.value}
             onChange={field.onChange}
             onBlur={field.onBlur}
           />
