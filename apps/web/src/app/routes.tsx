@@ -19,6 +19,9 @@ const BindDevicePage = lazyPage(() => import('../features/gateways/pages/bind-de
 const UnbindDevicePage = lazyPage(
   () => import('../features/gateways/pages/unbind-device-page.tsx'),
 );
+const AdminGatewaysPage = lazyPage(
+  () => import('../features/gateways/pages/admin-gateways-page.tsx'),
+);
 const CurrentDataReportPage = lazyPage(
   () => import('../features/telemetry/pages/current-data-report-page.tsx'),
 );
@@ -78,6 +81,7 @@ export const routes: RouteObject[] = [
       },
       { path: paths.bindDevice, handle: handle('绑定机台'), element: <BindDevicePage /> },
       { path: paths.unboundDevice, handle: handle('解绑机台'), element: <UnbindDevicePage /> },
+      { path: paths.adminGateways, handle: handle('网关管理'), element: <AdminGatewaysPage /> },
       notBuilt(paths.followSetting, '订阅设置'),
       notBuilt(paths.deviceStatistics, '设备统计'),
       notBuilt(paths.threeParam, '日报/周报'),

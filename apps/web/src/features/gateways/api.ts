@@ -1,5 +1,5 @@
 import { gatewaysApi } from '@linewatch/contracts/gateways-api';
-import { useQuery } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { call } from '../../shared/api-client.ts';
 import { queryKeys } from '../../shared/query-keys.ts';
 
@@ -17,3 +17,15 @@ export const useGatewayRegistry = () =>
     queryKey: queryKeys.gateways.registry(),
     queryFn: () => call(gatewaysApi.adminList, undefined),
   });
+
+/** Registers a gateway or rotates its credential; the secret in the reply is shown once. */
+export const useCredentialMutation = () => {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ action, serial }: { action: 'register' | 'rotate'; serial: string }) =>
+      action === 'register'
+        ? call(gatewaysApi.adminRegister, { serial })
+        : call(gatewaysApi.adminRotate, { serial }),
+    onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.gateways.registry() }),
+  });
+};
