@@ -179,36 +179,51 @@ export const createGatewaysService = (deps: GatewaysDeps) => {
       }));
     },
 
-    /** `input` passed registerGatewayBody (the route's schema, the CLI's parse). */
-    async register(
-      actor: Actor,
-      { serial, name = '' }: z.output<typeof registerGatewayBody>,
-    ): Promise<GatewayCredential> {
-      if (await repo.gatewayExists(serial)) throw refused(gatewayAdminMessages.exists);
-      const secret = newGatewaySecret();
-      await repo.insertGateway(serial, name, await hashSecret(secret), {
-        userId: actor.userId,
-        userName: actor.name,
-        action: 'register',
-        gatewayId: serial,
-      });
-      deps.onGatewayAdded(serial);
-      return { serial, secret };
+    async register(actor: Actor, input: z.output<typeof registerGatewayBody>) {
+      const credential = await registerGateway(repo, actor, input);
+      deps.onGatewayAdded(credential.serial);
+      return credential;
     },
 
-    /** A new secret; the old one stops working at the gateway's next sign-in. */
-    async rotate(actor: Actor, serial: string): Promise<GatewayCredential> {
-      const secret = newGatewaySecret();
-      const replaced = await repo.replaceSecret(serial, await hashSecret(secret), {
-        userId: actor.userId,
-        userName: actor.name,
-        action: 'rotate',
-        gatewayId: serial,
-      });
-      if (!replaced) throw new DomainError(ReplyCode.notFound, gatewayAdminMessages.unknown);
-      return { serial, secret };
-    },
+    rotate: (actor: Actor, serial: string) => rotateGateway(repo, actor, serial),
   };
 };
 
 export type GatewaysService = ReturnType<typeof createGatewaysService>;
+
+/**
+ * Registers a gateway (`input` passed registerGatewayBody: the route's schema, the CLI's parse)
+ * and returns its credential, whose secret is stored only as a hash.
+ */
+export const registerGateway = async (
+  repo: Pick<GatewaysRepository, 'gatewayExists' | 'insertGateway'>,
+  actor: Actor,
+  { serial, name = '' }: z.output<typeof registerGatewayBody>,
+): Promise<GatewayCredential> => {
+  if (await repo.gatewayExists(serial)) throw refused(gatewayAdminMessages.exists);
+  const secret = newGatewaySecret();
+  await repo.insertGateway(serial, name, await hashSecret(secret), {
+    userId: actor.userId,
+    userName: actor.name,
+    action: 'register',
+    gatewayId: serial,
+  });
+  return { serial, secret };
+};
+
+/** A new secret; the old one stops working at the gateway's next sign-in. */
+export const rotateGateway = async (
+  repo: Pick<GatewaysRepository, 'replaceSecret'>,
+  actor: Actor,
+  serial: string,
+): Promise<GatewayCredential> => {
+  const secret = newGatewaySecret();
+  const replaced = await repo.replaceSecret(serial, await hashSecret(secret), {
+    userId: actor.userId,
+    userName: actor.name,
+    action: 'rotate',
+    gatewayId: serial,
+  });
+  if (!replaced) throw new DomainError(ReplyCode.notFound, gatewayAdminMessages.unknown);
+  return { serial, secret };
+};
