@@ -21,7 +21,7 @@ const CLI_ACTOR = { userId: null, name: 'admin-cli' };
  */
 export const runGatewayCommand = async (
   db: Db,
-  [command, ...args]: string[],
+  [command = '', ...args]: string[],
   print: (line: string) => void,
 ): Promise<boolean> => {
   const repo = createGatewaysRepository(db);
