@@ -4,8 +4,8 @@ import { DomainError } from '../http/envelope.ts';
 import { createGatewaysRepository } from './repository.ts';
 import { registerGateway, rotateGateway } from './service.ts';
 
-/** The admin CLI's gateway commands; `npm run admin -- gateway:register <serial> [name]`. */
-export const gatewayCliUsage = [
+/** The admin CLI's gateway commands (`npm run admin -- gateway:help` prints this). */
+const usage = [
   'gateway:register <serial> [name]   register a gateway (12 characters); prints its secret once',
   'gateway:rotate <serial>            a new secret for a gateway; the old one stops working',
   'gateway:list                       every gateway with its state and machines',
@@ -40,6 +40,9 @@ export const runGatewayCommand = async (
     }
     case 'gateway:rotate':
       say(await rotateGateway(repo, CLI_ACTOR, args[0] ?? ''));
+      return true;
+    case 'gateway:help':
+      usage.forEach((line) => print(line));
       return true;
     case 'gateway:list': {
       const [gateways, bindings] = await Promise.all([repo.listGateways(), repo.listBindings()]);
