@@ -108,7 +108,7 @@ describe('gateway agent against a real broker', () => {
     expect(new Set(sizes)).toEqual(new Set([1]));
   });
 
-  it('answers a ping on cmd/reply with 200 and the same correlation id, bind with 501', async () => {
+  it('answers a ping on cmd/reply with 200 and the same correlation id, an unknown command with 501', async () => {
     const broker = await startBroker();
     const id = nextId();
     const watcher = await subscriber(broker.url, [topicOf(id, 'state'), topicOf(id, 'cmd/reply')]);
@@ -144,8 +144,8 @@ describe('gateway agent against a real broker', () => {
       code: 200,
       content: '网关在线',
     });
-    command({ type: 'unbind', correlationId: 'unbind-0000001', snCode: 'SN-T-001' });
-    expect((await replyTo('unbind-0000001')).body).toMatchObject({
+    command({ type: 'reboot', correlationId: 'reboot-0000001' });
+    expect((await replyTo('reboot-0000001')).body).toMatchObject({
       code: 501,
       content: '网关暂不支持此命令',
     });

@@ -1,10 +1,10 @@
 import { topicOf, type GatewayStateMessage } from '@linewatch/contracts/mqtt';
-import path from 'node:path';
+import { createRequire } from 'node:module';
 import { OfflineBuffer } from './buffer/offline-buffer.ts';
 import { CommandHandler } from './commands.ts';
-import type { AgentSettings, GatewayConfig, MachineConfig } from './config.ts';
+import { Machines } from './bind/machines.ts';
 import type { MachineDriver } from './drivers/driver.ts';
-import { SimulatedDriver } from './drivers/simulated.ts';
+import type { AgentSettings, GatewayConfig } from './config.ts';
 import { MqttLink, type Logger } from './link/mqtt-link.ts';
 import { Poller } from './poller.ts';
 import { Sender } from './sender.ts';
@@ -27,6 +27,10 @@ export interface GatewayAgent {
 
 const STOP_PUBLISH_TIMEOUT_MS = 3000;
 
+/** Announced in the online state; the server's gateway registry shows it. */
+const AGENT_VERSION = (createRequire(import.meta.url)('../package.json') as { version: string })
+  .version;
+
 /**
  * One gateway: its machines polled into the offline buffer (poller.ts), the buffer sent over the
  * MQTT link until the server acknowledges it (sender.ts), and the server's commands answered
@@ -47,7 +51,20 @@ export async function startGateway(
       }
     },
   });
-  const drivers = gateway.machines.map((m) => createDriver(m, path.join(gateway.bufferDir, 'plc')));
+  const machines: Machines = new Machines({
+    bufferDir: gateway.bufferDir,
+    configured: gateway.machines,
+    settings,
+    log,
+    quiesce: (): Promise<void> => poller.settled(),
+    // The retained state lists the machines: say it again with the new list.
+    onChange: () => {
+      if (link.connected)
+        void link
+          .publish(topics.state, stateMessage('online'), { retain: true })
+          .catch(() => undefined);
+    },
+  });
   const topics = {
     telemetry: topicOf(gateway.id, 'telemetry'),
     events: topicOf(gateway.id, 'events'),
@@ -60,7 +77,7 @@ export async function startGateway(
     JSON.stringify({
       state,
       ts: Date.now(),
-      ...(state === 'online' && { machines: drivers.map((d) => d.sn) }),
+      ...(state === 'online' && { machines: machines.sns(), agentVersion: AGENT_VERSION }),
     } satisfies GatewayStateMessage);
 
   const sender = new Sender({
@@ -71,6 +88,7 @@ export async function startGateway(
   });
   const commands = new CommandHandler({
     reply: (reply) => link.publish(topics.cmdReply, JSON.stringify(reply)),
+    bindings: machines,
     log,
   });
 
@@ -109,8 +127,8 @@ export async function startGateway(
     },
   });
 
-  const poller = new Poller({
-    drivers,
+  const poller: Poller = new Poller({
+    drivers: (): MachineDriver[] => machines.drivers(),
     buffer,
     pollIntervalMs: settings.pollIntervalMs,
     heartbeatMs: settings.heartbeatMs,
@@ -141,21 +159,10 @@ export async function startGateway(
       }
       await link.close();
       buffer.close();
-      await Promise.all(drivers.map((d) => d.close()));
+      await machines.close();
       log.info(`stopped; ${buffer.size} unacked messages kept`);
     },
   };
-}
-
-/**
- * Where each machine's driver is made (a real PLC driver goes here beside the simulator).
- * `stateDir`: where a driver may keep what the machine itself would remember across restarts.
- */
-function createDriver(machine: MachineConfig, stateDir: string): MachineDriver {
-  switch (machine.driver) {
-    case 'simulated':
-      return new SimulatedDriver({ ...machine, stateDir });
-  }
 }
 
 function prefixed(prefix: string): Logger {

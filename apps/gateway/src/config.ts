@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { gatewayIdSchema, snCodeSchema } from '@linewatch/contracts/mqtt';
+import { plcProfiles } from '@linewatch/contracts/plc-profiles';
 
 const ms = z.number().int().positive();
 
@@ -23,14 +24,27 @@ const simulatedMachine = z.strictObject({
     .optional(),
 });
 
-// Further drivers (modbus) join this union.
-const machine = z.discriminatedUnion('driver', [simulatedMachine]);
+/** A PLC read over Modbus TCP with the register map of its model (contracts plc-profiles.json). */
+export const modbusMachine = z.strictObject({
+  driver: z.literal('modbus'),
+  sn: snCodeSchema,
+  plcIp: z.string().min(1),
+  plcModel: z.string().refine((m) => m in plcProfiles, 'unknown PLC model'),
+  /** Default: the agent's modbusPort. */
+  port: z.number().int().min(1).max(65_535).optional(),
+  /** The gateway's own IPs as the phone gave them at bind time (kept for the technician). */
+  iotIp: z.string().optional(),
+});
+
+const machine = z.discriminatedUnion('driver', [simulatedMachine, modbusMachine]);
+export const machineConfig = machine;
 
 const gateway = z.strictObject({
   id: gatewayIdSchema,
   password: z.string().min(1),
   bufferDir: z.string().min(1),
-  machines: z.array(machine).min(1).max(1000),
+  /** May start empty: machines are then bound from the phone (bind/machines.ts). */
+  machines: z.array(machine).max(1000).default([]),
 });
 
 const configSchema = z.strictObject({
@@ -45,6 +59,10 @@ const configSchema = z.strictObject({
   keepaliveSec: z.number().int().min(1).max(65_535).default(30),
   reconnectMinMs: ms.default(1000),
   reconnectMaxMs: ms.default(30_000),
+  /** Modbus TCP: the PLCs' port, a request's timeout, the wait before reconnecting a PLC. */
+  modbusPort: z.number().int().min(1).max(65_535).default(502),
+  modbusTimeoutMs: ms.default(1000),
+  modbusReconnectMs: ms.default(5000),
   gateways: z.array(gateway).min(1),
 });
 

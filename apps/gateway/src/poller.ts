@@ -12,7 +12,8 @@ import type { Logger } from './link/mqtt-link.ts';
 const MAX_READINGS_PER_MESSAGE = 500;
 
 interface PollerOptions {
-  drivers: MachineDriver[];
+  /** The machines to read, asked every poll (bind and unbind change them). */
+  drivers: () => MachineDriver[];
   buffer: OfflineBuffer;
   pollIntervalMs: number;
   /** An unchanged reading is sent again only after this long. */
@@ -44,6 +45,11 @@ export class Poller {
     this.#schedule(Date.now());
   }
 
+  /** Resolves once the poll under way (if any) is over. */
+  settled(): Promise<void> {
+    return this.#polling;
+  }
+
   /** Stops the schedule and waits for a poll under way. */
   async stop() {
     this.#stopping = true;
@@ -63,7 +69,8 @@ export class Poller {
   }
 
   async #poll() {
-    const { drivers, heartbeatMs, log } = this.options;
+    const { heartbeatMs, log } = this.options;
+    const drivers = this.options.drivers();
     const now = Date.now();
     const results = await Promise.allSettled(
       drivers.map(async (driver): Promise<Reading> => ({

@@ -38,6 +38,8 @@ const schema = z.object({
     .string()
     .refine((h) => isIP(h) !== 0, 'must be an IP address')
     .default('0.0.0.0'),
+  /** How long a bind/unbind waits for the gateway's reply before answering 504 (tests shorten it). */
+  GATEWAY_COMMAND_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
   DEMO: flag.default(false),
   /** Secret for the demo gateways' credentials and other server-side secrets. */
   SECRET: z.string().min(16, 'must be at least 16 characters').default(DEFAULT_SECRET),

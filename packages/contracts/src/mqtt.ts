@@ -101,6 +101,8 @@ export const gatewayStateMessage = z.object({
   state: z.enum(['online', 'offline']),
   ts: timestamp,
   machines: z.array(snCodeSchema).max(1000).optional(),
+  /** The agent's version, shown in the gateway registry. */
+  agentVersion: z.string().max(32).optional(),
 });
 export type GatewayStateMessage = z.infer<typeof gatewayStateMessage>;
 

@@ -1,6 +1,7 @@
 import type { ColumnType, Generated } from 'kysely';
 import type { AlarmManualsTable } from './schema/history.ts';
 import type { SignedInWith, UserIdentitiesTable } from './schema/identity.ts';
+import type { GatewayAuditTable } from './schema/gateways.ts';
 import type { NotificationsTable } from './schema/notifications.ts';
 import type {
   FacaCasTable,
@@ -58,6 +59,8 @@ export interface GatewaysTable {
   online: ColumnType<boolean, boolean | undefined, boolean>;
   state_changed_at: Timestamp | null;
   created_at: DefaultNow;
+  agent_version: ColumnType<string | null, string | null | undefined, string | null>;
+  last_seen_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
 
 export interface DevicesTable {
@@ -206,4 +209,5 @@ export interface Database {
   faca_fas: FacaFasTable;
   faca_cas: FacaCasTable;
   user_identities: UserIdentitiesTable;
+  gateway_audit: GatewayAuditTable;
 }

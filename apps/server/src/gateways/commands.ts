@@ -9,9 +9,6 @@ import type { FastifyBaseLogger } from 'fastify';
 import { randomBytes } from 'node:crypto';
 import type { Bus } from '../broker/bus.ts';
 
-/** DESIGN.md section 6: the phone is answered 504 when the gateway did not reply in 10 s. */
-const COMMAND_TIMEOUT_MS = 10_000;
-
 /** A command got no reply: the maintenance socket answers 504. */
 export class GatewayNoReplyError extends Error {
   constructor(
@@ -66,7 +63,8 @@ export class GatewayCommands {
   constructor(
     private readonly bus: Pick<Bus, 'publish'>,
     private readonly log: Pick<FastifyBaseLogger, 'debug'>,
-    private readonly timeoutMs = COMMAND_TIMEOUT_MS,
+    /** DESIGN.md section 6: the phone is answered 504 when the gateway did not reply in 10 s. */
+    private readonly timeoutMs = 10_000,
   ) {}
 
   /** Resolves with the gateway's reply, whatever its code; rejects with GatewayNoReplyError. */

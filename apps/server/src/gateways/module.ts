@@ -1,16 +1,22 @@
 import fp from 'fastify-plugin';
 import type { Core } from '../core.ts';
 import { GatewayCommands } from './commands.ts';
+import { maintenanceSocketRoute } from './maintenance-socket.ts';
 import { GatewayPresence } from './presence.ts';
 import { createGatewaysRepository } from './repository.ts';
+import { gatewaysRoutes } from './routes.ts';
+import { createGatewaysService, type GatewaysService } from './service.ts';
 
 export interface Gateways {
   presence: GatewayPresence;
   commands: GatewayCommands;
+  service: GatewaysService;
   /** Each gateway's committed seq, for ingest at start. */
   loadGatewaySeqs(): Promise<Map<string, number>>;
   /** Called with a gateway's id whenever its state says online (it wants its ack again). */
   onGatewayOnline(listener: (gatewayId: string) => void): void;
+  /** Called with a gateway registered after start (ingest accepts it from then on). */
+  onGatewayAdded(listener: (gatewayId: string) => void): void;
 }
 
 declare module 'fastify' {
@@ -19,19 +25,39 @@ declare module 'fastify' {
   }
 }
 
-/** Gateway presence and commands, on the bus. */
+/** Gateway presence, commands, bind/unbind (maintenance socket) and the registry, on the bus. */
 export const gatewaysModule = fp(
   async (app, { core }: { core: Core }) => {
     const { bus } = core;
     const repo = createGatewaysRepository(core.database.db);
     const onlineListeners = new Set<(gatewayId: string) => void>();
+    const addedListeners = new Set<(gatewayId: string) => void>();
     const presence = new GatewayPresence(repo, app.log, (gatewayId) => {
       for (const listener of onlineListeners) listener(gatewayId);
     });
     await presence.load();
-    const commands = new GatewayCommands(bus, app.log);
+    const commands = new GatewayCommands(bus, app.log, core.config.GATEWAY_COMMAND_TIMEOUT_MS);
     // After HTTP and sockets, before the bus closes (app.ts): whoever waits is told now.
     app.addHook('onClose', async () => commands.close());
+
+    const service = createGatewaysService({
+      repo,
+      commands,
+      presence,
+      // The devices module registers after this one: its decision is looked up when used.
+      checkMachine: (user, sn) => app.checkMachine(user, sn),
+      reloadDevices: () => core.registry.reload(),
+      onGatewayAdded: (gatewayId) => {
+        presence.register(gatewayId);
+        for (const listener of addedListeners) listener(gatewayId);
+      },
+    });
+    await app.register(gatewaysRoutes, { gateways: service });
+    await app.register(maintenanceSocketRoute, {
+      socketAuth: app.socketAuth,
+      gateways: service,
+      publicUrl: core.config.PUBLIC_URL,
+    });
 
     // Once every module is registered: ingest has subscribed by then (it sees every message
     // from the first), and a retained `online` state finds the listener that re-acks it.
@@ -48,8 +74,10 @@ export const gatewaysModule = fp(
     app.decorate('gateways', {
       presence,
       commands,
+      service,
       loadGatewaySeqs: () => repo.loadGatewaySeqs(),
       onGatewayOnline: (listener) => void onlineListeners.add(listener),
+      onGatewayAdded: (listener) => void addedListeners.add(listener),
     } satisfies Gateways);
   },
   { name: 'gateways' },

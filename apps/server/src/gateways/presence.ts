@@ -17,6 +17,8 @@ const gatewayOf = (topic: string) => topic.slice(PREFIX.length, topic.indexOf('/
  */
 export class GatewayPresence {
   readonly #states = new Map<string, State>();
+  /** Epoch ms of each gateway's last message since the start (the registry's "last seen"). */
+  readonly #lastHeard = new Map<string, number>();
 
   constructor(
     private readonly repo: GatewaysRepository,
@@ -37,7 +39,9 @@ export class GatewayPresence {
   heard = (topic: string) => {
     const gatewayId = gatewayOf(topic);
     const state = this.#states.get(gatewayId);
-    if (state === undefined || state === 'online') return;
+    if (state === undefined) return;
+    this.#lastHeard.set(gatewayId, Date.now());
+    if (state === 'online') return;
     this.#set(gatewayId, 'online', new Date());
   };
 
@@ -52,19 +56,26 @@ export class GatewayPresence {
       return;
     }
     if (message.state === 'online') this.onOnline(gatewayId);
-    this.#set(gatewayId, message.state, new Date(message.ts));
+    this.#lastHeard.set(gatewayId, Date.now());
+    this.#set(gatewayId, message.state, new Date(message.ts), message.agentVersion);
   };
+
+  lastHeard(gatewayId: string): number | undefined {
+    return this.#lastHeard.get(gatewayId);
+  }
 
   /** A gateway added after start (bind, demo seed). */
   register(gatewayId: string) {
     if (!this.#states.has(gatewayId)) this.#states.set(gatewayId, 'unknown');
   }
 
-  #set(gatewayId: string, state: 'online' | 'offline', at: Date) {
-    if (this.#states.get(gatewayId) === state) return;
+  #set(gatewayId: string, state: 'online' | 'offline', at: Date, agentVersion?: string) {
+    if (this.#states.get(gatewayId) === state && agentVersion === undefined) return;
     this.#states.set(gatewayId, state);
-    this.repo.setGatewayOnline(gatewayId, state === 'online', at).catch((error: unknown) => {
-      this.log.error({ err: error, gateway: gatewayId }, 'recording gateway state failed');
-    });
+    this.repo
+      .setGatewayOnline(gatewayId, state === 'online', at, agentVersion)
+      .catch((error: unknown) => {
+        this.log.error({ err: error, gateway: gatewayId }, 'recording gateway state failed');
+      });
   }
 }

@@ -1,28 +1,148 @@
 import type { Db } from '../db/database.ts';
+import type { GatewayAuditTable } from '../db/schema/gateways.ts';
 
-/** The gateways table, apart from credentials (credentials.ts) and the ack watermark's write. */
-export const createGatewaysRepository = (db: Db) => ({
-  /**
-   * Each gateway's highest committed seq. Ingest writes it in its flush transaction (it must
-   * commit with the message's effects) and reads it here at start.
-   */
-  async loadGatewaySeqs(): Promise<Map<string, number>> {
-    const rows = await db.selectFrom('gateways').select(['id', 'last_seq']).execute();
-    return new Map(rows.map((r) => [r.id, r.last_seq]));
-  },
+export interface AuditEntry {
+  userId: number | null;
+  userName: string;
+  action: GatewayAuditTable['action'];
+  gatewayId: string;
+  snCode?: string;
+  detail?: string;
+}
 
-  async loadGatewayIds(): Promise<string[]> {
-    const rows = await db.selectFrom('gateways').select('id').execute();
-    return rows.map((r) => r.id);
-  },
+export interface Binding {
+  snCode: string;
+  gatewayId: string;
+  plcIp: string;
+  plcModel: string;
+}
 
-  /** A record for people and tools; presence after a start never trusts it (see presence.ts). */
-  setGatewayOnline: (gatewayId: string, online: boolean, at: Date) =>
-    db
-      .updateTable('gateways')
-      .set({ online, state_changed_at: at })
-      .where('id', '=', gatewayId)
-      .execute(),
-});
+/** The gateways table (credentials checked in credentials.ts), bindings and their audit trail. */
+export const createGatewaysRepository = (db: Db) => {
+  const audit = (executor: Db, entry: AuditEntry) =>
+    executor
+      .insertInto('gateway_audit')
+      .values({
+        user_id: entry.userId,
+        user_name: entry.userName,
+        action: entry.action,
+        gateway_id: entry.gatewayId,
+        sn_code: entry.snCode ?? null,
+        detail: entry.detail ?? '',
+      })
+      .execute();
+
+  return {
+    /**
+     * Each gateway's highest committed seq. Ingest writes it in its flush transaction (it must
+     * commit with the message's effects) and reads it here at start.
+     */
+    async loadGatewaySeqs(): Promise<Map<string, number>> {
+      const rows = await db.selectFrom('gateways').select(['id', 'last_seq']).execute();
+      return new Map(rows.map((r) => [r.id, r.last_seq]));
+    },
+
+    async loadGatewayIds(): Promise<string[]> {
+      const rows = await db.selectFrom('gateways').select('id').execute();
+      return rows.map((r) => r.id);
+    },
+
+    /** A record for people and tools; presence after a start never trusts it (see presence.ts). */
+    setGatewayOnline: (gatewayId: string, online: boolean, at: Date, agentVersion?: string) =>
+      db
+        .updateTable('gateways')
+        .set({
+          online,
+          state_changed_at: at,
+          last_seen_at: at,
+          ...(agentVersion !== undefined && { agent_version: agentVersion }),
+        })
+        .where('id', '=', gatewayId)
+        .execute(),
+
+    async gatewayExists(gatewayId: string): Promise<boolean> {
+      const row = await db
+        .selectFrom('gateways')
+        .select('id')
+        .where('id', '=', gatewayId)
+        .executeTakeFirst();
+      return row !== undefined;
+    },
+
+    /** Another machine of this gateway with this PLC address (two PLCs cannot share one IP). */
+    findPlcIpUser: (gatewayId: string, plcIp: string, exceptSn: string) =>
+      db
+        .selectFrom('devices')
+        .select('sn_code')
+        .where('gateway_id', '=', gatewayId)
+        .where('plc_ip', '=', plcIp)
+        .where('sn_code', '!=', exceptSn)
+        .executeTakeFirst(),
+
+    /** Stores a binding (or clears it: gatewayId null) and its audit entry, in one transaction. */
+    setBinding: (
+      snCode: string,
+      binding: Omit<Binding, 'snCode'> | null,
+      entry: AuditEntry,
+    ): Promise<void> =>
+      db.transaction().execute(async (trx) => {
+        await trx
+          .updateTable('devices')
+          .set({
+            gateway_id: binding?.gatewayId ?? null,
+            plc_ip: binding?.plcIp ?? null,
+            plc_model: binding?.plcModel ?? null,
+          })
+          .where('sn_code', '=', snCode)
+          .execute();
+        await audit(trx, entry);
+      }),
+
+    /** A new gateway, or a new secret for one (rotate): the hash replaces the old one. */
+    insertGateway: (gatewayId: string, name: string, passwordHash: string, entry: AuditEntry) =>
+      db.transaction().execute(async (trx) => {
+        await trx
+          .insertInto('gateways')
+          .values({ id: gatewayId, name, password_hash: passwordHash })
+          .execute();
+        await audit(trx, entry);
+      }),
+
+    replaceSecret: (gatewayId: string, passwordHash: string, entry: AuditEntry) =>
+      db.transaction().execute(async (trx) => {
+        const result = await trx
+          .updateTable('gateways')
+          .set({ password_hash: passwordHash })
+          .where('id', '=', gatewayId)
+          .executeTakeFirst();
+        if (result.numUpdatedRows === 0n) return false;
+        await audit(trx, entry);
+        return true;
+      }),
+
+    listGateways: () =>
+      db
+        .selectFrom('gateways')
+        .select(['id', 'name', 'online', 'last_seen_at', 'agent_version'])
+        .orderBy('id')
+        .execute(),
+
+    listBindings: () =>
+      db
+        .selectFrom('devices')
+        .select(['sn_code', 'gateway_id', 'plc_ip', 'plc_model'])
+        .where('gateway_id', 'is not', null)
+        .orderBy('sn_code')
+        .execute(),
+
+    auditOf: (gatewayId: string) =>
+      db
+        .selectFrom('gateway_audit')
+        .selectAll()
+        .where('gateway_id', '=', gatewayId)
+        .orderBy('id')
+        .execute(),
+  };
+};
 
 export type GatewaysRepository = ReturnType<typeof createGatewaysRepository>;

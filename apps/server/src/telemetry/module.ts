@@ -35,6 +35,7 @@ export const telemetryModule = fp(
     // before HTTP and sockets close.
     app.addHook('preClose', () => ingestor.stop());
     gateways.onGatewayOnline((gatewayId) => ingestor.requestAck(gatewayId));
+    gateways.onGatewayAdded((gatewayId) => ingestor.registerGateway(gatewayId));
     const handle = (topic: string, payload: Buffer) => ingestor.handle(topic, payload);
     await bus.subscribe('telemetry', handle);
     await bus.subscribe('events', handle);

@@ -1,11 +1,11 @@
 import { sockets as socketPaths } from '@linewatch/contracts/telemetry-api';
 import { realtimeClientMessage, SOCKET_CLOSE } from '@linewatch/contracts/socket';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { WebSocket } from 'ws';
 import type { DeviceRegistry } from '../devices/device-registry.ts';
 import type { DevicesService } from '../devices/service.ts';
-import { forbidden } from '../http/envelope.ts';
 import type { SocketAuth } from '../plugins/auth.ts';
+import { refuseForeignOrigin } from '../plugins/socket-origin.ts';
 import type { LiveState } from './live-state.ts';
 import { presentRealtime } from './realtime-presenter.ts';
 
@@ -19,21 +19,6 @@ export interface RealtimeDeps {
   /** Alarm code → description, shown with the machine's active alarms. */
   alarmDescriptions: ReadonlyMap<string, string>;
 }
-
-/** Browsers send Origin on a handshake: only our own pages may open a socket. */
-const sameOrigin = (request: FastifyRequest, publicUrl: string | undefined): boolean => {
-  const origin = request.headers.origin;
-  if (!origin) return true;
-  try {
-    const url = new URL(origin);
-    return (
-      url.host === request.headers.host ||
-      (publicUrl !== undefined && url.origin === new URL(publicUrl).origin)
-    );
-  } catch {
-    return false;
-  }
-};
 
 const STATUS_CHECK_MS = 5_000;
 const MAX_BUFFERED_BYTES = 1 << 20;
@@ -92,9 +77,7 @@ export const realtimeSocket = async (app: FastifyInstance, deps: RealtimeDeps) =
     {
       websocket: true,
       config: { public: true },
-      preValidation: async (request) => {
-        if (!sameOrigin(request, deps.publicUrl)) throw forbidden();
-      },
+      preValidation: refuseForeignOrigin(deps.publicUrl),
     },
     async (socket, request) => {
       const sn = request.params.snCode;

@@ -17,6 +17,13 @@ const CenterPage = lazyPage(() => import('../features/identity/pages/center-page
 const DeviceListPage = lazyPage(() => import('../features/devices/pages/device-list-page.tsx'));
 const MapPage = lazyPage(() => import('../features/map/pages/map-page.tsx'));
 const StatisticsPage = lazyPage(() => import('../features/statistics/pages/statistics-page.tsx'));
+const BindDevicePage = lazyPage(() => import('../features/gateways/pages/bind-device-page.tsx'));
+const UnbindDevicePage = lazyPage(
+  () => import('../features/gateways/pages/unbind-device-page.tsx'),
+);
+const AdminGatewaysPage = lazyPage(
+  () => import('../features/gateways/pages/admin-gateways-page.tsx'),
+);
 const CurrentDataReportPage = lazyPage(
   () => import('../features/telemetry/pages/current-data-report-page.tsx'),
 );
@@ -87,8 +94,9 @@ export const routes: RouteObject[] = [
           { path: paths.deviceLog, handle: handle('设备日志'), element: <DeviceLogPage /> },
         ],
       },
-      notBuilt(paths.bindDevice, '绑定机台'),
-      notBuilt(paths.unboundDevice, '解绑机台'),
+      { path: paths.bindDevice, handle: handle('绑定机台'), element: <BindDevicePage /> },
+      { path: paths.unboundDevice, handle: handle('解绑机台'), element: <UnbindDevicePage /> },
+      { path: paths.adminGateways, handle: handle('网关管理'), element: <AdminGatewaysPage /> },
       notBuilt(paths.followSetting, '订阅设置'),
       {
         path: paths.deviceStatistics,

@@ -56,4 +56,8 @@ export const queryKeys = {
     groups: (productLine: string) => ['statistics', 'groups', productLine] as const,
     list: (query: Omit<StatisticsQuery, 'pageIndex'>) => ['statistics', 'list', query] as const,
   },
+  gateways: {
+    plcModels: () => ['gateways', 'plcModels'] as const,
+    registry: () => ['gateways', 'registry'] as const,
+  },
 } as const;

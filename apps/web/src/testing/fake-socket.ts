@@ -9,7 +9,11 @@ export class FakeSocket {
   constructor(readonly url: string) {
     FakeSocket.last = this;
   }
-  send() {}
+  /** What the page sent, in order. */
+  readonly sent: string[] = [];
+  send(data: string) {
+    this.sent.push(data);
+  }
   close() {}
 
   /** The last socket the page opened. */

@@ -1,0 +1,115 @@
+import { plcProfiles } from '@linewatch/contracts/plc-profiles';
+import { topicOf } from '@linewatch/contracts/mqtt';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startGateway } from '../agent.ts';
+import { parseConfig } from '../config.ts';
+import { startSimulatedPlc } from '../plc-sim/simulated-plc.ts';
+import {
+  FakeIngest,
+  onCleanup,
+  runCleanups,
+  startBroker,
+  subscriber,
+  tempDir,
+  waitFor,
+} from '../testing.ts';
+
+afterEach(runCleanups);
+
+const GATEWAY = 'LWGWBIND0001';
+const SN = 'SN-BIND-1';
+
+describe('bind and unbind on the agent', () => {
+  it('polls a bound PLC at once, keeps polling it after a restart, stops on unbind', async () => {
+    const broker = await startBroker();
+    const ingest = new FakeIngest(GATEWAY, true);
+    ingest.attach(broker.broker);
+    const plc = await startSimulatedPlc({
+      host: '127.0.0.1',
+      port: 0,
+      profile: plcProfiles['S7-1200']!,
+      machine: { sn: SN, ppmTarget: 600, faultRate: 0, resetRate: 0, timeScale: 60 },
+    });
+    onCleanup(() => plc.close());
+    const watcher = await subscriber(broker.url, [
+      topicOf(GATEWAY, 'cmd/reply'),
+      topicOf(GATEWAY, 'state'),
+    ]);
+    const bufferDir = tempDir();
+    const start = async () => {
+      const config = parseConfig({
+        brokerUrl: broker.url,
+        pollIntervalMs: 50,
+        reconnectMinMs: 50,
+        reconnectMaxMs: 300,
+        modbusPort: plc.port,
+        gateways: [{ id: GATEWAY, password: 'pw', bufferDir, machines: [] }],
+      });
+      const agent = await startGateway(config.gateways[0]!, config);
+      onCleanup(() => agent.stop());
+      return agent;
+    };
+    const command = (body: Record<string, unknown>) =>
+      broker.broker.publish(
+        {
+          cmd: 'publish',
+          topic: topicOf(GATEWAY, 'cmd'),
+          payload: JSON.stringify(body),
+          qos: 1,
+          retain: false,
+          dup: false,
+        },
+        () => undefined,
+      );
+    const replyTo = (correlationId: string) =>
+      waitFor(
+        () =>
+          watcher.messages.find(
+            (m) => (m.body as { correlationId?: string }).correlationId === correlationId,
+          )?.body,
+        `the reply to ${correlationId}`,
+      );
+    const readingsOf = () =>
+      ingest.accepted.flatMap((r) =>
+        r.kind === 'telemetry' ? r.message.readings.filter((x) => x.sn === SN) : [],
+      );
+
+    const first = await start();
+    await waitFor(() => first.stats().connected, 'connected');
+    command({
+      type: 'bind',
+      correlationId: 'bind-000000001',
+      snCode: SN,
+      plcIp: '127.0.0.1',
+      iotIp: '192.168.1.2,10.0.0.2',
+      plcModel: 'S7-1200',
+    });
+    expect(await replyTo('bind-000000001')).toEqual({
+      correlationId: 'bind-000000001',
+      code: 200,
+      content: '绑定成功',
+    });
+    await waitFor(() => readingsOf().length > 0, 'a reading of the bound PLC');
+    await first.stop();
+
+    // A restart polls what was bound, without the config file naming it.
+    const countBefore = readingsOf().length;
+    await start();
+    await waitFor(() => readingsOf().length > countBefore, 'readings after the restart');
+    const seqs = ingest.accepted.map((r) => r.message.seq);
+    expect(seqs).toEqual(seqs.map((_, i) => i + 1));
+
+    command({ type: 'unbind', correlationId: 'unbind-00000001', snCode: SN });
+    expect(await replyTo('unbind-00000001')).toMatchObject({ code: 200, content: '解绑成功' });
+    // The retained state lists no machine any more.
+    await waitFor(
+      () =>
+        watcher.messages.some(
+          (m) =>
+            m.topic === topicOf(GATEWAY, 'state') &&
+            (m.body as { machines?: string[] }).machines?.length === 0,
+        ),
+      'the state without the machine',
+    );
+  });
+});

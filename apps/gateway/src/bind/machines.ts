@@ -1,0 +1,153 @@
+import type { GatewayCommand } from '@linewatch/contracts/gateway-commands';
+import { plcProfiles } from '@linewatch/contracts/plc-profiles';
+import fs from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import type { MachineBindings } from '../commands.ts';
+import { machineConfig, type AgentSettings, type MachineConfig } from '../config.ts';
+import type { MachineDriver } from '../drivers/driver.ts';
+import { ModbusDriver } from '../drivers/modbus.ts';
+import { SimulatedDriver } from '../drivers/simulated.ts';
+import type { Logger } from '../link/mqtt-link.ts';
+
+type BindCommand = Extract<GatewayCommand, { type: 'bind' }>;
+
+const savedMachines = z.object({ version: z.literal(1), machines: z.array(machineConfig) });
+
+export const bindMessages = {
+  bound: '绑定成功',
+  unbound: '解绑成功',
+  unknownModel: '网关不支持此PLC型号',
+  plcIpTaken: (ip: string, sn: string) => `PLC IP ${ip} 已被机台${sn}使用`,
+  ipClash: '网关IP不能与机台IP相同',
+} as const;
+
+/**
+ * The machines one gateway polls and their drivers. Bind and unbind change the list at once (the
+ * next poll reads the new PLC) and persist it to `machines.json` in the buffer directory before
+ * answering, so a restarted agent polls what it last confirmed; once that file exists it wins
+ * over the config file's `machines`.
+ */
+export class Machines implements MachineBindings {
+  readonly #file: string;
+  #configs: MachineConfig[];
+  #drivers = new Map<string, MachineDriver>();
+
+  constructor(
+    private readonly options: {
+      bufferDir: string;
+      configured: MachineConfig[];
+      settings: AgentSettings;
+      log: Logger;
+      /** A driver is being removed: resolves once no poll uses it any more. */
+      quiesce: () => Promise<void>;
+      /** The list changed (the agent republishes its state). */
+      onChange: () => void;
+    },
+  ) {
+    this.#file = path.join(options.bufferDir, 'machines.json');
+    this.#configs = this.#load() ?? options.configured;
+    for (const config of this.#configs) this.#drivers.set(config.sn, this.#driverOf(config));
+  }
+
+  /** The drivers to read this poll. */
+  drivers(): MachineDriver[] {
+    return [...this.#drivers.values()];
+  }
+
+  sns(): string[] {
+    return [...this.#drivers.keys()];
+  }
+
+  async bind(command: BindCommand) {
+    if (!(command.plcModel in plcProfiles))
+      return { code: 400, content: bindMessages.unknownModel };
+    if (command.iotIp.split(',').some((ip) => ip.trim() === command.plcIp))
+      return { code: 409, content: bindMessages.ipClash };
+    const taken = this.#configs.find(
+      (m) => m.driver === 'modbus' && m.plcIp === command.plcIp && m.sn !== command.snCode,
+    );
+    if (taken) return { code: 409, content: bindMessages.plcIpTaken(command.plcIp, taken.sn) };
+    const config: MachineConfig = {
+      driver: 'modbus',
+      sn: command.snCode,
+      plcIp: command.plcIp,
+      plcModel: command.plcModel,
+      iotIp: command.iotIp,
+    };
+    await this.#remove(command.snCode);
+    this.#configs = [...this.#configs, config];
+    this.#save();
+    this.#drivers.set(config.sn, this.#driverOf(config));
+    this.options.log.info(`bound ${config.sn} (${config.plcModel} at ${config.plcIp})`);
+    this.options.onChange();
+    return { code: 200, content: bindMessages.bound };
+  }
+
+  /** Unbinding a machine this gateway does not poll is done already: 200 (a retried unbind). */
+  async unbind(snCode: string) {
+    const had = await this.#remove(snCode);
+    if (had) {
+      this.#save();
+      this.options.log.info(`unbound ${snCode}`);
+      this.options.onChange();
+    }
+    return { code: 200, content: bindMessages.unbound };
+  }
+
+  async close() {
+    await Promise.all([...this.#drivers.values()].map((d) => d.close()));
+  }
+
+  async #remove(sn: string): Promise<boolean> {
+    const driver = this.#drivers.get(sn);
+    this.#configs = this.#configs.filter((m) => m.sn !== sn);
+    if (!driver) return false;
+    this.#drivers.delete(sn);
+    await this.options.quiesce();
+    await driver.close();
+    return true;
+  }
+
+  #load(): MachineConfig[] | null {
+    let raw: unknown;
+    try {
+      raw = JSON.parse(fs.readFileSync(this.#file, 'utf8'));
+    } catch (error) {
+      // Never bound from the phone: the config file's machines.
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      raw = null;
+    }
+    const saved = savedMachines.safeParse(raw);
+    if (!saved.success) {
+      this.options.log.warn(`${this.#file} unreadable, using the config file's machines`);
+      return null;
+    }
+    return saved.data.machines;
+  }
+
+  #save() {
+    fs.mkdirSync(path.dirname(this.#file), { recursive: true });
+    const tmp = `${this.#file}.tmp`;
+    fs.writeFileSync(tmp, JSON.stringify({ version: 1, machines: this.#configs }, null, 2));
+    fs.renameSync(tmp, this.#file);
+  }
+
+  #driverOf(machine: MachineConfig): MachineDriver {
+    const { settings, bufferDir } = this.options;
+    switch (machine.driver) {
+      case 'simulated':
+        // Where the simulated machine keeps what a PLC would remember across restarts.
+        return new SimulatedDriver({ ...machine, stateDir: path.join(bufferDir, 'plc') });
+      case 'modbus':
+        return new ModbusDriver({
+          sn: machine.sn,
+          host: machine.plcIp,
+          port: machine.port ?? settings.modbusPort,
+          profile: plcProfiles[machine.plcModel]!,
+          timeoutMs: settings.modbusTimeoutMs,
+          reconnectMs: settings.modbusReconnectMs,
+        });
+    }
+  }
+}

@@ -1,0 +1,49 @@
+import { Input } from 'antd-mobile';
+import { Controller, type Control, type FieldValues, type Path } from 'react-hook-form';
+import styles from './maintenance-form.module.css';
+
+interface TextFieldProps<T extends FieldValues> {
+  control: Control<T>;
+  name: Path<T>;
+  label: string;
+  placeholder: string;
+  error: string | undefined;
+  maxLength?: number;
+  testId: string;
+}
+
+/** One labelled input of the bind / unbind form, with its message under it. */
+export const TextField = <T extends FieldValues>({
+  control,
+  name,
+  label,
+  placeholder,
+  error,
+  maxLength,
+  testId,
+}: TextFieldProps<T>) => (
+  <>
+    <label className={styles.field}>
+      <span className={styles.label}>{label}</span>
+      <Controller
+        name={name}
+        control={control}
+        render={({ field }) => (
+          <Input
+            className={styles.input}
+            data-testid={testId}
+            placeholder={placeholder}
+            clearable
+            maxLength={maxLength}
+            value={field.value}
+            onChange={field.onChange}
+            onBlur={field.onBlur}
+          />
+        )}
+      />
+    </label>
+    <div className={styles.error} data-testid={`${testId}-error`} role="alert">
+      {error}
+    </div>
+  </>
+);

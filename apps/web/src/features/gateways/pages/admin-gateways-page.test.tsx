@@ -1,0 +1,38 @@
+import { gatewaysApi } from '@linewatch/contracts/gateways-api';
+import { screen } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import { paths } from '../../../shared/paths.ts';
+import { fakeApi } from '../../../testing/fake-api.ts';
+import { renderPage } from '../../../testing/render-page.tsx';
+
+describe('admin gateways page', () => {
+  it('lists each gateway’s state and machines, and shows a new credential once', async () => {
+    const api = fakeApi()
+      .on(gatewaysApi.adminList, () => [
+        {
+          serial: 'GW0000000001',
+          name: '',
+          online: true,
+          lastSeenAt: Date.now(),
+          agentVersion: '0.1.0',
+          machines: [{ snCode: 'SN-1', plcIp: '192.168.1.10', plcModel: 'FX5U' }],
+        },
+      ])
+      .on(gatewaysApi.adminRegister, (body) => ({
+        serial: String(body?.serial),
+        secret: 'the-secret-shown-once',
+      }));
+    const { user } = renderPage(paths.adminGateways, { api });
+    const row = await screen.findByTestId('gateway-row', {}, { timeout: 15_000 });
+    expect(row.textContent).toContain('GW0000000001');
+    expect(row.textContent).toContain('在线');
+    expect(row.textContent).toContain('SN-1(192.168.1.10)');
+    expect(row.textContent).toContain('0.1.0');
+
+    await user.type(screen.getByTestId('gateway-register-serial'), 'GW0000000002');
+    await user.click(screen.getByRole('button', { name: '登记网关' }));
+    expect((await screen.findByTestId('gateway-secret')).textContent).toBe('the-secret-shown-once');
+    expect(api.calls(gatewaysApi.adminRegister)).toEqual([{ serial: 'GW0000000002' }]);
+    await vi.waitFor(() => expect(api.calls(gatewaysApi.adminList).length).toBeGreaterThan(1));
+  }, 30_000);
+});

@@ -1,0 +1,165 @@
+import { gatewaysApi } from '@linewatch/contracts/gateways-api';
+import { screen } from '@testing-library/react';
+import { Toast } from 'antd-mobile';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { paths } from '../../../shared/paths.ts';
+import { fakeApi } from '../../../testing/fake-api.ts';
+import { FakeSocket } from '../../../testing/fake-socket.ts';
+import { renderPage } from '../../../testing/render-page.tsx';
+
+const toasts = () =>
+  vi.mocked(Toast.show).mock.calls.map(([props]) => (props as { content: string }).content);
+
+beforeEach(() => {
+  vi.stubGlobal('WebSocket', FakeSocket);
+  vi.spyOn(Toast, 'show').mockImplementation(() => ({ close: () => {} }));
+});
+afterEach(() => {
+  FakeSocket.last = null;
+  vi.mocked(Toast.show).mockRestore();
+});
+
+const api = () =>
+  fakeApi().on(gatewaysApi.plcModels, () => [
+    { label: '三菱 FX5U', value: 'FX5U' },
+    { label: '西门子 S7-1200', value: 'S7-1200' },
+  ]);
+
+/** The page is loaded lazily: a busy machine takes a few seconds the first time. */
+const ready = (testId: string) => screen.findByTestId(testId, {}, { timeout: 15_000 });
+
+const errorOf = (testId: string) => screen.getByTestId(`${testId}-error`).textContent;
+
+describe('bind machine page', () => {
+  const fill = async (
+    user: ReturnType<typeof renderPage>['user'],
+    values: Record<string, string>,
+  ) => {
+    for (const [testId, value] of Object.entries(values)) {
+      const input = screen.getByTestId(testId).querySelector('input') ?? screen.getByTestId(testId);
+      await user.type(input, value);
+    }
+  };
+
+  it(
+    'shows the spec’s messages for an empty form and a gateway IP equal to the machine IP',
+    { timeout: 30_000 },
+    async () => {
+      const { user } = renderPage(paths.bindDevice, { api: api() });
+      await ready('bind-submit');
+      await user.click(screen.getByRole('button', { name: '绑定' }));
+      await vi.waitFor(() => expect(errorOf('bind-sn')).toBe('请输入机台SN码'));
+      expect(errorOf('bind-serial')).toBe('请输入网关序列号');
+      expect(errorOf('bind-plc-ip')).toBe('请输入正确IP，如：192.168.1.10');
+      expect(errorOf('bind-iot-ip1')).toBe('请输入正确IP，如：192.168.1.2');
+      expect(errorOf('bind-iot-ip2')).toBe('请输入正确IP，如：10.0.0.2');
+      expect(errorOf('bind-plc-model')).toBe('请选择PLC型号');
+
+      await fill(user, {
+        'bind-sn': 'SN-1',
+        'bind-serial': 'GW0000000001',
+        'bind-plc-ip': '192.168.1.10',
+        'bind-iot-ip1': '192.168.1.10',
+        'bind-iot-ip2': '10.0.0.2',
+      });
+      await user.click(screen.getByText('三菱 FX5U'));
+      await user.click(screen.getByRole('button', { name: '绑定' }));
+      await vi.waitFor(() => expect(errorOf('bind-iot-ip1')).toBe('网关IP不能与机台IP相同'));
+      expect(FakeSocket.last).toBeNull();
+    },
+  );
+
+  it('keeps the serial to 12 characters', async () => {
+    const { user } = renderPage(paths.bindDevice, { api: api() });
+    await ready('bind-serial');
+    await screen.findByText('三菱 FX5U');
+    await fill(user, { 'bind-serial': 'ABCDEFGHIJKLMNOP' });
+    expect(screen.getByTestId('bind-serial').querySelector('input')?.value).toBe('ABCDEFGHIJKL');
+  });
+
+  it(
+    'sends the bind payload on the gateway’s maintenance socket; 200 clears the form, another Code shows its Content',
+    { timeout: 30_000 },
+    async () => {
+      const { user } = renderPage(paths.bindDevice, { api: api() });
+      await ready('bind-sn');
+      const submit = async (pickModel: boolean) => {
+        await fill(user, {
+          'bind-sn': 'SN-1',
+          'bind-serial': 'GW0000000001',
+          'bind-plc-ip': '192.168.1.10',
+          'bind-iot-ip1': '192.168.1.2',
+          'bind-iot-ip2': '10.0.0.2',
+        });
+        if (pickModel) await user.click(await screen.findByText('西门子 S7-1200'));
+        await user.click(screen.getByRole('button', { name: '绑定' }));
+        const socket = await vi.waitFor(() => FakeSocket.current());
+        FakeSocket.last = null;
+        return socket;
+      };
+
+      const refused = await submit(true);
+      expect(refused.url).toMatch(/\/ws\/maintenance\/GW0000000001_maintain$/);
+      refused.openWith({
+        MsgType: 'bindResult',
+        Code: 409,
+        Content: '机台已绑定网关GW9，请先解绑',
+      });
+      expect(JSON.parse(refused.sent[0]!)).toEqual({
+        MsgType: 'bind',
+        snCode: 'SN-1',
+        plcIp: '192.168.1.10',
+        iotId: 'GW0000000001',
+        iotIp: '192.168.1.2,10.0.0.2',
+        plcModel: 'S7-1200',
+      });
+      await vi.waitFor(() => expect(toasts()).toContain('机台已绑定网关GW9，请先解绑'));
+      // Refused: the form keeps what was typed.
+      expect(screen.getByTestId('bind-sn').querySelector('input')?.value).toBe('SN-1');
+
+      // The model stays picked; the text fields are typed again.
+      for (const id of ['bind-sn', 'bind-serial', 'bind-plc-ip', 'bind-iot-ip1', 'bind-iot-ip2'])
+        await user.clear(screen.getByTestId(id).querySelector('input')!);
+      const accepted = await submit(false);
+      accepted.openWith({ MsgType: 'bindResult', Code: 200, Content: '绑定成功' });
+      await vi.waitFor(() => expect(toasts()).toContain('绑定成功'));
+      await vi.waitFor(() =>
+        expect(screen.getByTestId('bind-sn').querySelector('input')?.value).toBe(''),
+      );
+    },
+  );
+});
+
+describe('unbind machine page', () => {
+  it('asks for both fields, then a 12-character serial', async () => {
+    const { user } = renderPage(paths.unboundDevice, { api: api() });
+    await ready('unbind-submit');
+    await user.click(screen.getByRole('button', { name: '解绑' }));
+    await vi.waitFor(() => expect(errorOf('unbind-sn')).toBe('请将数据填写完整'));
+    expect(errorOf('unbind-serial')).toBe('请将数据填写完整');
+    await user.type(screen.getByTestId('unbind-sn').querySelector('input')!, 'SN-1');
+    await user.type(screen.getByTestId('unbind-serial').querySelector('input')!, 'GW01');
+    await user.click(screen.getByRole('button', { name: '解绑' }));
+    await vi.waitFor(() => expect(errorOf('unbind-serial')).toBe('请输入正确的网关序列号'));
+    expect(FakeSocket.last).toBeNull();
+  });
+
+  it('sends the unbind payload; 200 clears the form', async () => {
+    const { user } = renderPage(paths.unboundDevice, { api: api() });
+    await ready('unbind-sn');
+    await user.type(screen.getByPlaceholderText('请输入机台SN码'), 'SN-1');
+    await user.type(screen.getByTestId('unbind-serial').querySelector('input')!, 'GW0000000001');
+    await user.click(screen.getByRole('button', { name: '解绑' }));
+    const socket = await vi.waitFor(() => FakeSocket.current());
+    socket.openWith({ MsgType: 'unbindResult', Code: 200, Content: '解绑成功' });
+    expect(JSON.parse(socket.sent[0]!)).toEqual({
+      MsgType: 'unbind',
+      snCode: 'SN-1',
+      iotId: 'GW0000000001',
+    });
+    await vi.waitFor(() => expect(toasts()).toContain('解绑成功'));
+    await vi.waitFor(() =>
+      expect(screen.getByTestId('unbind-sn').querySelector('input')?.value).toBe(''),
+    );
+  });
+});

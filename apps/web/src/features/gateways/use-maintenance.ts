@@ -1,0 +1,102 @@
+import {
+  gatewayMessages,
+  maintenanceReply,
+  maintenanceSocket,
+} from '@linewatch/contracts/gateways';
+import type { BindMessage, MaintenanceReply, UnbindMessage } from '@linewatch/contracts/gateways';
+import { messages } from '@linewatch/contracts/envelope';
+import {
+  SOCKET_CLOSE,
+  SOCKET_KEY_PROTOCOL_PREFIX,
+  SOCKET_PROTOCOL,
+} from '@linewatch/contracts/socket';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { expireSession } from '../../shared/session-expired.ts';
+import { useSession } from '../../shared/session-store.ts';
+import {
+  openSocket,
+  socketUrl,
+  type SocketConnection,
+  type SocketFactory,
+} from '../../shared/socket-client.ts';
+import { toastFailure, toastSuccess } from '../../shared/toast.ts';
+
+/**
+ * The command is sent once per connection (on open): never again on a timer. The socket client
+ * resends its hello periodically; the longest delay a timer takes (~24.8 days) means never here.
+ */
+const NEVER_RESEND_MS = 2_147_483_647;
+
+type Command = BindMessage | UnbindMessage;
+
+/**
+ * One bind or unbind on the maintenance socket of a gateway (spec section 4): submit opens the
+ * socket and sends the message; loading until the result arrives. Code 200 shows Content, calls
+ * `onDone` (the page clears its form) and closes; another Code shows its Content and closes (the
+ * next submit may name another gateway, so another socket). A socket error shows 连接异常 and the
+ * socket client retries after 5 s, sending the message again.
+ */
+export const useMaintenance = (onDone: () => void, createSocket?: SocketFactory) => {
+  const [pending, setPending] = useState(false);
+  const connection = useRef<SocketConnection | null>(null);
+  const done = useRef(onDone);
+  done.current = onDone;
+
+  const stop = useCallback(() => {
+    connection.current?.close();
+    connection.current = null;
+    setPending(false);
+  }, []);
+  useEffect(() => stop, [stop]);
+
+  const send = useCallback(
+    (serial: string, command: Command) => {
+      stop();
+      setPending(true);
+      const expected: MaintenanceReply['MsgType'] =
+        command.MsgType === 'bind' ? 'bindResult' : 'unbindResult';
+      connection.current = openSocket({
+        url: () => socketUrl(maintenanceSocket.path(serial)),
+        protocols: () => {
+          const keyId = useSession.getState().keyId;
+          return keyId ? [SOCKET_PROTOCOL, SOCKET_KEY_PROTOCOL_PREFIX + keyId] : [SOCKET_PROTOCOL];
+        },
+        hello: () => command,
+        resendMs: NEVER_RESEND_MS,
+        createSocket,
+        onMessage: (data) => {
+          const reply = maintenanceReply.safeParse(data);
+          if (!reply.success || reply.data.MsgType !== expected) return;
+          stop();
+          if (reply.data.Code === 200) {
+            toastSuccess(reply.data.Content);
+            done.current();
+          } else {
+            toastFailure(reply.data.Content);
+          }
+        },
+        onStatus: (status) => {
+          if (status === 'closed') toastFailure(gatewayMessages.connectionError);
+        },
+        shouldReconnect: (code) => {
+          if (code === SOCKET_CLOSE.notSignedIn) {
+            setPending(false);
+            expireSession();
+            return false;
+          }
+          if (code === SOCKET_CLOSE.forbidden || code === SOCKET_CLOSE.badRequest) {
+            setPending(false);
+            toastFailure(
+              code === SOCKET_CLOSE.forbidden ? messages.forbidden : gatewayMessages.badSerial,
+            );
+            return false;
+          }
+          return true;
+        },
+      });
+    },
+    [createSocket, stop],
+  );
+
+  return { send, pending, cancel: stop };
+};

@@ -1,0 +1,173 @@
+import { z } from 'zod';
+import { GATEWAY_SERIAL_LENGTH } from './limits.ts';
+
+/*
+ * Bind and unbind from the phone (spec sections 3, 5, 7; DESIGN.md section 6): the messages the
+ * phone sends on the maintenance socket, the server's answer, and the rules with their Chinese
+ * messages. The web form and the server check the same fields with the same schemas.
+ */
+
+export const gatewayMessages = {
+  snRequired: '请输入机台SN码',
+  serialRequired: '请输入网关序列号',
+  serialTooLong: `网关序列号不能超过${GATEWAY_SERIAL_LENGTH}位`,
+  plcModelRequired: '请选择PLC型号',
+  badIp: (example: string) => `请输入正确IP，如：${example}`,
+  ipClash: '网关IP不能与机台IP相同',
+  gatewayIpsSame: '网关的两个IP不能相同',
+  incomplete: '请将数据填写完整',
+  badSerial: '请输入正确的网关序列号',
+  connectionError: '连接异常',
+} as const;
+
+/** The examples the IP messages show, one per field. */
+export const IP_EXAMPLES = {
+  plcIp: '192.168.1.10',
+  iotIp1: '192.168.1.2',
+  iotIp2: '10.0.0.2',
+} as const;
+
+const DOTTED_IPV4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
+export const isDottedIpv4 = (value: string) => DOTTED_IPV4.test(value);
+
+const ipField = (example: string) =>
+  z.string().trim().regex(DOTTED_IPV4, gatewayMessages.badIp(example));
+
+const snField = z
+  .string()
+  .trim()
+  .min(1, gatewayMessages.snRequired)
+  .max(64, gatewayMessages.snRequired)
+  .regex(/^[A-Za-z0-9_-]+$/, gatewayMessages.snRequired);
+
+/** Letters and digits: it becomes part of MQTT topics and of the socket path. */
+const SERIAL = /^[A-Za-z0-9]+$/;
+
+const bindSerial = z
+  .string()
+  .trim()
+  .min(1, gatewayMessages.serialRequired)
+  .max(GATEWAY_SERIAL_LENGTH, gatewayMessages.serialTooLong)
+  .regex(SERIAL, gatewayMessages.badSerial);
+
+/** The bind form as the phone fills it: the two gateway IPs in their own fields. */
+export const bindForm = z
+  .object({
+    snCode: snField,
+    iotId: bindSerial,
+    plcIp: ipField(IP_EXAMPLES.plcIp),
+    iotIp1: ipField(IP_EXAMPLES.iotIp1),
+    iotIp2: ipField(IP_EXAMPLES.iotIp2),
+    plcModel: z.string().trim().min(1, gatewayMessages.plcModelRequired).max(64),
+  })
+  .superRefine((form, ctx) => {
+    for (const field of ['iotIp1', 'iotIp2'] as const) {
+      if (form[field] === form.plcIp)
+        ctx.addIssue({ code: 'custom', path: [field], message: gatewayMessages.ipClash });
+    }
+    if (form.iotIp1 === form.iotIp2)
+      ctx.addIssue({ code: 'custom', path: ['iotIp2'], message: gatewayMessages.gatewayIpsSame });
+  });
+export type BindForm = z.input<typeof bindForm>;
+
+/** Spec section 3, bind payload. keyId is carried for the spec; the socket's handshake is what the server trusts. */
+export const bindMessage = z
+  .object({
+    MsgType: z.literal('bind'),
+    snCode: z.string(),
+    plcIp: z.string(),
+    iotId: z.string(),
+    /** The gateway's two IPs, comma-joined. */
+    iotIp: z.string().max(64),
+    plcModel: z.string(),
+    keyId: z.string().max(256).optional(),
+  })
+  .transform((message, ctx) => {
+    const [iotIp1 = '', iotIp2 = ''] = message.iotIp.split(',');
+    const form = bindForm.safeParse({ ...message, iotIp1, iotIp2 });
+    if (!form.success) {
+      for (const issue of form.error.issues) ctx.addIssue({ ...issue, code: 'custom' });
+      return z.NEVER;
+    }
+    const { iotIp1: a, iotIp2: b, ...rest } = form.data;
+    return { ...rest, iotIp: `${a},${b}` };
+  });
+export type BindMessage = z.input<typeof bindMessage>;
+
+/** Spec section 5: both required, and the serial exactly 12 characters. */
+export const unbindForm = z
+  .object({
+    snCode: z.string().trim().min(1, gatewayMessages.incomplete),
+    iotId: z.string().trim().min(1, gatewayMessages.incomplete),
+  })
+  .superRefine((form, ctx) => {
+    if (form.iotId.length !== GATEWAY_SERIAL_LENGTH || !SERIAL.test(form.iotId))
+      ctx.addIssue({ code: 'custom', path: ['iotId'], message: gatewayMessages.badSerial });
+    else if (!snField.safeParse(form.snCode).success)
+      ctx.addIssue({ code: 'custom', path: ['snCode'], message: gatewayMessages.snRequired });
+  });
+export type UnbindForm = z.input<typeof unbindForm>;
+
+export const unbindMessage = z.object({ MsgType: z.literal('unbind') }).and(unbindForm);
+export type UnbindMessage = z.input<typeof unbindMessage>;
+
+/** What the phone may send on the maintenance socket. */
+export const maintenanceMessageType = z.object({ MsgType: z.enum(['bind', 'unbind']) });
+
+/** The server's answer on the maintenance socket (DESIGN.md section 6). */
+export const maintenanceReply = z.object({
+  MsgType: z.enum(['bindResult', 'unbindResult']),
+  /** 200 done; 400 bad input; 403 not allowed; 404 unknown gateway or machine; 409 clash; 504 no reply. */
+  Code: z.number().int(),
+  Content: z.string(),
+});
+export type MaintenanceReply = z.infer<typeof maintenanceReply>;
+
+/** The maintenance socket's path: the gateway serial plus a fixed suffix (DESIGN.md section 6). */
+export const MAINTENANCE_SUFFIX = '_maintain';
+export const maintenanceSocket = {
+  route: '/ws/maintenance/:channel',
+  path: (gatewaySerial: string) =>
+    `/ws/maintenance/${encodeURIComponent(gatewaySerial)}${MAINTENANCE_SUFFIX}`,
+  /** The serial a channel names, or null when it lacks the suffix. */
+  serialOf: (channel: string): string | null =>
+    channel.endsWith(MAINTENANCE_SUFFIX) && channel.length > MAINTENANCE_SUFFIX.length
+      ? channel.slice(0, -MAINTENANCE_SUFFIX.length)
+      : null,
+} as const;
+
+/** One entry of GET /api/wechat/getPlcModel (spec section 7: label/value list). */
+export interface PlcModelOption {
+  label: string;
+  value: string;
+}
+
+/** Admin: registering a gateway (its serial) and what the registry shows. */
+export const registerGatewayBody = z.object({
+  serial: z
+    .string()
+    .trim()
+    .length(GATEWAY_SERIAL_LENGTH, gatewayMessages.badSerial)
+    .regex(SERIAL, gatewayMessages.badSerial),
+  name: z.string().trim().max(64).optional(),
+});
+export type RegisterGatewayBody = z.input<typeof registerGatewayBody>;
+
+export const gatewaySerialBody = z.object({ serial: z.string().trim().min(1).max(64) });
+export type GatewaySerialBody = z.input<typeof gatewaySerialBody>;
+
+export interface GatewayRow {
+  serial: string;
+  name: string;
+  online: boolean;
+  /** Epoch ms of the last message heard, null if never. */
+  lastSeenAt: number | null;
+  agentVersion: string | null;
+  machines: { snCode: string; plcIp: string | null; plcModel: string | null }[];
+}
+
+/** A new or rotated credential: shown once, never stored in clear. */
+export interface GatewayCredential {
+  serial: string;
+  secret: string;
+}
