@@ -20,6 +20,7 @@ import { notificationsModule } from './notifications/module.ts';
 import { jobsPlugin } from './plugins/jobs.ts';
 import { loggerOptions } from './plugins/log-redaction.ts';
 import { securityPlugin } from './plugins/security.ts';
+import { subscriptionsModule } from './subscriptions/module.ts';
 import { visibilityPlugin } from './plugins/visibility.ts';
 import { webAppPlugin } from './plugins/web-app.ts';
 import type { Ingestor } from './telemetry/ingest.ts';
@@ -77,6 +78,7 @@ export const buildApp = async (config: Config, options: BuildOptions = {}): Prom
     await app.register(devicesModule, { core });
     await app.register(visibilityPlugin, { devices: app.devices });
     await app.register(telemetryModule, { core });
+    await app.register(subscriptionsModule, { core });
     await app.ready();
   } catch (error) {
     await app.close().catch(() => undefined);

@@ -1,4 +1,10 @@
 import type { ColumnType, Generated } from 'kysely';
+import type {
+  AlertEpisodesTable,
+  FailureCasesTable,
+  NotificationSettingsTable,
+  OutboxTable,
+} from './schema/alerts.ts';
 import type { NotificationsTable } from './schema/notifications.ts';
 
 type Timestamp = ColumnType<Date, Date | string, Date | string>;
@@ -152,6 +158,14 @@ export interface OperationLogsTable {
 export interface UserFollowsTable {
   user_id: number;
   sn_code: string;
+  /** The subscription's settings (migration 009); id is the spec's userFollowSnId. */
+  id: Generated<number>;
+  real_time_reminder: ColumnType<boolean, boolean | undefined, boolean>;
+  three_parameters: ColumnType<boolean, boolean | undefined, boolean>;
+  alarm: ColumnType<boolean, boolean | undefined, boolean>;
+  daily: ColumnType<boolean, boolean | undefined, boolean>;
+  week: ColumnType<boolean, boolean | undefined, boolean>;
+  time_length: Count;
 }
 
 export interface JobRunsTable {
@@ -190,4 +204,8 @@ export interface Database {
   job_runs: JobRunsTable;
   dead_letters: DeadLettersTable;
   notifications: NotificationsTable;
+  notification_settings: NotificationSettingsTable;
+  outbox: OutboxTable;
+  alert_episodes: AlertEpisodesTable;
+  failure_cases: FailureCasesTable;
 }
