@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import type { EmbeddedBroker } from './broker/embedded-broker.ts';
 import type { Bus } from './broker/bus.ts';
 import type { Config } from './config.ts';
+import { casesModule } from './cases/module.ts';
 import { buildCore } from './core.ts';
 import type { OpenDatabase, OpenOptions } from './db/database.ts';
 import type { DeviceRegistry } from './devices/device-registry.ts';
@@ -79,6 +80,7 @@ export const buildApp = async (config: Config, options: BuildOptions = {}): Prom
     await app.register(visibilityPlugin, { devices: app.devices });
     await app.register(telemetryModule, { core });
     await app.register(subscriptionsModule, { core });
+    await app.register(casesModule, { core });
     await app.ready();
   } catch (error) {
     await app.close().catch(() => undefined);
