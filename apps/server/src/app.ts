@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import type { EmbeddedBroker } from './broker/embedded-broker.ts';
 import type { Bus } from './broker/bus.ts';
 import type { Config } from './config.ts';
+import { alertsModule } from './alerts/module.ts';
 import { casesModule } from './cases/module.ts';
 import { buildCore } from './core.ts';
 import type { OpenDatabase, OpenOptions } from './db/database.ts';
@@ -74,13 +75,14 @@ export const buildApp = async (config: Config, options: BuildOptions = {}): Prom
     await app.register(jobsPlugin, { db: core.database.db });
 
     await app.register(identityModule, { core });
-    await app.register(notificationsModule);
+    await app.register(notificationsModule, { config });
     await app.register(gatewaysModule, { core });
     await app.register(devicesModule, { core });
     await app.register(visibilityPlugin, { devices: app.devices });
     await app.register(telemetryModule, { core });
     await app.register(subscriptionsModule, { core });
     await app.register(casesModule, { core });
+    await app.register(alertsModule, { core });
     await app.ready();
   } catch (error) {
     await app.close().catch(() => undefined);

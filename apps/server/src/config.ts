@@ -93,6 +93,8 @@ const schema = z.object({
   DINGTALK_API_BASE: z.url().default('https://oapi.dingtalk.com'),
   /** HMAC-SHA256 key of webhook deliveries; unset: no webhook channel. */
   WEBHOOK_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
+  /** First retry of a failed delivery after this long, doubling per attempt (up to an hour). */
+  OUTBOX_RETRY_MS: z.coerce.number().int().positive().default(5_000),
   /** Report jobs' schedules (croner patterns, in TIMEZONE). */
   DAILY_REPORT_CRON: z.string().default('0 8 * * *'),
   WEEKLY_REPORT_CRON: z.string().default('0 8 * * 1'),

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { Config } from '../config.ts';
 import type { Database } from '../db/schema.ts';
 
 /** One message for one person. */
@@ -27,6 +28,8 @@ export interface Notifications {
    * row in the outbox per external channel the person gets; returns how many were new.
    */
   notify(executor: Executor, notices: readonly Notice[]): Promise<number>;
+  /** Runs `listener` when outbox rows were written (seen once the writer commits). */
+  onQueued(listener: () => void): void;
 }
 
 /** The external channels (alerts/channels/); the in-app inbox is the notifications row itself. */
@@ -57,60 +60,71 @@ const targetOf = (channel: ChannelName, r: Recipient): string | null => {
   }
 };
 
+/** The external channels whose credentials the configuration holds. */
+export const configuredChannels = (config: Config): ChannelName[] => [
+  ...(config.WECHAT_APP_ID && config.WECHAT_APP_SECRET && config.WECHAT_TEMPLATE_ID
+    ? (['wechat'] as const)
+    : []),
+  ...(config.DINGTALK_APP_KEY && config.DINGTALK_APP_SECRET && config.DINGTALK_AGENT_ID
+    ? (['dingtalk'] as const)
+    : []),
+  ...(config.WEBHOOK_SECRET ? (['webhook'] as const) : []),
+];
+
 /** `channels`: the external channels this server is configured for (none: in-app only). */
-export const createNotifications = (
-  channels: readonly ChannelName[] = [],
-  /** Told when outbox rows were written (seen once the caller commits; the worker also polls). */
-  onQueued: () => void = () => undefined,
-): Notifications => ({
-  async notify(executor, notices) {
-    if (notices.length === 0) return 0;
-    const written = await executor
-      .insertInto('notifications')
-      .values(
-        notices.map((n) => ({
-          user_id: n.userId,
-          kind: n.kind,
-          title: n.title,
-          body: n.body,
-          link: n.link ?? null,
-          dedupe_key: n.dedupeKey,
-        })),
-      )
-      .onConflict((oc) => oc.columns(['user_id', 'dedupe_key']).doNothing())
-      .returning(['id', 'user_id'])
-      .execute();
-    if (written.length > 0 && channels.length > 0) {
-      const recipients = await executor
-        .selectFrom('users as u')
-        .leftJoin('notification_settings as s', 's.user_id', 'u.id')
-        .select([
-          'u.id',
-          'u.open_id',
-          'u.dingding_user_id',
-          's.wechat',
-          's.dingtalk',
-          's.webhook_url',
-        ])
-        .where('u.id', 'in', [...new Set(written.map((w) => w.user_id))])
+export const createNotifications = (channels: readonly ChannelName[] = []): Notifications => {
+  const listeners = new Set<() => void>();
+  return {
+    onQueued: (listener) => listeners.add(listener),
+    async notify(executor, notices) {
+      if (notices.length === 0) return 0;
+      const written = await executor
+        .insertInto('notifications')
+        .values(
+          notices.map((n) => ({
+            user_id: n.userId,
+            kind: n.kind,
+            title: n.title,
+            body: n.body,
+            link: n.link ?? null,
+            dedupe_key: n.dedupeKey,
+          })),
+        )
+        .onConflict((oc) => oc.columns(['user_id', 'dedupe_key']).doNothing())
+        .returning(['id', 'user_id'])
         .execute();
-      const byId = new Map(recipients.map((r) => [r.id, r]));
-      const rows = written.flatMap((w) =>
-        channels.flatMap((channel) => {
-          const recipient = byId.get(w.user_id);
-          const target = recipient ? targetOf(channel, recipient) : null;
-          return target ? [{ notification_id: w.id, channel, target }] : [];
-        }),
-      );
-      if (rows.length > 0) {
-        await executor
-          .insertInto('outbox')
-          .values(rows)
-          .onConflict((oc) => oc.columns(['notification_id', 'channel']).doNothing())
+      if (written.length > 0 && channels.length > 0) {
+        const recipients = await executor
+          .selectFrom('users as u')
+          .leftJoin('notification_settings as s', 's.user_id', 'u.id')
+          .select([
+            'u.id',
+            'u.open_id',
+            'u.dingding_user_id',
+            's.wechat',
+            's.dingtalk',
+            's.webhook_url',
+          ])
+          .where('u.id', 'in', [...new Set(written.map((w) => w.user_id))])
           .execute();
-        onQueued();
+        const byId = new Map(recipients.map((r) => [r.id, r]));
+        const rows = written.flatMap((w) =>
+          channels.flatMap((channel) => {
+            const recipient = byId.get(w.user_id);
+            const target = recipient ? targetOf(channel, recipient) : null;
+            return target ? [{ notification_id: w.id, channel, target }] : [];
+          }),
+        );
+        if (rows.length > 0) {
+          await executor
+            .insertInto('outbox')
+            .values(rows)
+            .onConflict((oc) => oc.columns(['notification_id', 'channel']).doNothing())
+            .execute();
+          for (const listener of listeners) listener();
+        }
       }
-    }
-    return written.length;
-  },
-});
+      return written.length;
+    },
+  };
+};
