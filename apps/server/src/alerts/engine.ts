@@ -166,6 +166,8 @@ export class AlertEngine {
       const f = m.figures;
       if (f.runningMs + f.idleMs + f.faultMs < MIN_OBSERVED_MS) continue;
       const misses = shortfalls(m);
+      // Read before the transaction: the embedded database has one connection, held by it.
+      const users = misses.length ? await this.deps.repo.subscribers(m.sn, 'threeParameters') : [];
       await this.deps.db.transaction().execute(async (tx) => {
         if (misses.length === 0) {
           await tx
@@ -182,7 +184,6 @@ export class AlertEngine {
           .returning('started_at')
           .executeTakeFirst();
         if (!opened) return;
-        const users = await this.deps.repo.subscribers(m.sn, 'threeParameters');
         await this.deps.notifications.notify(
           tx,
           users.map((u) => ({
