@@ -80,12 +80,13 @@ beforeAll(async () => {
   const make = factories(server.linewatch);
   const line = await make.createLine();
   gateway = await make.createGateway();
-  [alarmSn, slowSn] = await make.createDevices(2, {
+  const sns = await make.createDevices(2, {
     line,
     gateway,
     deviceName: '贴片机',
     ppmTarget: 60,
   });
+  [alarmSn, slowSn] = [sns[0]!, sns[1]!];
   const u = await make.createUser({ lines: [line] });
   userId = u.id;
   const db = server.linewatch.database.db;

@@ -2,7 +2,6 @@ import { Cron } from 'croner';
 import fp from 'fastify-plugin';
 import type { Core } from '../core.ts';
 import { configuredChannels } from '../notifications/service.ts';
-import { loadAlarmDefinitions } from '../telemetry/alarm-definitions.ts';
 import { buildChannels } from './channels/index.ts';
 import { AlertEngine } from './engine.ts';
 import { Outbox } from './outbox.ts';
@@ -27,7 +26,8 @@ export const alertsModule = fp(
   async (app, { core }: { core: Core }) => {
     const { config, live, registry } = core;
     const { db } = core.database;
-    const descriptions = await loadAlarmDefinitions(db);
+    const repo = createAlertsRepository(db);
+    const descriptions = await repo.alarmDescriptions();
     const description = (code: string) => descriptions.get(code) ?? null;
     const service = createAlertsService({
       db,
@@ -38,7 +38,7 @@ export const alertsModule = fp(
     });
     const engine = new AlertEngine({
       db,
-      repo: createAlertsRepository(db),
+      repo,
       notifications: app.notifications,
       deviceOf: (sn) => registry.get(sn),
       alarmDescription: description,

@@ -74,7 +74,7 @@ export class Outbox {
   start() {
     const tick = () => {
       if (this.#closed) return;
-      this.kick();
+      void this.kick();
       this.#timer = setTimeout(tick, this.#o.pollMs);
       this.#timer.unref();
     };

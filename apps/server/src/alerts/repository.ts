@@ -29,6 +29,12 @@ const visibleToSubscriber = sql<boolean>`(u.is_admin or exists (
   select 1 from user_lines ul where ul.user_id = uf.user_id and ul.line_id = d.line_id))`;
 
 export const createAlertsRepository = (db: Db) => ({
+  /** Alarm code → description (migration 004): a small table, read once at start. */
+  async alarmDescriptions(): Promise<ReadonlyMap<string, string>> {
+    const rows = await db.selectFrom('alarm_definitions').select(['code', 'description']).execute();
+    return new Map(rows.map((r) => [r.code, r.description]));
+  },
+
   async subscribers(sn: string, rule: Rule): Promise<Subscriber[]> {
     const rows = await sql<{ user_id: number; time_length: number }>`
       select uf.user_id, uf.time_length from user_follows uf
