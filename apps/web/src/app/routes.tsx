@@ -19,6 +19,17 @@ const CurrentDataReportPage = lazyPage(
   () => import('../features/telemetry/pages/current-data-report-page.tsx'),
 );
 
+const FaultAlarmPage = lazyPage(() => import('../features/cases/pages/fault-alarm-page.tsx'));
+const FollowSettingPage = lazyPage(
+  () => import('../features/subscriptions/pages/follow-setting-page.tsx'),
+);
+const SubscriptionPage = lazyPage(
+  () => import('../features/subscriptions/pages/subscription-page.tsx'),
+);
+const MessagesPage = lazyPage(() => import('../features/alerts/pages/messages-page.tsx'));
+const ReportPage = lazyPage(() => import('../features/alerts/pages/report-page.tsx'));
+const SetPage = lazyPage(() => import('../features/alerts/pages/set-page.tsx'));
+
 const handle = (title: string, roles?: readonly string[]): RouteHandle =>
   roles ? { title, roles } : { title };
 
@@ -44,7 +55,7 @@ export const routes: RouteObject[] = [
       { path: paths.login, handle: handle('登录'), element: <LoginPage /> },
       notBuilt(paths.userApply, '用户申请'),
       notBuilt(paths.userAudit, '审核进度'),
-      notBuilt(paths.faultAlarm, '故障报警'),
+      { path: paths.faultAlarm, handle: handle('故障报警'), element: <FaultAlarmPage /> },
       { path: paths.refresh, element: <Refresh /> },
       // main tabs
       {
@@ -74,14 +85,17 @@ export const routes: RouteObject[] = [
       },
       notBuilt(paths.bindDevice, '绑定机台'),
       notBuilt(paths.unboundDevice, '解绑机台'),
-      notBuilt(paths.followSetting, '订阅设置'),
+      { path: paths.followSetting, handle: handle('订阅设置'), element: <FollowSettingPage /> },
       notBuilt(paths.deviceStatistics, '设备统计'),
       notBuilt(paths.threeParam, '日报/周报'),
       {
-        ...notBuilt(paths.subscription, '我的订阅'),
+        path: paths.subscription,
         handle: handle('我的订阅', ['msgList', 'subscriptionList']),
+        element: <SubscriptionPage />,
       },
-      notBuilt(paths.set, '设置'),
+      { path: paths.set, handle: handle('设置'), element: <SetPage /> },
+      { path: paths.messages, handle: handle('消息', ['msgList']), element: <MessagesPage /> },
+      { path: paths.report, handle: handle('日报/周报'), element: <ReportPage /> },
       notBuilt(paths.faca, 'FACA'),
       notBuilt(paths.facaAddQuestion, '新增问题'),
       notBuilt(paths.facaEditFaca, '编辑FACA'),

@@ -71,6 +71,11 @@ export const links = {
   /** The subscription settings of the machines selected on the device list (comma-separated). */
   followSetting: (snCodes: readonly string[]): string =>
     withQuery(paths.followSetting, { snCode: snCodes.join(',') }),
+  /** The daily (date) or weekly (week) report of machines (comma-separated) up to a day. */
+  report: (snCodes: string, alarmType: 'date' | 'week', day?: string): string =>
+    withQuery(paths.report, { snCode: snCodes, alarmType, beginTime: day }),
+  faultAlarm: (casesId: number): string =>
+    withQuery(paths.faultAlarm, { casesId: String(casesId) }),
 };
 
 /** Only same-site paths are followed after sign-in, never another origin. */

@@ -1,5 +1,5 @@
-import type { LineSeriesOption } from 'echarts/charts';
-import { LineChart } from 'echarts/charts';
+import type { BarSeriesOption, LineSeriesOption } from 'echarts/charts';
+import { BarChart, LineChart } from 'echarts/charts';
 import type { GridComponentOption, TooltipComponentOption } from 'echarts/components';
 import { GridComponent, TooltipComponent } from 'echarts/components';
 import type { ComposeOption } from 'echarts/core';
@@ -14,10 +14,10 @@ import { SVGRenderer } from 'echarts/renderers';
  * SVG, not canvas: a few hundred points per chart, crisp at any device pixel ratio, and text in the
  * DOM that tests and e2e can read.
  */
-echarts.use([LineChart, GridComponent, TooltipComponent, SVGRenderer]);
+echarts.use([LineChart, BarChart, GridComponent, TooltipComponent, SVGRenderer]);
 
 export type ChartOption = ComposeOption<
-  LineSeriesOption | GridComponentOption | TooltipComponentOption
+  LineSeriesOption | BarSeriesOption | GridComponentOption | TooltipComponentOption
 >;
 
 export { echarts };
