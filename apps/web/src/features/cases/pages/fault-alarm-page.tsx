@@ -46,7 +46,7 @@ const FaultAlarmPage = () => {
             <Swiper style={{ height: CAROUSEL_HEIGHT }} data-testid="fault-carousel">
               {s.picUrl.map((url) => (
                 <Swiper.Item key={url}>
-                  <Image src={url} height={CAROUSEL_HEIGHT} fit="contain" lazy />
+                  <Image src={url} height={CAROUSEL_HEIGHT} fit="contain" />
                 </Swiper.Item>
               ))}
             </Swiper>
@@ -59,7 +59,7 @@ const FaultAlarmPage = () => {
                 title={step.label}
                 description={
                   step.picUrl ? (
-                    <Image src={step.picUrl} width="100%" height={120} fit="contain" lazy />
+                    <Image src={step.picUrl} width="100%" height={120} fit="contain" />
                   ) : null
                 }
               />
