@@ -20,7 +20,7 @@ export interface EngineDeps {
 const MIN_OBSERVED_MS = 30 * 60_000;
 const HOUR_MS = 3_600_000;
 /** A machine's stop subscribers are looked up again at most this often while it stays stopped. */
-const STOP_LOOKUP_MS = 60_000;
+const STOP_LOOKUP_MS = 15_000;
 
 const nameOf = (sn: string, device: DeviceInfo | undefined) =>
   device ? `${device.nickSnCode || sn} ${device.deviceName}` : sn;
