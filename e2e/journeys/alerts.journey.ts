@@ -32,7 +32,7 @@ describe('alerts: an operator subscribes to a machine and hears about it', () =>
     const list = new SubscriptionListPage(journey.page);
     await list.swipe(IN_FAULT);
     await journey.shot(journey.page, 'swipe-actions');
-    await list.action('编辑').tap();
+    await list.action(IN_FAULT, '编辑').tap();
     const settings = new FollowSettingPage(journey.page);
     await settings.waitUntilShown();
     expect(currentPath(journey.page)).toBe(links.followSetting([IN_FAULT]));

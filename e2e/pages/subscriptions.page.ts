@@ -33,7 +33,7 @@ export class SubscriptionListPage {
     await this.page.mouse.down();
     for (let i = 1; i <= 10; i++) await this.page.mouse.move(box.x + box.width - 10 - i * 20, y);
     await this.page.mouse.up();
-    await waitUntilSettled(this.action('编辑'));
+    await waitUntilSettled(this.action(sn, '编辑'));
   }
 
   action(name: '编辑' | '删除'): Locator {
