@@ -36,10 +36,11 @@ export class SubscriptionListPage {
     await waitUntilSettled(this.action(sn, '编辑'));
   }
 
-  action(name: '编辑' | '删除'): Locator {
-    return this.page
-      .locator('.adm-swipe-action-actions-right .adm-button', { hasText: name })
-      .first();
+  /** A swipe button of one row (every row has its own, hidden until swiped). */
+  action(sn: string, name: '编辑' | '删除'): Locator {
+    return this.row(sn)
+      .locator('xpath=ancestor::div[contains(@class,"adm-swipe-action")][1]')
+      .locator('.adm-swipe-action-actions-right .adm-button', { hasText: name });
   }
 }
 
