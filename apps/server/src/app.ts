@@ -6,6 +6,8 @@ import { fileURLToPath } from 'node:url';
 import type { EmbeddedBroker } from './broker/embedded-broker.ts';
 import type { Bus } from './broker/bus.ts';
 import type { Config } from './config.ts';
+import { alertsModule } from './alerts/module.ts';
+import { casesModule } from './cases/module.ts';
 import { buildCore } from './core.ts';
 import type { OpenDatabase, OpenOptions } from './db/database.ts';
 import type { DeviceRegistry } from './devices/device-registry.ts';
@@ -24,6 +26,7 @@ import { loggerOptions } from './plugins/log-redaction.ts';
 import { mediaModule } from './media/module.ts';
 import { securityPlugin } from './plugins/security.ts';
 import { statisticsModule } from './statistics/module.ts';
+import { subscriptionsModule } from './subscriptions/module.ts';
 import { visibilityPlugin } from './plugins/visibility.ts';
 import { webAppPlugin } from './plugins/web-app.ts';
 import type { Ingestor } from './telemetry/ingest.ts';
@@ -76,7 +79,7 @@ export const buildApp = async (config: Config, options: BuildOptions = {}): Prom
     await app.register(jobsPlugin, { db: core.database.db });
 
     await app.register(identityModule, { core });
-    await app.register(notificationsModule);
+    await app.register(notificationsModule, { config });
     await app.register(gatewaysModule, { core });
     await app.register(devicesModule, { core });
     await app.register(visibilityPlugin, { devices: app.devices });
@@ -85,6 +88,9 @@ export const buildApp = async (config: Config, options: BuildOptions = {}): Prom
     await app.register(mediaModule, { core });
     await app.register(facaModule, { core });
     await app.register(statisticsModule, { core });
+    await app.register(subscriptionsModule, { core });
+    await app.register(casesModule, { core });
+    await app.register(alertsModule, { core });
     await app.ready();
   } catch (error) {
     await app.close().catch(() => undefined);

@@ -2,6 +2,12 @@ import type { ColumnType, Generated } from 'kysely';
 import type { AlarmManualsTable } from './schema/history.ts';
 import type { SignedInWith, UserIdentitiesTable } from './schema/identity.ts';
 import type { GatewayAuditTable } from './schema/gateways.ts';
+import type {
+  AlertEpisodesTable,
+  FailureCasesTable,
+  NotificationSettingsTable,
+  OutboxTable,
+} from './schema/alerts.ts';
 import type { NotificationsTable } from './schema/notifications.ts';
 import type {
   FacaCasTable,
@@ -163,6 +169,14 @@ export interface OperationLogsTable {
 export interface UserFollowsTable {
   user_id: number;
   sn_code: string;
+  /** The subscription's settings (migration 009); id is the spec's userFollowSnId. */
+  id: Generated<number>;
+  real_time_reminder: ColumnType<boolean, boolean | undefined, boolean>;
+  three_parameters: ColumnType<boolean, boolean | undefined, boolean>;
+  alarm: ColumnType<boolean, boolean | undefined, boolean>;
+  daily: ColumnType<boolean, boolean | undefined, boolean>;
+  week: ColumnType<boolean, boolean | undefined, boolean>;
+  time_length: Count;
 }
 
 export interface JobRunsTable {
@@ -210,4 +224,8 @@ export interface Database {
   faca_cas: FacaCasTable;
   user_identities: UserIdentitiesTable;
   gateway_audit: GatewayAuditTable;
+  notification_settings: NotificationSettingsTable;
+  outbox: OutboxTable;
+  alert_episodes: AlertEpisodesTable;
+  failure_cases: FailureCasesTable;
 }

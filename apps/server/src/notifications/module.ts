@@ -1,5 +1,6 @@
 import fp from 'fastify-plugin';
-import { createNotifications, type Notifications } from './service.ts';
+import type { Config } from '../config.ts';
+import { configuredChannels, createNotifications, type Notifications } from './service.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -9,8 +10,8 @@ declare module 'fastify' {
 
 /** The one way any domain tells a person something (service.ts). */
 export const notificationsModule = fp(
-  async (app) => {
-    app.decorate('notifications', createNotifications());
+  async (app, { config }: { config: Config }) => {
+    app.decorate('notifications', createNotifications(configuredChannels(config)));
   },
   { name: 'notifications' },
 );

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { Config } from '../config.ts';
 import type { Database } from '../db/schema.ts';
 
 /** One message for one person. */
@@ -22,28 +23,108 @@ export interface Notice {
 export type Executor = Kysely<Database>;
 
 export interface Notifications {
-  /** Writes the notices in `executor` (pass the transaction of the cause); returns how many were new. */
+  /**
+   * Writes the notices in `executor` (pass the transaction of the cause), and for each new one a
+   * row in the outbox per external channel the person gets; returns how many were new.
+   */
   notify(executor: Executor, notices: readonly Notice[]): Promise<number>;
+  /** Runs `listener` when outbox rows were written (seen once the writer commits). */
+  onQueued(listener: () => void): void;
 }
 
-export const createNotifications = (): Notifications => ({
-  async notify(executor, notices) {
-    if (notices.length === 0) return 0;
-    const written = await executor
-      .insertInto('notifications')
-      .values(
-        notices.map((n) => ({
-          user_id: n.userId,
-          kind: n.kind,
-          title: n.title,
-          body: n.body,
-          link: n.link ?? null,
-          dedupe_key: n.dedupeKey,
-        })),
-      )
-      .onConflict((oc) => oc.columns(['user_id', 'dedupe_key']).doNothing())
-      .returning('id')
-      .execute();
-    return written.length;
-  },
-});
+/** The external channels (alerts/channels/); the in-app inbox is the notifications row itself. */
+export type ChannelName = 'wechat' | 'dingtalk' | 'webhook';
+
+interface Recipient {
+  id: number;
+  open_id: string | null;
+  dingding_user_id: string | null;
+  wechat: boolean | null;
+  dingtalk: boolean | null;
+  webhook_url: string | null;
+}
+
+/**
+ * Where a person is reached on each configured channel: from how they signed in (a WeChat openId,
+ * a DingTalk user id) unless they turned it off on /set (no settings row: on), and the webhook
+ * URL they gave.
+ */
+const targetOf = (channel: ChannelName, r: Recipient): string | null => {
+  switch (channel) {
+    case 'wechat':
+      return r.wechat === false ? null : r.open_id;
+    case 'dingtalk':
+      return r.dingtalk === false ? null : r.dingding_user_id;
+    case 'webhook':
+      return r.webhook_url;
+  }
+};
+
+/** The external channels whose credentials the configuration holds. */
+export const configuredChannels = (config: Config): ChannelName[] => [
+  ...(config.WECHAT_APP_ID && config.WECHAT_APP_SECRET && config.WECHAT_TEMPLATE_ID
+    ? (['wechat'] as const)
+    : []),
+  ...(config.DINGTALK_APP_KEY && config.DINGTALK_APP_SECRET && config.DINGTALK_AGENT_ID
+    ? (['dingtalk'] as const)
+    : []),
+  ...(config.WEBHOOK_SECRET ? (['webhook'] as const) : []),
+];
+
+/** `channels`: the external channels this server is configured for (none: in-app only). */
+export const createNotifications = (channels: readonly ChannelName[] = []): Notifications => {
+  const listeners = new Set<() => void>();
+  return {
+    onQueued: (listener) => listeners.add(listener),
+    async notify(executor, notices) {
+      if (notices.length === 0) return 0;
+      const written = await executor
+        .insertInto('notifications')
+        .values(
+          notices.map((n) => ({
+            user_id: n.userId,
+            kind: n.kind,
+            title: n.title,
+            body: n.body,
+            link: n.link ?? null,
+            dedupe_key: n.dedupeKey,
+          })),
+        )
+        .onConflict((oc) => oc.columns(['user_id', 'dedupe_key']).doNothing())
+        .returning(['id', 'user_id'])
+        .execute();
+      if (written.length > 0 && channels.length > 0) {
+        const recipients = await executor
+          .selectFrom('users as u')
+          .leftJoin('notification_settings as s', 's.user_id', 'u.id')
+          .select([
+            'u.id',
+            'u.open_id',
+            'u.dingding_user_id',
+            's.wechat',
+            's.dingtalk',
+            's.webhook_url',
+          ])
+          .where('u.id', 'in', [...new Set(written.map((w) => w.user_id))])
+          .execute();
+        const byId = new Map(recipients.map((r) => [r.id, r]));
+        const rows = written.flatMap((w) =>
+          channels.flatMap((channel) => {
+            const recipient = byId.get(w.user_id);
+            const target = recipient ? targetOf(channel, recipient) : null;
+            return target ? [{ notification_id: w.id, channel, target }] : [];
+          }),
+        );
+        if (rows.length > 0) {
+          await executor
+            .insertInto('outbox')
+            .values(rows)
+            .onConflict((oc) => oc.columns(['notification_id', 'channel']).doNothing())
+            .execute();
+          for (const listener of listeners) listener();
+        }
+      }
+      return written.length;
+    },
+  };
+};

@@ -39,6 +39,17 @@ const EditFaOrCaPage = lazyPage(() => import('../features/faca/pages/edit-fa-or-
 const TaskListPage = lazyPage(() => import('../features/faca/pages/task-list-page.tsx'));
 const TaskDetailPage = lazyPage(() => import('../features/faca/pages/task-detail-page.tsx'));
 
+const FaultAlarmPage = lazyPage(() => import('../features/cases/pages/fault-alarm-page.tsx'));
+const FollowSettingPage = lazyPage(
+  () => import('../features/subscriptions/pages/follow-setting-page.tsx'),
+);
+const SubscriptionPage = lazyPage(
+  () => import('../features/subscriptions/pages/subscription-page.tsx'),
+);
+const MessagesPage = lazyPage(() => import('../features/alerts/pages/messages-page.tsx'));
+const ReportPage = lazyPage(() => import('../features/alerts/pages/report-page.tsx'));
+const SetPage = lazyPage(() => import('../features/alerts/pages/set-page.tsx'));
+
 const handle = (title: string, roles?: readonly string[]): RouteHandle =>
   roles ? { title, roles } : { title };
 
@@ -64,7 +75,7 @@ export const routes: RouteObject[] = [
       { path: paths.login, handle: handle('登录'), element: <LoginPage /> },
       notBuilt(paths.userApply, '用户申请'),
       notBuilt(paths.userAudit, '审核进度'),
-      notBuilt(paths.faultAlarm, '故障报警'),
+      { path: paths.faultAlarm, handle: handle('故障报警'), element: <FaultAlarmPage /> },
       { path: paths.refresh, element: <Refresh /> },
       // main tabs
       {
@@ -97,17 +108,20 @@ export const routes: RouteObject[] = [
       { path: paths.bindDevice, handle: handle('绑定机台'), element: <BindDevicePage /> },
       { path: paths.unboundDevice, handle: handle('解绑机台'), element: <UnbindDevicePage /> },
       { path: paths.adminGateways, handle: handle('网关管理'), element: <AdminGatewaysPage /> },
-      notBuilt(paths.followSetting, '订阅设置'),
+      { path: paths.followSetting, handle: handle('订阅设置'), element: <FollowSettingPage /> },
       {
         path: paths.deviceStatistics,
         handle: handle('设备统计'),
         element: <StatisticsPage />,
       },
       {
-        ...notBuilt(paths.subscription, '我的订阅'),
+        path: paths.subscription,
         handle: handle('我的订阅', ['msgList', 'subscriptionList']),
+        element: <SubscriptionPage />,
       },
-      notBuilt(paths.set, '设置'),
+      { path: paths.set, handle: handle('设置'), element: <SetPage /> },
+      { path: paths.messages, handle: handle('消息', ['msgList']), element: <MessagesPage /> },
+      { path: paths.report, handle: handle('日报/周报'), element: <ReportPage /> },
       { path: paths.faca, handle: handle('FACA'), element: <FacaListPage /> },
       { path: paths.facaAddQuestion, handle: handle('新增问题'), element: <AddQuestionPage /> },
       { path: paths.facaEditFaca, handle: handle('编辑FACA'), element: <EditFacaPage /> },

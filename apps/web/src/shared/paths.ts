@@ -107,6 +107,11 @@ export const links = {
       faInfoId: String(faInfoId),
       caInfoId: String(caInfoId),
     }),
+  /** The daily (date) or weekly (week) report of machines (comma-separated) up to a day. */
+  report: (snCodes: string, alarmType: 'date' | 'week', day?: string): string =>
+    withQuery(paths.report, { snCode: snCodes, alarmType, beginTime: day }),
+  faultAlarm: (casesId: number): string =>
+    withQuery(paths.faultAlarm, { casesId: String(casesId) }),
 };
 
 /** Only same-site paths are followed after sign-in, never another origin. */

@@ -60,4 +60,20 @@ export const queryKeys = {
     plcModels: () => ['gateways', 'plcModels'] as const,
     registry: () => ['gateways', 'registry'] as const,
   },
+  subscriptions: {
+    all: ['subscriptions'] as const,
+    settings: (snCode: string) => ['subscriptions', 'settings', snCode] as const,
+    list: (filter: object) => ['subscriptions', 'list', filter] as const,
+    groups: () => ['subscriptions', 'groups'] as const,
+    snCodes: (nameTag: string) => ['subscriptions', 'snCodes', nameTag] as const,
+  },
+  alerts: {
+    inbox: ['alerts', 'inbox'] as const,
+    unread: ['alerts', 'inbox', 'unread'] as const,
+    channels: ['alerts', 'channels'] as const,
+    report: (query: object) => ['alerts', 'report', query] as const,
+  },
+  cases: {
+    one: (casesId: string) => ['cases', casesId] as const,
+  },
 } as const;

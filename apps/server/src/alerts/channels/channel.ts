@@ -1,0 +1,75 @@
+import type { ChannelName } from '../../notifications/service.ts';
+
+/** One message on its way to one person on one channel. */
+export interface OutgoingMessage {
+  /**
+   * The outbox row's id: the same on every attempt, so a receiver that was reached by an attempt
+   * whose answer got lost (a crash, a timeout) can drop the repeat (WeChat's client_msg_id, the
+   * webhook's X-Linewatch-Delivery).
+   */
+  deliveryId: string;
+  /** openId, DingTalk userid or webhook URL. */
+  target: string;
+  kind: string;
+  title: string;
+  body: string;
+  /** Absolute URL of what the message is about (PUBLIC_URL + the app path), when there is one. */
+  url: string | null;
+  createdAt: Date;
+}
+
+export interface Channel {
+  readonly name: ChannelName;
+  /** Resolves when the service took the message; throws with the service's reason otherwise. */
+  send(message: OutgoingMessage): Promise<void>;
+}
+
+export const REQUEST_TIMEOUT_MS = 10_000;
+
+/** A JSON request to an upstream API; a non-2xx answer throws with its status. */
+export const fetchJson = async <T>(url: string, init: RequestInit = {}): Promise<T> => {
+  const response = await fetch(url, {
+    ...init,
+    headers: { 'content-type': 'application/json', ...init.headers },
+    signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+  });
+  if (!response.ok) throw new Error(`HTTP ${response.status} from ${new URL(url).pathname}`);
+  return (await response.json()) as T;
+};
+
+/**
+ * An access token fetched from an app id and secret, kept until shortly before it expires and
+ * fetched again when the API says it is no longer valid (revoked, or refreshed elsewhere: both
+ * WeChat and DingTalk invalidate the previous token when another holder asks for a new one).
+ */
+export class TokenCache {
+  #token: { value: string; expiresAt: number } | null = null;
+  #pending: Promise<string> | null = null;
+
+  constructor(
+    private readonly fetchToken: () => Promise<{ token: string; expiresInS: number }>,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** The cached token, or a fresh one (concurrent callers share one fetch). */
+  async get(): Promise<string> {
+    if (this.#token && this.#token.expiresAt > this.now()) return this.#token.value;
+    this.#pending ??= this.fetchToken()
+      .then(({ token, expiresInS }) => {
+        // Five minutes early: a token used at the edge of its life fails in flight.
+        this.#token = {
+          value: token,
+          expiresAt: this.now() + Math.max(0, expiresInS - 300) * 1000,
+        };
+        return token;
+      })
+      .finally(() => {
+        this.#pending = null;
+      });
+    return this.#pending;
+  }
+
+  invalidate(token: string) {
+    if (this.#token?.value === token) this.#token = null;
+  }
+}

@@ -1,0 +1,177 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { sql } from 'kysely';
+import type { Db } from '../db/database.ts';
+import type { Channel } from './channels/channel.ts';
+
+export interface OutboxOptions {
+  /** How long a claimed row is this worker's: after it (the worker died) another may take it. */
+  leaseMs?: number;
+  /** First retry after this long, doubling per attempt up to maxDelayMs. */
+  baseDelayMs?: number;
+  maxDelayMs?: number;
+  /** After this many attempts a row is `failed` and stays so (visible with its last error). */
+  maxAttempts?: number;
+  pollMs?: number;
+  batch?: number;
+  now?: () => number;
+  /** Builds the absolute link of a message from its app path. */
+  urlOf?: (link: string | null) => string | null;
+}
+
+interface Claimed {
+  id: string;
+  channel: string;
+  target: string;
+  attempts: number;
+  kind: string;
+  title: string;
+  body: string;
+  link: string | null;
+  created_at: Date;
+}
+
+/** The delay before attempt n+1 after n failed ones: base × 2^(n−1), capped. */
+export const backoffMs = (attempts: number, base: number, max: number) =>
+  Math.min(max, base * 2 ** Math.max(0, attempts - 1));
+
+/**
+ * Delivers the outbox: claims due rows (FOR UPDATE SKIP LOCKED, then a lease in the row, so two
+ * instances never hold one row), sends each through its channel, and marks it sent, or due
+ * again after a backoff, or failed after maxAttempts. A worker that dies after the service took a
+ * message but before marking it leaves the row to be sent again after the lease: the repeat
+ * carries the same deliveryId, which the services use to drop it (channels/channel.ts).
+ */
+export class Outbox {
+  readonly #channels: Map<string, Channel>;
+  readonly #o: Required<Omit<OutboxOptions, 'now' | 'urlOf'>>;
+  readonly #now: () => number;
+  readonly #urlOf: (link: string | null) => string | null;
+  #timer: NodeJS.Timeout | null = null;
+  #running: Promise<void> | null = null;
+  #again = false;
+  #closed = false;
+
+  constructor(
+    private readonly db: Db,
+    channels: readonly Channel[],
+    private readonly log: Pick<FastifyBaseLogger, 'warn' | 'error'>,
+    options: OutboxOptions = {},
+  ) {
+    this.#channels = new Map(channels.map((c) => [c.name, c]));
+    this.#o = {
+      leaseMs: options.leaseMs ?? 60_000,
+      baseDelayMs: options.baseDelayMs ?? 5_000,
+      maxDelayMs: options.maxDelayMs ?? 3_600_000,
+      maxAttempts: options.maxAttempts ?? 10,
+      pollMs: options.pollMs ?? 1_000,
+      batch: options.batch ?? 20,
+    };
+    this.#now = options.now ?? Date.now;
+    this.#urlOf = options.urlOf ?? ((link) => link);
+  }
+
+  /** Polls every pollMs; `kick` looks at once. */
+  start() {
+    const tick = () => {
+      if (this.#closed) return;
+      void this.kick();
+      this.#timer = setTimeout(tick, this.#o.pollMs);
+      this.#timer.unref();
+    };
+    tick();
+  }
+
+  /** Runs a delivery round now, or right after the one in progress. */
+  kick(): Promise<void> {
+    if (this.#closed) return Promise.resolve();
+    if (this.#running) {
+      this.#again = true;
+      return this.#running;
+    }
+    this.#running = (async () => {
+      try {
+        do {
+          this.#again = false;
+          while (!this.#closed && (await this.deliverDue()) > 0);
+        } while (this.#again && !this.#closed);
+      } catch (error) {
+        this.log.error({ err: error }, 'outbox round failed');
+      } finally {
+        this.#running = null;
+      }
+    })();
+    return this.#running;
+  }
+
+  /** Claims and delivers one batch of due rows; returns how many it claimed. */
+  async deliverDue(): Promise<number> {
+    const now = new Date(this.#now());
+    const leaseEnd = new Date(now.getTime() + this.#o.leaseMs);
+    const names = [...this.#channels.keys()];
+    if (names.length === 0) return 0;
+    const claimed = await sql<Claimed>`
+      WITH due AS (
+        SELECT id FROM outbox
+        WHERE status = 'pending' AND next_attempt_at <= ${now}
+          AND (locked_until IS NULL OR locked_until < ${now})
+          AND channel IN (${sql.join(names)})
+        ORDER BY id LIMIT ${this.#o.batch}
+        FOR UPDATE SKIP LOCKED
+      )
+      UPDATE outbox o SET locked_until = ${leaseEnd}, attempts = o.attempts + 1
+      FROM due, notifications n
+      WHERE o.id = due.id AND n.id = o.notification_id
+      RETURNING o.id, o.channel, o.target, o.attempts, n.kind, n.title, n.body, n.link,
+        n.created_at`.execute(this.db);
+    await Promise.all(claimed.rows.map((row) => this.#deliver(row)));
+    return claimed.rows.length;
+  }
+
+  async #deliver(row: Claimed) {
+    const channel = this.#channels.get(row.channel)!;
+    try {
+      await channel.send({
+        deliveryId: `lw-${row.id}`,
+        target: row.target,
+        kind: row.kind,
+        title: row.title,
+        body: row.body,
+        url: this.#urlOf(row.link),
+        createdAt: new Date(row.created_at),
+      });
+      await this.db
+        .updateTable('outbox')
+        .set({
+          status: 'sent',
+          sent_at: new Date(this.#now()),
+          locked_until: null,
+          last_error: null,
+        })
+        .where('id', '=', row.id)
+        .execute();
+    } catch (error) {
+      const message = (error as Error).message.slice(0, 500);
+      const failed = row.attempts >= this.#o.maxAttempts;
+      if (failed) this.log.warn({ outbox: row.id, err: message }, 'notification not delivered');
+      await this.db
+        .updateTable('outbox')
+        .set({
+          status: failed ? 'failed' : 'pending',
+          last_error: message,
+          locked_until: null,
+          next_attempt_at: new Date(
+            this.#now() + backoffMs(row.attempts, this.#o.baseDelayMs, this.#o.maxDelayMs),
+          ),
+        })
+        .where('id', '=', row.id)
+        .execute();
+    }
+  }
+
+  /** Stops polling and waits for the round in flight: what it sent is marked before the database closes. */
+  async close() {
+    this.#closed = true;
+    if (this.#timer) clearTimeout(this.#timer);
+    await this.#running;
+  }
+}

@@ -1,0 +1,187 @@
+import type { InboxReply, ReportReply } from '@linewatch/contracts/alerts';
+import { alertsApi } from '@linewatch/contracts/alerts-api';
+import { KEY_ID_HEADER } from '@linewatch/contracts/limits';
+import { Cron } from 'croner';
+import ExcelJS from 'exceljs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { factories } from '../test/factories.ts';
+import { api, login } from '../test/http.ts';
+import { startTestServer, type TestServer } from '../test/test-server.ts';
+
+const HOUR = 3_600_000;
+/** Monday 2026-03-09 08:00 in Asia/Shanghai: the daily job reports Sunday, the weekly job the week before. */
+const MONDAY_8AM = Date.parse('2026-03-09T00:00:00Z');
+
+let server: TestServer;
+let user: ReturnType<typeof api>;
+let keyId: string;
+let sn: string;
+let quietSn: string;
+
+const day = (
+  d: string,
+  f: { produced: number; ok: number; ng: number; running: number; idle: number; fault: number },
+) => ({
+  sn_code: sn,
+  day: d,
+  produced: f.produced,
+  ok: f.ok,
+  ng: f.ng,
+  first_pass_ok: f.ok,
+  running_ms: f.running,
+  idle_ms: f.idle,
+  fault_ms: f.fault,
+  max_minute_produced: 90,
+});
+
+const SUNDAY = {
+  produced: 4800,
+  ok: 4700,
+  ng: 100,
+  running: 20 * HOUR,
+  idle: 2 * HOUR,
+  fault: 2 * HOUR,
+};
+const THURSDAY = { produced: 1000, ok: 1000, ng: 0, running: 10 * HOUR, idle: 0, fault: 0 };
+
+beforeAll(async () => {
+  server = await startTestServer();
+  const make = factories(server.linewatch);
+  const line = await make.createLine();
+  [sn, quietSn] = (await make.createDevices(2, { line, deviceName: '回流焊', ppmTarget: 60 })) as [
+    string,
+    string,
+  ];
+  const db = server.linewatch.database.db;
+  await db.updateTable('devices').set({ yield_target: 95, use_rate_target: 85 }).execute();
+  await db
+    .insertInto('rollup_day')
+    .values([day('2026-03-08', SUNDAY), day('2026-03-05', THURSDAY)])
+    .execute();
+  await db
+    .insertInto('rollup_minute')
+    .values({
+      sn_code: sn,
+      minute: new Date('2026-03-08T02:00:00Z'),
+      produced: 60,
+      ok: 60,
+      first_pass_ok: 60,
+      running_ms: 60_000,
+    })
+    .execute();
+  // Sunday in Shanghai: E101 10:00–10:30 and 14:00–14:10; E205 from 23:50 into Monday.
+  await db
+    .insertInto('alarms')
+    .values([
+      {
+        sn_code: sn,
+        code: 'E101',
+        begin_at: new Date('2026-03-08T02:00:00Z'),
+        end_at: new Date('2026-03-08T02:30:00Z'),
+      },
+      {
+        sn_code: sn,
+        code: 'E101',
+        begin_at: new Date('2026-03-08T06:00:00Z'),
+        end_at: new Date('2026-03-08T06:10:00Z'),
+      },
+      {
+        sn_code: sn,
+        code: 'E205',
+        begin_at: new Date('2026-03-08T15:50:00Z'),
+        end_at: new Date('2026-03-08T16:20:00Z'),
+      },
+    ])
+    .execute();
+  const u = await make.createUser({ lines: [line] });
+  await db
+    .insertInto('user_follows')
+    .values([
+      { user_id: u.id, sn_code: sn, daily: true, week: true },
+      { user_id: u.id, sn_code: quietSn, alarm: true },
+    ])
+    .execute();
+  keyId = await login(server.baseUrl, u.psnCode, u.password);
+  user = api(server.baseUrl, keyId);
+});
+afterAll(() => server?.close());
+
+const round2 = (n: number) => Math.round(n * 100) / 100;
+
+describe('daily and weekly reports', () => {
+  it('are scheduled at 08:00 in the factory time zone, the weekly one on Mondays', () => {
+    const daily = new Cron('0 8 * * *', { timezone: 'Asia/Shanghai', paused: true });
+    const weekly = new Cron('0 8 * * 1', { timezone: 'Asia/Shanghai', paused: true });
+    expect(daily.nextRun(new Date('2026-03-08T01:00:00Z'))?.getTime()).toBe(MONDAY_8AM);
+    expect(weekly.nextRun(new Date('2026-03-04T00:00:00Z'))?.getTime()).toBe(MONDAY_8AM);
+  });
+
+  it('the 08:00 jobs write one message per user whose figures match the rollups, once', async () => {
+    const { service } = server.linewatch.app.alerts;
+    expect(await service.runDaily(MONDAY_8AM)).toBe(1);
+    await service.runDaily(MONDAY_8AM + 60_000);
+    await service.runWeekly(MONDAY_8AM);
+
+    const inbox = (await user.get<InboxReply>(alertsApi.inbox.path)).body.data.data;
+    expect(inbox.map((m) => m.title).sort()).toEqual([
+      '周报 2026-03-02 至 2026-03-08',
+      '日报 2026-03-08',
+    ]);
+    // Independently: PPM = parts / running minutes, yield = ok / (ok + ng), utilisation = running / observed.
+    const s = SUNDAY;
+    const ppm = round2(s.produced / (s.running / 60_000));
+    const yieldPct = round2((s.ok / (s.ok + s.ng)) * 100);
+    const use = round2((s.running / (s.running + s.idle + s.fault)) * 100);
+    const daily = inbox.find((m) => m.kind === 'daily')!;
+    expect(daily.body).toBe(
+      `${sn} 回流焊：PPM ${ppm}/60，良率 ${yieldPct}%/95%，稼动率 ${use}%/85%，DT 120分钟，报警 3次`,
+    );
+    expect(daily.link).toBe(`/report?snCode=${sn}&alarmType=date&beginTime=2026-03-08&isReport=1`);
+    const w = { produced: 5800, ok: 5700, ng: 100, running: 30 * HOUR, observed: 34 * HOUR };
+    const weekly = inbox.find((m) => m.kind === 'week')!;
+    expect(weekly.body).toContain(
+      `PPM ${round2(w.produced / (w.running / 60_000))}/60，良率 ${round2((w.ok / (w.ok + w.ng)) * 100)}%/95%，稼动率 ${round2((w.running / w.observed) * 100)}%/85%`,
+    );
+  });
+
+  it('serves the report by hour for a day and day by day over 15 days for a week', async () => {
+    const date = await user.get<ReportReply>(alertsApi.report.path, {
+      snCode: sn,
+      alarmType: 'date',
+      endTime: '2026-03-08',
+    });
+    expect(date.status, date.text).toBe(200);
+    expect(date.body.data).toMatchObject({
+      pageType: 'date',
+      beginTime: '2026-03-08',
+      threeParam: [{ date: '10:00', ppm: 60, yield: 100, activation: 100 }],
+      dtTop: [
+        { code: 'E101', description: '送料超时', times: 2, duration: 40, percentage: 80 },
+        { code: 'E205', description: '气压不足', times: 1, duration: 10, percentage: 20 },
+      ],
+    });
+    const week = await user.get<ReportReply>(alertsApi.report.path, {
+      snCode: sn,
+      alarmType: 'week',
+      endTime: '2026-03-08',
+    });
+    expect(week.body.data.beginTime).toBe('2026-02-21');
+    expect(week.body.data.threeParam.map((p) => p.date)).toEqual(['2026-03-05', '2026-03-08']);
+    expect(week.body.data.dt).toEqual([
+      { date: '2026-03-05', value: 0 },
+      { date: '2026-03-08', value: 120 },
+    ]);
+  });
+
+  it('downloads the report as an .xlsx with a sheet per tab', async () => {
+    const response = await fetch(
+      `${server.baseUrl}${alertsApi.reportXlsx.path}?snCode=${sn}&alarmType=week&endTime=2026-03-08`,
+      { headers: { [KEY_ID_HEADER]: keyId } },
+    );
+    expect(response.status).toBe(200);
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(await response.arrayBuffer());
+    expect(book.worksheets.map((w) => w.name)).toEqual(['三参数', 'DT', '报警记录']);
+    expect(book.getWorksheet('DT')!.getRow(3).values).toEqual([undefined, '2026-03-08', 120]);
+  });
+});

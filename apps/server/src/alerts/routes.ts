@@ -1,0 +1,77 @@
+import {
+  channelSettings,
+  dailyOrWeeklyQuery,
+  inboxQuery,
+  inboxReply,
+  markReadBody,
+  reportReply,
+  saveChannelsBody,
+  unreadReply,
+} from '@linewatch/contracts/alerts';
+import { alertsApi as api } from '@linewatch/contracts/alerts-api';
+import { envelopeSchema } from '@linewatch/contracts/envelope';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { ok } from '../http/envelope.ts';
+import { userOf } from '../plugins/auth.ts';
+import { requireMachine } from '../plugins/visibility.ts';
+import type { AlertsService } from './service.ts';
+
+export const alertsRoutes: FastifyPluginAsyncZod<{ alerts: AlertsService }> = async (
+  app,
+  { alerts },
+) => {
+  app.get(
+    api.inbox.path,
+    { schema: { querystring: inboxQuery, response: { 200: envelopeSchema(inboxReply) } } },
+    async (request) =>
+      ok(await alerts.inbox(userOf(request), request.query.pageNumber, request.query.pageSize)),
+  );
+  app.get(
+    api.unread.path,
+    { schema: { response: { 200: envelopeSchema(unreadReply) } } },
+    async (request) => ok({ unread: await alerts.unread(userOf(request)) }),
+  );
+  app.post(
+    api.markRead.path,
+    { schema: { body: markReadBody, response: { 200: envelopeSchema(unreadReply) } } },
+    async (request) => {
+      const user = userOf(request);
+      await alerts.markRead(user, request.body.ids, request.body.all === true);
+      return ok({ unread: await alerts.unread(user) });
+    },
+  );
+  app.get(
+    api.channels.path,
+    { schema: { response: { 200: envelopeSchema(channelSettings) } } },
+    async (request) => ok(await alerts.channelSettings(userOf(request))),
+  );
+  app.post(
+    api.saveChannels.path,
+    { schema: { body: saveChannelsBody, response: { 200: envelopeSchema(channelSettings) } } },
+    async (request) => {
+      const user = userOf(request);
+      await alerts.saveChannels(user, request.body);
+      return ok(await alerts.channelSettings(user));
+    },
+  );
+  app.get(
+    api.report.path,
+    {
+      preHandler: requireMachine('snCode'),
+      schema: { querystring: dailyOrWeeklyQuery, response: { 200: envelopeSchema(reportReply) } },
+    },
+    async (request) => ok(await alerts.report(request.machine!, request.query)),
+  );
+  app.get(
+    api.reportXlsx.path,
+    { preHandler: requireMachine('snCode'), schema: { querystring: dailyOrWeeklyQuery } },
+    async (request, reply) => {
+      const report = await alerts.report(request.machine!, request.query);
+      const name = `${report.snCode}-${report.pageType === 'date' ? '日报' : '周报'}-${report.endTime}.xlsx`;
+      return reply
+        .type('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
+        .header('content-disposition', `attachment; filename*=UTF-8''${encodeURIComponent(name)}`)
+        .send(await alerts.reportXlsx(report));
+    },
+  );
+};

@@ -1,0 +1,26 @@
+import { caseMessages, type FailureCase } from '@linewatch/contracts/cases';
+import { ReplyCode } from '@linewatch/contracts/envelope';
+import { DomainError } from '../http/envelope.ts';
+import type { CasesRepository } from './repository.ts';
+
+export const createCasesService = (repo: CasesRepository) => ({
+  async get(id: number): Promise<FailureCase> {
+    const row = await repo.find(id);
+    if (!row) throw new DomainError(ReplyCode.notFound, caseMessages.notFound);
+    return {
+      id: row.id,
+      warningCode: row.warning_code,
+      description: row.description ?? '',
+      snCode: row.sn_code,
+      deviceName: row.device_name,
+      shootings: row.shootings as FailureCase['shootings'],
+    };
+  },
+
+  /** The troubleshooting case of an alarm code, for an alarm message's link; null when none. */
+  async caseIdOf(code: string): Promise<number | null> {
+    return (await repo.idsByCode()).get(code) ?? null;
+  },
+});
+
+export type CasesService = ReturnType<typeof createCasesService>;

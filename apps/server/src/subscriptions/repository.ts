@@ -1,0 +1,116 @@
+import { sql } from 'kysely';
+import type { Db } from '../db/database.ts';
+
+export interface FollowSettingsRow {
+  realTimeReminder: boolean;
+  threeParameters: boolean;
+  alarm: boolean;
+  daily: boolean;
+  week: boolean;
+  timeLength: number;
+}
+
+const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/** The lines filter: null is every line (an admin). */
+const inLines = (lineIds: number[] | null) =>
+  lineIds === null
+    ? sql<boolean>`true`
+    : lineIds.length
+      ? sql<boolean>`d.line_id in (${sql.join(lineIds)})`
+      : sql<boolean>`false`;
+
+export const createSubscriptionsRepository = (db: Db) => ({
+  /** Follows the machines with these settings (a follow that exists takes the new settings). */
+  async upsert(userId: number, sns: string[], s: FollowSettingsRow): Promise<number> {
+    const values = {
+      real_time_reminder: s.realTimeReminder,
+      three_parameters: s.threeParameters,
+      alarm: s.alarm,
+      daily: s.daily,
+      week: s.week,
+      time_length: s.timeLength,
+    };
+    const rows = await db
+      .insertInto('user_follows')
+      .values(sns.map((sn) => ({ user_id: userId, sn_code: sn, ...values })))
+      .onConflict((oc) => oc.columns(['user_id', 'sn_code']).doUpdateSet(values))
+      .returning('id')
+      .execute();
+    return rows.length;
+  },
+
+  async deleteBySns(userId: number, sns: string[]): Promise<number> {
+    const rows = await db
+      .deleteFrom('user_follows')
+      .where('user_id', '=', userId)
+      .where('sn_code', 'in', sns)
+      .returning('id')
+      .execute();
+    return rows.length;
+  },
+
+  async deleteByIds(userId: number, ids: number[]): Promise<number> {
+    const rows = await db
+      .deleteFrom('user_follows')
+      .where('user_id', '=', userId)
+      .where('id', 'in', ids)
+      .returning('id')
+      .execute();
+    return rows.length;
+  },
+
+  async find(userId: number, sn: string) {
+    return db
+      .selectFrom('user_follows')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .where('sn_code', '=', sn)
+      .executeTakeFirst();
+  },
+
+  /** Follow ids of some machines (the list's rows), by SN. */
+  async idsOf(userId: number, sns: string[]): Promise<Map<string, number>> {
+    if (sns.length === 0) return new Map();
+    const rows = await db
+      .selectFrom('user_follows')
+      .select(['sn_code', 'id'])
+      .where('user_id', '=', userId)
+      .where('sn_code', 'in', sns)
+      .execute();
+    return new Map(rows.map((r) => [r.sn_code, r.id]));
+  },
+
+  /** The product groups of the lines (the picker's dictionary), by name. */
+  async groupNames(lineIds: number[] | null): Promise<string[]> {
+    const rows = await sql<{ name: string }>`
+      select distinct g.name from product_groups g join devices d on d.group_id = g.id
+      where ${inLines(lineIds)} order by g.name`.execute(db);
+    return rows.rows.map((r) => r.name);
+  },
+
+  /** SN codes of the lines matching a search, in SN order, one chunk. */
+  async snCodes(
+    lineIds: number[] | null,
+    search: string | undefined,
+    offset: number,
+    limit: number,
+  ) {
+    const match = search
+      ? sql<boolean>`(d.sn_code ilike ${`%${escapeLike(search)}%`} or d.nick_sn_code ilike ${`%${escapeLike(search)}%`})`
+      : sql<boolean>`true`;
+    const [rows, total] = await Promise.all([
+      sql<{ sn_code: string; nick_sn_code: string }>`
+        select d.sn_code, d.nick_sn_code from devices d where ${inLines(lineIds)} and ${match}
+        order by d.sn_code limit ${limit} offset ${offset}`.execute(db),
+      sql<{
+        n: number;
+      }>`select count(*)::int as n from devices d where ${inLines(lineIds)} and ${match}`.execute(
+        db,
+      ),
+    ]);
+    return { rows: rows.rows, total: total.rows[0]?.n ?? 0 };
+  },
+});
+
+export type SubscriptionsRepository = ReturnType<typeof createSubscriptionsRepository>;

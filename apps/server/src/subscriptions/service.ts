@@ -1,0 +1,116 @@
+import type {
+  DictItem,
+  FollowListReply,
+  FollowSettings,
+  SnCodesReply,
+  addFollowBody,
+  followListQuery,
+  snCodesQuery,
+} from '@linewatch/contracts/subscriptions';
+import type { z } from 'zod';
+import type { DevicesService } from '../devices/service.ts';
+import { forbidden, notFound } from '../http/envelope.ts';
+import type { SessionUser } from '../identity/service.ts';
+import type { SubscriptionsRepository } from './repository.ts';
+
+export interface SubscriptionsDeps {
+  repo: SubscriptionsRepository;
+  devices: Pick<DevicesService, 'checkMachine' | 'visibleLineIds' | 'list'>;
+}
+
+type AddFollow = z.output<typeof addFollowBody>;
+
+export const createSubscriptionsService = ({ repo, devices }: SubscriptionsDeps) => {
+  /** Every SN must be a machine the user may see: one hidden machine refuses the whole batch. */
+  const requireVisible = async (user: SessionUser, sns: string[]) => {
+    for (const sn of sns) {
+      const check = await devices.checkMachine(user, sn);
+      if (!check.ok) throw check.reason === 'unknown' ? notFound() : forbidden();
+    }
+  };
+
+  return {
+    async follow(user: SessionUser, body: AddFollow): Promise<number> {
+      const sns = [...new Set(body.snCode)];
+      await requireVisible(user, sns);
+      return repo.upsert(user.userId, sns, body);
+    },
+
+    async unfollow(user: SessionUser, snList: string[]): Promise<number> {
+      const sns = [...new Set(snList)];
+      await requireVisible(user, sns);
+      return repo.deleteBySns(user.userId, sns);
+    },
+
+    /** Only the user's own follows can go: ids of others' match nothing. */
+    deleteByIds: (user: SessionUser, ids: number[]) => repo.deleteByIds(user.userId, ids),
+
+    async settings(user: SessionUser, sn: string): Promise<FollowSettings> {
+      await requireVisible(user, [sn]);
+      const row = await repo.find(user.userId, sn);
+      return {
+        snCode: sn,
+        isFollow: row !== undefined,
+        userFollowSnId: row?.id ?? null,
+        realTimeReminder: row?.real_time_reminder ?? false,
+        threeParameters: row?.three_parameters ?? false,
+        alarm: row?.alarm ?? false,
+        daily: row?.daily ?? false,
+        week: row?.week ?? false,
+        timeLength: row?.time_length ?? 0,
+      };
+    },
+
+    async groups(user: SessionUser): Promise<DictItem[]> {
+      const names = await repo.groupNames(await devices.visibleLineIds(user));
+      return names.map((name) => ({ label: name, value: name }));
+    },
+
+    async snCodes(user: SessionUser, q: z.output<typeof snCodesQuery>): Promise<SnCodesReply> {
+      const { rows, total } = await repo.snCodes(
+        await devices.visibleLineIds(user),
+        q.nameTag || undefined,
+        (q.pageIndex - 1) * q.pageSize,
+        q.pageSize,
+      );
+      return {
+        data: rows.map((r) => ({ label: r.nick_sn_code || r.sn_code, value: r.sn_code })),
+        totalNum: total,
+      };
+    },
+
+    /** The device list's figures for today, with each machine's follow (spec: columns device, yield, utilisation, PPM). */
+    async list(user: SessionUser, q: z.output<typeof followListQuery>): Promise<FollowListReply> {
+      const page = await devices.list(user, {
+        isFollow: q.isFollow,
+        produceGroup: q.produceGroup,
+        nameTag: q.nameTag,
+        pageIndex: q.pageNumber,
+        pageSize: q.pageSize,
+      });
+      const ids = await repo.idsOf(
+        user.userId,
+        page.data.map((c) => c.snCode),
+      );
+      return {
+        totalNum: page.total,
+        data: page.data.map((c) => ({
+          snCode: c.snCode,
+          nickSnCode: c.nickSnCode,
+          deviceName: c.deviceName,
+          produceGroup: c.produceGroup,
+          yield: c.yield,
+          yieldTarget: c.yieldTarget,
+          useRate: c.useRate,
+          useRateTarget: c.useRateTarget,
+          ppm: c.ppm,
+          ppmTarget: c.ppmTarget,
+          isFollow: ids.has(c.snCode),
+          userFollowSnId: ids.get(c.snCode) ?? null,
+        })),
+      };
+    },
+  };
+};
+
+export type SubscriptionsService = ReturnType<typeof createSubscriptionsService>;

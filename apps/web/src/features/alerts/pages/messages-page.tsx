@@ -1,0 +1,72 @@
+import { Badge, Button, List, NavBar } from 'antd-mobile';
+import { useNavigate } from 'react-router';
+import { ListState } from '../../../shared/components/list-state.tsx';
+import { listStateOf } from '../../../shared/list-state.ts';
+import { useInbox, useMarkRead } from '../api.ts';
+import styles from './alerts-pages.module.css';
+
+/** /messages: the in-app inbox (the msgList role), newest first; opening a message reads it. */
+const MessagesPage = () => {
+  const navigate = useNavigate();
+  const inbox = useInbox();
+  const markRead = useMarkRead();
+  const messages = inbox.data?.pages.flatMap((p) => p.data) ?? [];
+  const unread = inbox.data?.pages[0]?.unread ?? 0;
+  return (
+    <div className={styles.page}>
+      <NavBar
+        onBack={() => void navigate(-1)}
+        right={
+          unread > 0 ? (
+            <Button
+              size="mini"
+              fill="none"
+              onClick={() => markRead.mutate({ all: true })}
+              data-testid="messages-read-all"
+            >
+              全部已读
+            </Button>
+          ) : null
+        }
+      >
+        消息（<span data-testid="messages-unread">{unread}</span> 未读）
+      </NavBar>
+      <List data-testid="messages-list">
+        {messages.map((m) => (
+          <List.Item
+            key={m.id}
+            data-testid="message-item"
+            data-read={m.read}
+            prefix={m.read ? null : <Badge content={Badge.dot} />}
+            description={<span className={styles.body}>{m.body}</span>}
+            extra={
+              <span className={styles.time}>
+                {new Date(m.createdAt).toLocaleString('zh-CN', { hour12: false })}
+              </span>
+            }
+            onClick={() => {
+              if (!m.read) markRead.mutate({ ids: [m.id] });
+              if (m.link) void navigate(m.link);
+            }}
+          >
+            {m.title}
+          </List.Item>
+        ))}
+      </List>
+      <ListState
+        state={listStateOf({
+          itemCount: messages.length,
+          isPending: inbox.isPending,
+          isError: inbox.isError,
+          isFetchingNextPage: inbox.isFetchingNextPage,
+          hasNextPage: inbox.hasNextPage,
+          searching: false,
+        })}
+        onRetry={() => void inbox.refetch()}
+        onLoadMore={() => void inbox.fetchNextPage()}
+      />
+    </div>
+  );
+};
+
+export default MessagesPage;

@@ -1,0 +1,142 @@
+import { alertMessages, type ReportReply } from '@linewatch/contracts/alerts';
+import { Button, NavBar, Selector, Tabs } from 'antd-mobile';
+import { ExclamationCircleOutline } from 'antd-mobile-icons';
+import { useMemo, useState } from 'react';
+import { useNavigate, useSearchParams } from 'react-router';
+import { Chart, type ChartOption } from '../../../shared/charts/chart.tsx';
+import { BlankState } from '../../../shared/components/blank-state.tsx';
+import { downloadReport, useReport } from '../api.ts';
+import styles from './alerts-pages.module.css';
+
+const threeParamOption = (r: ReportReply): ChartOption => ({
+  grid: { left: 36, right: 12, top: 24, bottom: 24 },
+  tooltip: { trigger: 'axis' },
+  xAxis: { type: 'category', data: r.threeParam.map((p) => p.date) },
+  yAxis: { type: 'value', min: 0, max: 100, splitNumber: 4 },
+  series: [
+    { name: '稼动率', type: 'line', data: r.threeParam.map((p) => p.activation) },
+    { name: '良率', type: 'line', data: r.threeParam.map((p) => p.yield) },
+    { name: 'PPM', type: 'line', data: r.threeParam.map((p) => p.ppm) },
+  ],
+});
+
+const dtOption = (r: ReportReply): ChartOption => ({
+  grid: { left: 36, right: 12, top: 24, bottom: 24 },
+  tooltip: { trigger: 'axis' },
+  xAxis: { type: 'category', data: r.dt.map((p) => p.date) },
+  yAxis: { type: 'value', splitNumber: 4, name: '分钟' },
+  series: [{ name: 'DT', type: 'bar', data: r.dt.map((p) => p.value) }],
+});
+
+const alarmOption = (r: ReportReply): ChartOption => ({
+  grid: { left: 36, right: 12, top: 24, bottom: 24 },
+  tooltip: { trigger: 'axis' },
+  xAxis: { type: 'category', data: r.dtTop.map((a) => a.code) },
+  yAxis: { type: 'value', splitNumber: 4 },
+  series: [
+    { name: '次数', type: 'bar', data: r.dtTop.map((a) => a.times) },
+    { name: '时长(分钟)', type: 'bar', data: r.dtTop.map((a) => a.duration) },
+  ],
+});
+
+/** /report?snCode=a,b&alarmType=date|week&beginTime=…: the daily/weekly report a report message opens. */
+const ReportPage = () => {
+  const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const snCodes = (params.get('snCode') ?? '').split(',').filter(Boolean);
+  const [snCode, setSnCode] = useState(snCodes[0] ?? '');
+  const [tab, setTab] = useState('three');
+  const alarmType = params.get('alarmType') === 'week' ? 'week' : 'date';
+  const query = useMemo(
+    () =>
+      ({
+        snCode,
+        alarmType,
+        endTime: params.get('beginTime') ?? '',
+        isReport: params.get('isReport') ?? '',
+      }) as const,
+    [snCode, alarmType, params],
+  );
+  const report = useReport(query);
+  const data = report.data;
+  const options = useMemo(
+    () =>
+      data ? { three: threeParamOption(data), dt: dtOption(data), alarm: alarmOption(data) } : null,
+    [data],
+  );
+
+  if (snCodes.length === 0)
+    return (
+      <BlankState
+        icon={<ExclamationCircleOutline />}
+        title={alertMessages.noDevice}
+        testId="report-no-device"
+      />
+    );
+
+  return (
+    <div className={styles.page}>
+      <NavBar onBack={() => void navigate(-1)}>{alarmType === 'week' ? '周报' : '日报'}</NavBar>
+      {snCodes.length > 1 ? (
+        <div className={styles.toolbar}>
+          <Selector
+            options={snCodes.map((sn) => ({ label: sn, value: sn }))}
+            value={[snCode]}
+            onChange={(v) => setSnCode(v[0] ?? '')}
+          />
+        </div>
+      ) : null}
+      <div className={styles.toolbar}>
+        <span data-testid="report-title">
+          {data
+            ? `${data.nickSnCode || data.snCode} ${data.deviceName} ${data.beginTime}${data.beginTime === data.endTime ? '' : ` 至 ${data.endTime}`}`
+            : snCode}
+        </span>
+        <Button
+          size="mini"
+          color="primary"
+          onClick={() => void downloadReport(query)}
+          data-testid="report-download"
+        >
+          下载Excel
+        </Button>
+      </div>
+      <Tabs activeKey={tab} onChange={setTab}>
+        <Tabs.Tab title="三参数" key="three" />
+        <Tabs.Tab title="DT" key="dt" />
+        <Tabs.Tab title="报警记录" key="alarm" />
+      </Tabs>
+      <div className={styles.section} data-testid={`report-tab-${tab}`}>
+        {options ? (
+          <Chart option={options[tab as keyof typeof options]} testId="report-chart" />
+        ) : null}
+        {data && tab === 'alarm' ? (
+          <table className={styles.table}>
+            <thead>
+              <tr>
+                <th>代码</th>
+                <th>描述</th>
+                <th>次数</th>
+                <th>分钟</th>
+                <th>占比</th>
+              </tr>
+            </thead>
+            <tbody>
+              {data.dtTop.map((a) => (
+                <tr key={a.code}>
+                  <td>{a.code}</td>
+                  <td>{a.description}</td>
+                  <td>{a.times}</td>
+                  <td>{a.duration}</td>
+                  <td>{a.percentage}%</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        ) : null}
+      </div>
+    </div>
+  );
+};
+
+export default ReportPage;

@@ -1,0 +1,42 @@
+import type { FailureCase } from '@linewatch/contracts/cases';
+import { casesApi } from '@linewatch/contracts/cases-api';
+import { screen } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { links } from '../../../shared/paths.ts';
+import { fakeApi } from '../../../testing/fake-api.ts';
+import { renderPage } from '../../../testing/render-page.tsx';
+
+const found: FailureCase = {
+  id: 3,
+  warningCode: 'E101',
+  description: '送料超时',
+  snCode: 'LW-S1-002',
+  deviceName: '贴片机',
+  shootings: [
+    {
+      label: '送料器检查',
+      picUrl: ['/cases/a.svg', '/cases/b.svg'],
+      videoUrl: '/cases/guide.mp4',
+      steps: [
+        { label: '检查送料器是否卡料', picUrl: '/cases/a.svg' },
+        { label: '清理送料通道异物', picUrl: null },
+      ],
+    },
+  ],
+};
+
+describe('fault alarm page', () => {
+  it('shows the case without signing in: machine, alarm, carousel, steps and video', async () => {
+    const api = fakeApi().on(casesApi.failureCase, (q) =>
+      String(q.casesId) === '3' ? found : found,
+    );
+    renderPage(links.faultAlarm(3), { api, signedIn: false });
+    expect(
+      (await screen.findByTestId('fault-content', {}, { timeout: 5000 })).textContent,
+    ).toContain('E101 送料超时');
+    expect(screen.getByTestId('fault-sn').textContent).toContain('LW-S1-002');
+    screen.getByText('清理送料通道异物');
+    expect(screen.getByTestId('fault-carousel').style.height).toBe('200px');
+    expect(screen.getByTestId('fault-video').getAttribute('src')).toBe('/cases/guide.mp4');
+  });
+});

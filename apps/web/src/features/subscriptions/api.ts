@@ -1,0 +1,100 @@
+import { PAGE_SIZE } from '@linewatch/contracts/limits';
+import type { AddFollowBody, FollowListQuery } from '@linewatch/contracts/subscriptions';
+import { subscriptionMessages } from '@linewatch/contracts/subscriptions';
+import { subscriptionsApi } from '@linewatch/contracts/subscriptions-api';
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { call } from '../../shared/api-client.ts';
+import { queryKeys } from '../../shared/query-keys.ts';
+import { toastFailure, toastSuccess } from '../../shared/toast.ts';
+
+/** The settings of the first machine (a batch starts from its first machine's). */
+export const useFollowSettings = (snCode: string) =>
+  useQuery({
+    queryKey: queryKeys.subscriptions.settings(snCode),
+    enabled: snCode !== '',
+    queryFn: ({ signal }) => call(subscriptionsApi.followSettings, { snCode }, { signal }),
+  });
+
+/** Subscribing changes the device list (isCollect, 我的关注) too. */
+const useInvalidate = () => {
+  const client = useQueryClient();
+  return () =>
+    Promise.all([
+      client.invalidateQueries({ queryKey: queryKeys.subscriptions.all }),
+      client.invalidateQueries({ queryKey: queryKeys.devices.all }),
+    ]);
+};
+
+/** The spec's failure text, with the server's reason (the client's own toast is replaced). */
+const failed = (message: string) => (error: Error) => {
+  toastFailure(`${message}：${error.message}`);
+};
+
+export const useAddFollow = () => {
+  const invalidate = useInvalidate();
+  return useMutation({
+    mutationFn: (body: AddFollowBody) => call(subscriptionsApi.addFollow, body),
+    onSuccess: () => {
+      toastSuccess(subscriptionMessages.saved);
+      return invalidate();
+    },
+    onError: failed(subscriptionMessages.followFailed),
+  });
+};
+
+export const useCancelFollow = () => {
+  const invalidate = useInvalidate();
+  return useMutation({
+    mutationFn: (snCodes: readonly string[]) =>
+      call(subscriptionsApi.delFollows, { snCodes: snCodes.join(',') }),
+    onSuccess: () => invalidate(),
+    onError: failed(subscriptionMessages.cancelFailed),
+  });
+};
+
+export type FollowFilter = Pick<FollowListQuery, 'produceGroup' | 'nameTag'>;
+
+export const useFollowPages = (filter: FollowFilter) =>
+  useInfiniteQuery({
+    queryKey: queryKeys.subscriptions.list(filter),
+    initialPageParam: 1,
+    queryFn: ({ pageParam, signal }) =>
+      call(
+        subscriptionsApi.list,
+        { ...filter, pageNumber: pageParam, pageSize: PAGE_SIZE.subscription },
+        { signal },
+      ),
+    getNextPageParam: (last, pages) =>
+      pages.reduce((n, p) => n + p.data.length, 0) < last.totalNum && last.data.length > 0
+        ? pages.length + 1
+        : undefined,
+  });
+
+export const useProductGroups = () =>
+  useQuery({
+    queryKey: queryKeys.subscriptions.groups(),
+    queryFn: ({ signal }) => call(subscriptionsApi.processSections, undefined, { signal }),
+  });
+
+/** The spec's selector pacing: 20 per chunk, each chunk after 500 ms. */
+export const SELECTOR_CHUNK_DELAY_MS = 500;
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export const useSnCodeChunks = (nameTag: string, enabled: boolean) =>
+  useInfiniteQuery({
+    queryKey: queryKeys.subscriptions.snCodes(nameTag),
+    enabled,
+    initialPageParam: 1,
+    queryFn: async ({ pageParam, signal }) => {
+      if (pageParam > 1) await pause(SELECTOR_CHUNK_DELAY_MS);
+      return call(
+        subscriptionsApi.snCodes,
+        { nameTag, pageIndex: pageParam, pageSize: PAGE_SIZE.subscription },
+        { signal },
+      );
+    },
+    getNextPageParam: (last, pages) =>
+      pages.reduce((n, p) => n + p.data.length, 0) < last.totalNum && last.data.length > 0
+        ? pages.length + 1
+        : undefined,
+  });

@@ -1,0 +1,202 @@
+import { subscriptionMessages, TIME_LENGTH } from '@linewatch/contracts/subscriptions';
+import { Button, Checkbox, List, NavBar, Picker, Switch } from 'antd-mobile';
+import { ExclamationCircleOutline } from 'antd-mobile-icons';
+import { useEffect, useState } from 'react';
+import { useNavigate, useSearchParams } from 'react-router';
+import { BlankState } from '../../../shared/components/blank-state.tsx';
+import { paths } from '../../../shared/paths.ts';
+import { toastFailure } from '../../../shared/toast.ts';
+import { useAddFollow, useCancelFollow, useFollowSettings } from '../api.ts';
+import styles from './follow-setting-page.module.css';
+
+interface Form {
+  realTimeReminder: boolean;
+  threeParameters: boolean;
+  alarm: boolean;
+  daily: boolean;
+  week: boolean;
+  statistics: boolean;
+  timeLength: number;
+}
+
+const EMPTY: Form = {
+  realTimeReminder: false,
+  threeParameters: false,
+  alarm: false,
+  daily: false,
+  week: false,
+  statistics: false,
+  timeLength: 0,
+};
+
+const pickerColumns = [
+  TIME_LENGTH.hours.map((h) => ({ label: `${h}小时`, value: String(h) })),
+  TIME_LENGTH.minutes.map((m) => ({ label: `${m}分钟`, value: String(m) })),
+];
+
+const durationText = (ms: number) => {
+  const { hours, minutes } = TIME_LENGTH.toPicker(ms);
+  return `${hours}小时${minutes}分钟`;
+};
+
+/** /followSetting?snCode=a,b: the subscription of one machine or a batch (spec sections 2, 5). */
+const FollowSettingPage = () => {
+  const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const snCodes = (params.get('snCode') ?? '').split(',').filter(Boolean);
+  const settings = useFollowSettings(snCodes[0] ?? '');
+  const add = useAddFollow();
+  const cancel = useCancelFollow();
+  const [form, setForm] = useState<Form>(EMPTY);
+  const [pickerOpen, setPickerOpen] = useState(false);
+
+  useEffect(() => {
+    const s = settings.data;
+    if (s) setForm({ ...s, statistics: s.daily || s.week });
+  }, [settings.data]);
+
+  if (snCodes.length === 0)
+    return (
+      <BlankState icon={<ExclamationCircleOutline />} title={subscriptionMessages.selectMachine} />
+    );
+
+  const set = (patch: Partial<Form>) => setForm((f) => ({ ...f, ...patch }));
+  // Checking 统计 with no report type selects both; unchecking clears them (spec section 5).
+  const setStatistics = (on: boolean) =>
+    set(
+      on && !form.daily && !form.week
+        ? { statistics: true, daily: true, week: true }
+        : on
+          ? { statistics: true }
+          : { statistics: false, daily: false, week: false },
+    );
+
+  const save = () => {
+    if (form.statistics && !form.daily && !form.week) {
+      toastFailure(subscriptionMessages.needReportType);
+      return;
+    }
+    add.mutate({ ...form, snCode: snCodes.join(',') }, { onSuccess: () => void navigate(-1) });
+  };
+
+  return (
+    <div className={styles.page}>
+      <NavBar onBack={() => void navigate(-1)}>订阅设置</NavBar>
+      <div className={styles.machines} data-testid="follow-machines">
+        {snCodes.length === 1
+          ? snCodes[0]
+          : `已选 ${snCodes.length} 台：${snCodes.slice(0, 8).join('、')}${snCodes.length > 8 ? '…' : ''}`}
+      </div>
+      <List header="告警">
+        <List.Item
+          extra={
+            <Switch
+              checked={form.alarm}
+              onChange={(alarm) => set({ alarm })}
+              data-testid="follow-alarm"
+            />
+          }
+        >
+          报警推送
+        </List.Item>
+        <List.Item
+          extra={
+            <Switch
+              checked={form.realTimeReminder}
+              onChange={(realTimeReminder) => set({ realTimeReminder })}
+              data-testid="follow-reminder"
+            />
+          }
+        >
+          停机提醒
+        </List.Item>
+        {form.realTimeReminder ? (
+          <List.Item
+            extra={durationText(form.timeLength)}
+            onClick={() => setPickerOpen(true)}
+            data-testid="follow-duration"
+          >
+            停机时长超过
+          </List.Item>
+        ) : null}
+        <List.Item
+          extra={
+            <Switch
+              checked={form.threeParameters}
+              onChange={(threeParameters) => set({ threeParameters })}
+              data-testid="follow-three"
+            />
+          }
+        >
+          三参数未达标
+        </List.Item>
+      </List>
+      <List header="统计">
+        <List.Item>
+          <Checkbox
+            checked={form.statistics}
+            onChange={setStatistics}
+            data-testid="follow-statistics"
+          >
+            统计报表
+          </Checkbox>
+        </List.Item>
+        <List.Item>
+          <div className={styles.reportTypes}>
+            <Checkbox
+              checked={form.daily}
+              onChange={(daily) => set({ daily, statistics: daily || form.week })}
+              data-testid="follow-daily"
+            >
+              日报
+            </Checkbox>
+            <Checkbox
+              checked={form.week}
+              onChange={(week) => set({ week, statistics: week || form.daily })}
+              data-testid="follow-week"
+            >
+              周报
+            </Checkbox>
+          </div>
+        </List.Item>
+      </List>
+      <div className={styles.actions}>
+        <Button
+          block
+          color="primary"
+          loading={add.isPending}
+          onClick={save}
+          data-testid="follow-save"
+        >
+          保存
+        </Button>
+        {settings.data?.isFollow || snCodes.length > 1 ? (
+          <Button
+            block
+            loading={cancel.isPending}
+            onClick={() =>
+              cancel.mutate(snCodes, { onSuccess: () => void navigate(paths.subscription) })
+            }
+            data-testid="follow-cancel"
+          >
+            取消关注
+          </Button>
+        ) : null}
+      </div>
+      <Picker
+        columns={pickerColumns}
+        visible={pickerOpen}
+        onClose={() => setPickerOpen(false)}
+        value={(() => {
+          const { hours, minutes } = TIME_LENGTH.toPicker(form.timeLength);
+          return [String(hours), String(minutes)];
+        })()}
+        onConfirm={(value) =>
+          set({ timeLength: TIME_LENGTH.ofPicker(Number(value[0]), Number(value[1])) })
+        }
+      />
+    </div>
+  );
+};
+
+export default FollowSettingPage;

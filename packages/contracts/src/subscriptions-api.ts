@@ -1,0 +1,39 @@
+import { endpoint } from './endpoint.ts';
+import type {
+  AddFollowBody,
+  CancelFollowBody,
+  ChangedReply,
+  DelFollowsBody,
+  DictItem,
+  FollowIdBody,
+  FollowIdsBody,
+  FollowListQuery,
+  FollowListReply,
+  FollowSettings,
+  SnCodeQuery,
+  SnCodesQuery,
+  SnCodesReply,
+} from './subscriptions.ts';
+
+/** Subscriptions (spec sections 2, 3, 7; schemas in subscriptions.ts). */
+export const subscriptionsApi = {
+  addFollow: endpoint<AddFollowBody, ChangedReply>('POST', '/api/wechat/machine/list/addFollow'),
+  cancelFollow: endpoint<CancelFollowBody, ChangedReply>(
+    'POST',
+    '/api/wechat/machine/list/cancelFollow',
+  ),
+  /** The settings of one machine (the first SN of a batch). */
+  followSettings: endpoint<SnCodeQuery, FollowSettings>(
+    'GET',
+    '/api/wechat/machine/list/getUserFollowSnBySnCode',
+  ),
+  /** Product group dictionary of the user's lines. */
+  processSections: endpoint<void, DictItem[]>('GET', '/api/rpf/userFollowSn/getProcessSections'),
+  /** SN codes for the selector, 20 per chunk. */
+  snCodes: endpoint<SnCodesQuery, SnCodesReply>('GET', '/api/rpf/userFollowSn/getWeChatSnCodes'),
+  delFollows: endpoint<DelFollowsBody, ChangedReply>('POST', '/api/rpf/userFollowSn/delFollows'),
+  // The spec's "not shown by path" variants.
+  list: endpoint<FollowListQuery, FollowListReply>('GET', '/api/rpf/userFollowSn/list'),
+  deleteOne: endpoint<FollowIdBody, ChangedReply>('POST', '/api/rpf/userFollowSn/delete'),
+  deleteByIds: endpoint<FollowIdsBody, ChangedReply>('POST', '/api/rpf/userFollowSn/deleteByIds'),
+} as const;
