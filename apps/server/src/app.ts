@@ -13,6 +13,8 @@ import { devicesModule } from './devices/module.ts';
 import type { GatewayCommands } from './gateways/commands.ts';
 import { gatewaysModule } from './gateways/module.ts';
 import type { GatewayPresence } from './gateways/presence.ts';
+import { adminModule } from './admin/module.ts';
+import { applicationsModule } from './applications/module.ts';
 import { clientErrorHandler } from './http/error-handler.ts';
 import { identityModule } from './identity/module.ts';
 import { websocketOptions } from './plugins/auth.ts';
@@ -77,6 +79,8 @@ export const buildApp = async (config: Config, options: BuildOptions = {}): Prom
     await app.register(devicesModule, { core });
     await app.register(visibilityPlugin, { devices: app.devices });
     await app.register(telemetryModule, { core });
+    await app.register(applicationsModule, { core });
+    await app.register(adminModule, { core });
     await app.ready();
   } catch (error) {
     await app.close().catch(() => undefined);

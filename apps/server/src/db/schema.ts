@@ -1,4 +1,9 @@
 import type { ColumnType, Generated } from 'kysely';
+import type {
+  AccountApplicationsTable,
+  AuditLogTable,
+  VerificationCodesTable,
+} from './schema/admin.ts';
 import type { NotificationsTable } from './schema/notifications.ts';
 
 type Timestamp = ColumnType<Date, Date | string, Date | string>;
@@ -15,6 +20,7 @@ export interface UsersTable {
   open_id: string | null;
   dingding_user_id: string | null;
   mobile: string | null;
+  disabled: ColumnType<boolean, boolean | undefined, boolean>;
   created_at: DefaultNow;
 }
 
@@ -190,4 +196,7 @@ export interface Database {
   job_runs: JobRunsTable;
   dead_letters: DeadLettersTable;
   notifications: NotificationsTable;
+  verification_codes: VerificationCodesTable;
+  account_applications: AccountApplicationsTable;
+  audit_log: AuditLogTable;
 }

@@ -23,6 +23,7 @@ export const createIdentityRepository = (db: Db) => ({
         'users.is_admin',
       ])
       .where('sessions.key_hash', '=', keyHash)
+      .where('users.disabled', '=', false)
       .executeTakeFirst(),
 
   extendSession: (keyHash: string, expiresAt: Date) =>
@@ -34,6 +35,16 @@ export const createIdentityRepository = (db: Db) => ({
 
   deleteSession: (keyHash: string) =>
     db.deleteFrom('sessions').where('key_hash', '=', keyHash).execute(),
+
+  /** Ends every session of a user; returns their key hashes (their sockets close with them). */
+  deleteUserSessions: async (userId: number): Promise<string[]> => {
+    const rows = await db
+      .deleteFrom('sessions')
+      .where('user_id', '=', userId)
+      .returning('key_hash')
+      .execute();
+    return rows.map((r) => r.key_hash);
+  },
 
   /** Which of these sessions still exist and have not expired. */
   liveSessions: async (keyHashes: string[], now: Date): Promise<Set<string>> => {

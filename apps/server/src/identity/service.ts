@@ -45,6 +45,8 @@ export const createIdentityService = (repo: IdentityRepository, sessionTtlMs: nu
         throw refused(identityMessages.wrongCredentials);
       }
       perAccount.reset(accountKey);
+      // Checked after the password, so a guess does not learn the account is disabled.
+      if (user.disabled) throw refused(identityMessages.accountDisabled);
       if (input.openId) await repo.bindOpenId(user.id, input.openId);
       if (input.dingTalk)
         await repo.bindDingTalk(user.id, input.dingTalk.dingDingUserId, input.dingTalk.mobile);
@@ -76,6 +78,12 @@ export const createIdentityService = (repo: IdentityRepository, sessionTtlMs: nu
       await repo.unbindMessagingIdentities(user.userId);
       await repo.deleteSession(user.keyHash);
       for (const listener of sessionEndListeners) listener(user.keyHash);
+    },
+
+    /** Ends every session of a user (an admin disabled them): their sockets close at once. */
+    async endUserSessions(userId: number): Promise<void> {
+      for (const keyHash of await repo.deleteUserSessions(userId))
+        for (const listener of sessionEndListeners) listener(keyHash);
     },
 
     /** Called with the key hash of every session signed out (sockets close with it). */
