@@ -49,11 +49,14 @@ export const createIdentityRepository = (db: Db) => ({
   /** Which of these sessions still exist and have not expired. */
   liveSessions: async (keyHashes: string[], now: Date): Promise<Set<string>> => {
     if (keyHashes.length === 0) return new Set();
+    // A disabled user's sessions are dead even before they are deleted (a change from the CLI).
     const rows = await db
       .selectFrom('sessions')
-      .select('key_hash')
-      .where('key_hash', 'in', keyHashes)
-      .where('expires_at', '>', now)
+      .innerJoin('users', 'users.id', 'sessions.user_id')
+      .select('sessions.key_hash')
+      .where('sessions.key_hash', 'in', keyHashes)
+      .where('sessions.expires_at', '>', now)
+      .where('users.disabled', '=', false)
       .execute();
     return new Set(rows.map((r) => r.key_hash));
   },
