@@ -15,6 +15,8 @@ import { paths } from '../shared/paths.ts';
 const LoginPage = lazyPage(() => import('../features/identity/pages/login-page.tsx'));
 const CenterPage = lazyPage(() => import('../features/identity/pages/center-page.tsx'));
 const DeviceListPage = lazyPage(() => import('../features/devices/pages/device-list-page.tsx'));
+const UserApplyPage = lazyPage(() => import('../features/applications/pages/user-apply-page.tsx'));
+const UserAuditPage = lazyPage(() => import('../features/applications/pages/user-audit-page.tsx'));
 const CurrentDataReportPage = lazyPage(
   () => import('../features/telemetry/pages/current-data-report-page.tsx'),
 );
@@ -42,8 +44,8 @@ export const routes: RouteObject[] = [
       { index: true, loader: () => redirect(paths.deviceList) },
       // public
       { path: paths.login, handle: handle('登录'), element: <LoginPage /> },
-      notBuilt(paths.userApply, '用户申请'),
-      notBuilt(paths.userAudit, '审核进度'),
+      { path: paths.userApply, handle: handle('用户申请'), element: <UserApplyPage /> },
+      { path: paths.userAudit, handle: handle('审核进度'), element: <UserAuditPage /> },
       notBuilt(paths.faultAlarm, '故障报警'),
       { path: paths.refresh, element: <Refresh /> },
       // main tabs
