@@ -17,6 +17,15 @@ const CenterPage = lazyPage(() => import('../features/identity/pages/center-page
 const DeviceListPage = lazyPage(() => import('../features/devices/pages/device-list-page.tsx'));
 const UserApplyPage = lazyPage(() => import('../features/applications/pages/user-apply-page.tsx'));
 const UserAuditPage = lazyPage(() => import('../features/applications/pages/user-audit-page.tsx'));
+const AdminGate = lazyPage(() => import('../features/admin/components/admin-gate.tsx'));
+const AdminHomePage = lazyPage(() => import('../features/admin/pages/admin-home-page.tsx'));
+const AdminUsersPage = lazyPage(() => import('../features/admin/pages/users-page.tsx'));
+const AdminApplicationsPage = lazyPage(
+  () => import('../features/admin/pages/applications-page.tsx'),
+);
+const AdminLinesPage = lazyPage(() => import('../features/admin/pages/lines-page.tsx'));
+const AdminMachinesPage = lazyPage(() => import('../features/admin/pages/machines-page.tsx'));
+const AdminAuditPage = lazyPage(() => import('../features/admin/pages/audit-page.tsx'));
 const CurrentDataReportPage = lazyPage(
   () => import('../features/telemetry/pages/current-data-report-page.tsx'),
 );
@@ -90,6 +99,23 @@ export const routes: RouteObject[] = [
       notBuilt(paths.facaEditFaOrCa, '编辑FA/CA'),
       notBuilt(paths.facaTask, '我的任务'),
       notBuilt(paths.facaEditTask, '任务详情'),
+      // administration (admins only; the server refuses anyone else with 0403)
+      {
+        handle: { admin: true } satisfies RouteHandle,
+        element: <AdminGate />,
+        children: [
+          { path: paths.admin, handle: handle('管理'), element: <AdminHomePage /> },
+          { path: paths.adminUsers, handle: handle('用户管理'), element: <AdminUsersPage /> },
+          {
+            path: paths.adminApplications,
+            handle: handle('账号申请'),
+            element: <AdminApplicationsPage />,
+          },
+          { path: paths.adminLines, handle: handle('产线与产品组'), element: <AdminLinesPage /> },
+          { path: paths.adminMachines, handle: handle('机台管理'), element: <AdminMachinesPage /> },
+          { path: paths.adminAudit, handle: handle('审计日志'), element: <AdminAuditPage /> },
+        ],
+      },
       { path: '*', handle: handle('页面不存在'), element: <NotFound /> },
     ],
   },

@@ -61,7 +61,7 @@ const UserApplyPage = () => {
       <Form
         form={form}
         initialValues={emptyForm}
-        onFinish={(values) => void onSubmit(values)}
+        onFinish={(values: ApplyForm) => void onSubmit(values)}
         footer={
           <Button
             block

@@ -1,8 +1,19 @@
 import { identityMessages } from '@linewatch/contracts/identity-messages';
+import { adminApi } from '@linewatch/contracts/admin-api';
+import { useQuery } from '@tanstack/react-query';
 import { Dialog, List } from 'antd-mobile';
-import { CloseCircleOutline, LinkOutline, SetOutline, UserOutline } from 'antd-mobile-icons';
+import {
+  CloseCircleOutline,
+  LinkOutline,
+  MessageOutline,
+  SetOutline,
+  UserOutline,
+  UserSetOutline,
+} from 'antd-mobile-icons';
 import { useNavigate } from 'react-router';
+import { call } from '../../../shared/api-client.ts';
 import { webMessages } from '../../../shared/messages.ts';
+import { queryKeys } from '../../../shared/query-keys.ts';
 import { useSession } from '../../../shared/session-store.ts';
 import { toastInfo } from '../../../shared/toast.ts';
 import { useLogoutMutation } from '../api.ts';
@@ -14,6 +25,11 @@ const CenterPage = () => {
   const user = useSession((state) => state.user);
   const clear = useSession((state) => state.clear);
   const logout = useLogoutMutation();
+  // Whether to offer 管理: asked of the server, which decides (the admin pages check again).
+  const isAdmin = useQuery({
+    queryKey: queryKeys.admin.access(),
+    queryFn: () => call(adminApi.access, undefined),
+  }).data?.isAdmin;
 
   const confirmLogout = async () => {
     const confirmed = await Dialog.confirm({ content: identityMessages.logoutConfirm });
@@ -59,9 +75,29 @@ const CenterPage = () => {
         >
           解绑机台
         </List.Item>
-        <List.Item prefix={<SetOutline />} data-testid="center-settings" arrowIcon={false}>
+        <List.Item
+          prefix={<MessageOutline />}
+          data-testid="center-messages"
+          onClick={() => void navigate(paths.messages)}
+        >
+          消息
+        </List.Item>
+        <List.Item
+          prefix={<SetOutline />}
+          data-testid="center-settings"
+          onClick={() => void navigate(paths.set)}
+        >
           设置
         </List.Item>
+        {isAdmin ? (
+          <List.Item
+            prefix={<UserSetOutline />}
+            data-testid="center-admin"
+            onClick={() => void navigate(paths.admin)}
+          >
+            管理
+          </List.Item>
+        ) : null}
       </List>
       <List className={styles.list}>
         <List.Item

@@ -1,0 +1,13 @@
+import type { z } from 'zod';
+import { toastFailure } from '../../shared/toast.ts';
+
+/** The contract schema's first Chinese message as a toast (the server checks again), or the data. */
+export const validate = <T extends z.ZodType>(schema: T, values: unknown): z.output<T> | null => {
+  const parsed = schema.safeParse(values);
+  if (parsed.success) return parsed.data;
+  toastFailure(parsed.error.issues[0]?.message ?? '参数错误');
+  return null;
+};
+
+/** The admin schemas, loaded with the first admin page (zod stays off the first screen). */
+export const adminSchemas = () => import('@linewatch/contracts/admin');
