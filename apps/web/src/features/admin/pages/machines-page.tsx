@@ -1,11 +1,17 @@
 import type { AdminMachine, MachineBody } from '@linewatch/contracts/admin';
 import { adminApi } from '@linewatch/contracts/admin-api';
-import { Button, Form, Input, List, Popup, SearchBar, Selector } from 'antd-mobile';
+import { Button, Dialog, Form, Input, List, Popup, SearchBar, Selector } from 'antd-mobile';
 import { useRef, useState } from 'react';
 import { ApiError } from '../../../shared/api-client.ts';
 import { ListState } from '../../../shared/components/list-state.tsx';
 import { toastSuccess } from '../../../shared/toast.ts';
-import { useImportMachines, useLinesQuery, useMachinesQuery, useSaveMachine } from '../api.ts';
+import {
+  useDeleteMachine,
+  useImportMachines,
+  useLinesQuery,
+  useMachinesQuery,
+  useSaveMachine,
+} from '../api.ts';
 import { AdminPage } from '../components/admin-page.tsx';
 import styles from '../components/admin.module.css';
 import { adminSchemas, validate } from '../validate.ts';
@@ -75,6 +81,7 @@ const MachinesPage = () => {
   const lines = useLinesQuery().data ?? [];
   const save = useSaveMachine();
   const importing = useImportMachines();
+  const remove = useDeleteMachine();
   const [editing, setEditing] = useState<{ machine: AdminMachine | null } | null>(null);
   const [form] = Form.useForm<FormValues>();
   const [report, setReport] = useState<string[] | null>(null);
@@ -97,6 +104,19 @@ const MachinesPage = () => {
           },
         },
       );
+  };
+
+  const onDelete = async (machine: AdminMachine) => {
+    const sure = await Dialog.confirm({
+      content: `删除机台 ${machine.snCode} 及其全部历史数据？`,
+    });
+    if (sure)
+      remove.mutate(machine.snCode, {
+        onSuccess: () => {
+          toastSuccess('已删除');
+          close();
+        },
+      });
   };
 
   const onFile = async (file: File | undefined) => {
@@ -276,6 +296,19 @@ const MachinesPage = () => {
             </Form.Item>
           ))}
         </Form>
+        {editing?.machine ? (
+          <Button
+            block
+            fill="none"
+            color="danger"
+            loading={remove.isPending}
+            onClick={() => {
+              if (editing.machine) void onDelete(editing.machine);
+            }}
+          >
+            删除机台
+          </Button>
+        ) : null}
       </Popup>
     </AdminPage>
   );
