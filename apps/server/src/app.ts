@@ -17,6 +17,8 @@ import type { GatewayCommands } from './gateways/commands.ts';
 import { gatewaysModule } from './gateways/module.ts';
 import { historyModule } from './history/module.ts';
 import type { GatewayPresence } from './gateways/presence.ts';
+import { adminModule } from './admin/module.ts';
+import { applicationsModule } from './applications/module.ts';
 import { clientErrorHandler } from './http/error-handler.ts';
 import { identityModule } from './identity/module.ts';
 import { websocketOptions } from './plugins/auth.ts';
@@ -91,6 +93,8 @@ export const buildApp = async (config: Config, options: BuildOptions = {}): Prom
     await app.register(subscriptionsModule, { core });
     await app.register(casesModule, { core });
     await app.register(alertsModule, { core });
+    await app.register(applicationsModule, { core });
+    await app.register(adminModule, { core });
     await app.ready();
   } catch (error) {
     await app.close().catch(() => undefined);

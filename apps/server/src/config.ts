@@ -96,17 +96,10 @@ const schema = z.object({
   DINGTALK_API_URL: z.url().default('https://oapi.dingtalk.com'),
   /** Where the web app's built files are; the server serves them when present. */
   WEB_DIST: z.string().optional(),
-  // Alert delivery (alerts/channels/). A channel is on when its credentials are set; the API
-  // bases are the real services' and point at fakes in the tests.
-  WECHAT_APP_ID: z.string().optional(),
-  WECHAT_APP_SECRET: z.string().optional(),
+  // Alert delivery (alerts/channels/) uses the same WeChat and DingTalk apps as sign-in: a
+  // channel is on when its credentials are set.
   /** The template message's template_id (keywords first, keyword1..3, remark). */
   WECHAT_TEMPLATE_ID: z.string().optional(),
-  WECHAT_API_BASE: z.url().default('https://api.weixin.qq.com'),
-  DINGTALK_APP_KEY: z.string().optional(),
-  DINGTALK_APP_SECRET: z.string().optional(),
-  DINGTALK_AGENT_ID: z.string().optional(),
-  DINGTALK_API_BASE: z.url().default('https://oapi.dingtalk.com'),
   /** HMAC-SHA256 key of webhook deliveries; unset: no webhook channel. */
   WEBHOOK_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
   /** First retry of a failed delivery after this long, doubling per attempt (up to an hour). */

@@ -6,6 +6,7 @@ export const identityMessages = {
   loginOk: '登录成功',
   loginFailed: '登录失败',
   wrongCredentials: '用户名或密码错误',
+  accountDisabled: '账号已停用，请联系管理员',
   logoutConfirm: '此操作将解绑当前账号并退出登录，是否继续？',
   // spec section 8
   openIdFailed: '获取openid失败',

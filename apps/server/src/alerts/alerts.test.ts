@@ -65,14 +65,14 @@ beforeAll(async () => {
   dingtalk = await startDingtalkMessageFake({ appKey: 'dd-key', appSecret: 'dd-secret' });
   webhook = await startWebhookReceiver(WEBHOOK_SECRET);
   server = await startTestServer({
-    WECHAT_APP_ID: 'wx-app',
-    WECHAT_APP_SECRET: 'wx-secret',
+    WECHAT_APPID: 'wx-app',
+    WECHAT_SECRET: 'wx-secret',
     WECHAT_TEMPLATE_ID: 'tpl-1',
-    WECHAT_API_BASE: wechat.baseUrl,
-    DINGTALK_APP_KEY: 'dd-key',
-    DINGTALK_APP_SECRET: 'dd-secret',
+    WECHAT_API_URL: wechat.baseUrl,
+    DINGTALK_APPKEY: 'dd-key',
+    DINGTALK_APPSECRET: 'dd-secret',
     DINGTALK_AGENT_ID: '1001',
-    DINGTALK_API_BASE: dingtalk.baseUrl,
+    DINGTALK_API_URL: dingtalk.baseUrl,
     WEBHOOK_SECRET,
     OUTBOX_RETRY_MS: '20',
     PUBLIC_URL,
@@ -91,9 +91,11 @@ beforeAll(async () => {
   userId = u.id;
   const db = server.linewatch.database.db;
   await db
-    .updateTable('users')
-    .set({ open_id: 'openid-1', dingding_user_id: 'dd-user-1' })
-    .where('id', '=', u.id)
+    .insertInto('user_identities')
+    .values([
+      { provider: 'wechat', subject: 'openid-1', user_id: u.id },
+      { provider: 'dingtalk', subject: 'dd-user-1', user_id: u.id },
+    ])
     .execute();
   // Follows a machine of a line they are no longer granted: hears nothing of it.
   const outsider = await make.createUser({ lines: [] });

@@ -217,13 +217,19 @@ export const createAlertsService = ({
       const row = await db
         .selectFrom('users as u')
         .leftJoin('notification_settings as s', 's.user_id', 'u.id')
+        .leftJoin('user_identities as wx', (j) =>
+          j.onRef('wx.user_id', '=', 'u.id').on('wx.provider', '=', 'wechat'),
+        )
+        .leftJoin('user_identities as dd', (j) =>
+          j.onRef('dd.user_id', '=', 'u.id').on('dd.provider', '=', 'dingtalk'),
+        )
         .select([
           'u.psn_code',
           'u.name',
           'u.nick_name',
           'u.mobile',
-          'u.open_id',
-          'u.dingding_user_id',
+          'wx.subject as open_id',
+          'dd.subject as dingding_user_id',
           's.wechat',
           's.dingtalk',
           's.webhook_url',

@@ -8,6 +8,11 @@ import type {
   NotificationSettingsTable,
   OutboxTable,
 } from './schema/alerts.ts';
+import type {
+  AccountApplicationsTable,
+  AuditLogTable,
+  VerificationCodesTable,
+} from './schema/admin.ts';
 import type { NotificationsTable } from './schema/notifications.ts';
 import type {
   FacaCasTable,
@@ -29,6 +34,7 @@ export interface UsersTable {
   password_hash: string;
   is_admin: ColumnType<boolean, boolean | undefined, boolean>;
   mobile: string | null;
+  disabled: ColumnType<boolean, boolean | undefined, boolean>;
   created_at: DefaultNow;
 }
 
@@ -228,4 +234,7 @@ export interface Database {
   outbox: OutboxTable;
   alert_episodes: AlertEpisodesTable;
   failure_cases: FailureCasesTable;
+  verification_codes: VerificationCodesTable;
+  account_applications: AccountApplicationsTable;
+  audit_log: AuditLogTable;
 }

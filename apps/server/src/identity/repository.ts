@@ -30,6 +30,7 @@ export const createIdentityRepository = (db: Db) => ({
         'users.is_admin',
       ])
       .where('sessions.key_hash', '=', keyHash)
+      .where('users.disabled', '=', false)
       .executeTakeFirst(),
 
   extendSession: (keyHash: string, expiresAt: Date) =>
@@ -42,14 +43,27 @@ export const createIdentityRepository = (db: Db) => ({
   deleteSession: (keyHash: string) =>
     db.deleteFrom('sessions').where('key_hash', '=', keyHash).execute(),
 
+  /** Ends every session of a user; returns their key hashes (their sockets close with them). */
+  deleteUserSessions: async (userId: number): Promise<string[]> => {
+    const rows = await db
+      .deleteFrom('sessions')
+      .where('user_id', '=', userId)
+      .returning('key_hash')
+      .execute();
+    return rows.map((r) => r.key_hash);
+  },
+
   /** Which of these sessions still exist and have not expired. */
   liveSessions: async (keyHashes: string[], now: Date): Promise<Set<string>> => {
     if (keyHashes.length === 0) return new Set();
+    // A disabled user's sessions are dead even before they are deleted (a change from the CLI).
     const rows = await db
       .selectFrom('sessions')
-      .select('key_hash')
-      .where('key_hash', 'in', keyHashes)
-      .where('expires_at', '>', now)
+      .innerJoin('users', 'users.id', 'sessions.user_id')
+      .select('sessions.key_hash')
+      .where('sessions.key_hash', 'in', keyHashes)
+      .where('sessions.expires_at', '>', now)
+      .where('users.disabled', '=', false)
       .execute();
     return new Set(rows.map((r) => r.key_hash));
   },

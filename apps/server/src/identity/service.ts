@@ -123,6 +123,8 @@ export const createIdentityService = (
         throw refused(identityMessages.wrongCredentials);
       }
       perAccount.reset(accountKey);
+      // Checked after the password, so a guess does not learn the account is disabled.
+      if (user.disabled) throw refused(identityMessages.accountDisabled);
       if (claimed && vouched) {
         await repo.bindIdentity(user.id, vouched.provider, vouched.subject, vouched.mobile);
       }
@@ -215,6 +217,12 @@ export const createIdentityService = (
       if (unbind) await repo.unbindIdentity(user.userId, unbind);
       await repo.deleteSession(user.keyHash);
       for (const listener of sessionEndListeners) listener(user.keyHash);
+    },
+
+    /** Ends every session of a user (an admin disabled them): their sockets close at once. */
+    async endUserSessions(userId: number): Promise<void> {
+      for (const keyHash of await repo.deleteUserSessions(userId))
+        for (const listener of sessionEndListeners) listener(keyHash);
     },
 
     /** Called with the key hash of every session signed out (sockets close with it). */

@@ -62,10 +62,10 @@ const targetOf = (channel: ChannelName, r: Recipient): string | null => {
 
 /** The external channels whose credentials the configuration holds. */
 export const configuredChannels = (config: Config): ChannelName[] => [
-  ...(config.WECHAT_APP_ID && config.WECHAT_APP_SECRET && config.WECHAT_TEMPLATE_ID
+  ...(config.WECHAT_APPID && config.WECHAT_SECRET && config.WECHAT_TEMPLATE_ID
     ? (['wechat'] as const)
     : []),
-  ...(config.DINGTALK_APP_KEY && config.DINGTALK_APP_SECRET && config.DINGTALK_AGENT_ID
+  ...(config.DINGTALK_APPKEY && config.DINGTALK_APPSECRET && config.DINGTALK_AGENT_ID
     ? (['dingtalk'] as const)
     : []),
   ...(config.WEBHOOK_SECRET ? (['webhook'] as const) : []),
@@ -97,10 +97,22 @@ export const createNotifications = (channels: readonly ChannelName[] = []): Noti
         const recipients = await executor
           .selectFrom('users as u')
           .leftJoin('notification_settings as s', 's.user_id', 'u.id')
+          .leftJoin('user_identities as wx', (j) =>
+            j.onRef('wx.user_id', '=', 'u.id').on('wx.provider', '=', 'wechat'),
+          )
+          .leftJoin('user_identities as dd', (j) =>
+            j.onRef('dd.user_id', '=', 'u.id').on('dd.provider', '=', 'dingtalk'),
+          )
+          .leftJoin('user_identities as wx', (j) =>
+            j.onRef('wx.user_id', '=', 'u.id').on('wx.provider', '=', 'wechat'),
+          )
+          .leftJoin('user_identities as dd', (j) =>
+            j.onRef('dd.user_id', '=', 'u.id').on('dd.provider', '=', 'dingtalk'),
+          )
           .select([
             'u.id',
-            'u.open_id',
-            'u.dingding_user_id',
+            'wx.subject as open_id',
+            'dd.subject as dingding_user_id',
             's.wechat',
             's.dingtalk',
             's.webhook_url',

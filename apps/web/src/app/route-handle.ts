@@ -4,6 +4,8 @@ import type { UIMatch } from 'react-router';
 export interface RouteHandle {
   title?: string;
   roles?: readonly string[];
+  /** Administration: only admins (features/admin's gate shows anyone else 无权查看). */
+  admin?: boolean;
 }
 
 export const handleOf = (match: UIMatch): RouteHandle => match.handle ?? {};

@@ -24,6 +24,17 @@ const UnbindDevicePage = lazyPage(
 const AdminGatewaysPage = lazyPage(
   () => import('../features/gateways/pages/admin-gateways-page.tsx'),
 );
+const UserApplyPage = lazyPage(() => import('../features/applications/pages/user-apply-page.tsx'));
+const UserAuditPage = lazyPage(() => import('../features/applications/pages/user-audit-page.tsx'));
+const AdminGate = lazyPage(() => import('../features/admin/components/admin-gate.tsx'));
+const AdminHomePage = lazyPage(() => import('../features/admin/pages/admin-home-page.tsx'));
+const AdminUsersPage = lazyPage(() => import('../features/admin/pages/users-page.tsx'));
+const AdminApplicationsPage = lazyPage(
+  () => import('../features/admin/pages/applications-page.tsx'),
+);
+const AdminLinesPage = lazyPage(() => import('../features/admin/pages/lines-page.tsx'));
+const AdminMachinesPage = lazyPage(() => import('../features/admin/pages/machines-page.tsx'));
+const AdminAuditPage = lazyPage(() => import('../features/admin/pages/audit-page.tsx'));
 const CurrentDataReportPage = lazyPage(
   () => import('../features/telemetry/pages/current-data-report-page.tsx'),
 );
@@ -73,8 +84,8 @@ export const routes: RouteObject[] = [
       { index: true, loader: () => redirect(paths.deviceList) },
       // public
       { path: paths.login, handle: handle('登录'), element: <LoginPage /> },
-      notBuilt(paths.userApply, '用户申请'),
-      notBuilt(paths.userAudit, '审核进度'),
+      { path: paths.userApply, handle: handle('用户申请'), element: <UserApplyPage /> },
+      { path: paths.userAudit, handle: handle('审核进度'), element: <UserAuditPage /> },
       { path: paths.faultAlarm, handle: handle('故障报警'), element: <FaultAlarmPage /> },
       { path: paths.refresh, element: <Refresh /> },
       // main tabs
@@ -107,7 +118,6 @@ export const routes: RouteObject[] = [
       },
       { path: paths.bindDevice, handle: handle('绑定机台'), element: <BindDevicePage /> },
       { path: paths.unboundDevice, handle: handle('解绑机台'), element: <UnbindDevicePage /> },
-      { path: paths.adminGateways, handle: handle('网关管理'), element: <AdminGatewaysPage /> },
       { path: paths.followSetting, handle: handle('订阅设置'), element: <FollowSettingPage /> },
       {
         path: paths.deviceStatistics,
@@ -128,6 +138,24 @@ export const routes: RouteObject[] = [
       { path: paths.facaEditFaOrCa, handle: handle('编辑FA/CA'), element: <EditFaOrCaPage /> },
       { path: paths.facaTask, handle: handle('我的任务'), element: <TaskListPage /> },
       { path: paths.facaEditTask, handle: handle('任务详情'), element: <TaskDetailPage /> },
+      // administration (admins only; the server refuses anyone else with 0403)
+      {
+        handle: { admin: true } satisfies RouteHandle,
+        element: <AdminGate />,
+        children: [
+          { path: paths.admin, handle: handle('管理'), element: <AdminHomePage /> },
+          { path: paths.adminUsers, handle: handle('用户管理'), element: <AdminUsersPage /> },
+          {
+            path: paths.adminApplications,
+            handle: handle('账号申请'),
+            element: <AdminApplicationsPage />,
+          },
+          { path: paths.adminLines, handle: handle('产线与产品组'), element: <AdminLinesPage /> },
+          { path: paths.adminMachines, handle: handle('机台管理'), element: <AdminMachinesPage /> },
+          { path: paths.adminAudit, handle: handle('审计日志'), element: <AdminAuditPage /> },
+          { path: paths.adminGateways, handle: handle('网关管理'), element: <AdminGatewaysPage /> },
+        ],
+      },
       { path: '*', handle: handle('页面不存在'), element: <NotFound /> },
     ],
   },

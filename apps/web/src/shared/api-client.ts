@@ -13,6 +13,8 @@ export class ApiError extends Error {
   constructor(
     readonly code: string,
     message: string,
+    /** The refusal's `data`, e.g. every bad row of an import (`data.errors`). */
+    readonly data: unknown = null,
   ) {
     super(message);
     this.name = 'ApiError';
@@ -44,9 +46,9 @@ const withQuery = (path: string, query: RequestOptions['query']): string => {
   return text ? `${path}?${text}` : path;
 };
 
-const fail = (code: string, message: string): never => {
+const fail = (code: string, message: string, data: unknown = null): never => {
   toastFailure(message);
-  throw new ApiError(code, message);
+  throw new ApiError(code, message, data);
 };
 
 /** An envelope's data, or its failure toasted and thrown (0405 signs out). */
@@ -57,7 +59,7 @@ const settle = <T>(reply: unknown): T => {
     expireSession();
     throw new ApiError(reply.code, msg ?? messages.notSignedIn);
   }
-  if (reply.code !== ReplyCode.ok) return fail(reply.code, msg ?? messages.fault);
+  if (reply.code !== ReplyCode.ok) return fail(reply.code, msg ?? messages.fault, reply.data);
   return reply.data as T;
 };
 

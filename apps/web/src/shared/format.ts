@@ -30,3 +30,10 @@ export const formatClock = (epochMs: number): string => {
   const d = new Date(epochMs);
   return `${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
 };
+
+/** An ISO instant as the phone's local date and time, 2026-11-22 08:05. */
+export const formatDateTime = (iso: string): string => {
+  const d = new Date(iso);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}`;
+};

@@ -76,4 +76,18 @@ export const queryKeys = {
   cases: {
     one: (casesId: string) => ['cases', casesId] as const,
   },
+  applications: {
+    progress: (token: string) => ['applications', 'progress', token] as const,
+  },
+  admin: {
+    all: ['admin'] as const,
+    access: () => ['admin', 'access'] as const,
+    users: () => ['admin', 'users'] as const,
+    applications: () => ['admin', 'applications'] as const,
+    sms: () => ['admin', 'sms'] as const,
+    lines: () => ['admin', 'lines'] as const,
+    machines: (filter: { keyword: string; pageIndex: number }) =>
+      ['admin', 'machines', filter] as const,
+    audit: (pageIndex: number) => ['admin', 'audit', pageIndex] as const,
+  },
 } as const;

@@ -11,16 +11,16 @@ export const buildChannels = (config: Config): Channel[] =>
     switch (name) {
       case 'wechat':
         return wechatChannel({
-          apiBase: config.WECHAT_API_BASE,
-          appId: config.WECHAT_APP_ID!,
-          appSecret: config.WECHAT_APP_SECRET!,
+          apiBase: config.WECHAT_API_URL,
+          appId: config.WECHAT_APPID!,
+          appSecret: config.WECHAT_SECRET!,
           templateId: config.WECHAT_TEMPLATE_ID!,
         });
       case 'dingtalk':
         return dingtalkChannel({
-          apiBase: config.DINGTALK_API_BASE,
-          appKey: config.DINGTALK_APP_KEY!,
-          appSecret: config.DINGTALK_APP_SECRET!,
+          apiBase: config.DINGTALK_API_URL,
+          appKey: config.DINGTALK_APPKEY!,
+          appSecret: config.DINGTALK_APPSECRET!,
           agentId: config.DINGTALK_AGENT_ID!,
         });
       case 'webhook':

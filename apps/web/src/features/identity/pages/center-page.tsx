@@ -1,6 +1,19 @@
+import { adminApi } from '@linewatch/contracts/admin-api';
+import { useQuery } from '@tanstack/react-query';
 import { List } from 'antd-mobile';
-import { CloseCircleOutline, LinkOutline, SetOutline, UserOutline } from 'antd-mobile-icons';
+import {
+  CloseCircleOutline,
+  FileOutline,
+  LinkOutline,
+  MessageOutline,
+  SetOutline,
+  UnorderedListOutline,
+  UserOutline,
+  UserSetOutline,
+} from 'antd-mobile-icons';
 import { useNavigate } from 'react-router';
+import { call } from '../../../shared/api-client.ts';
+import { queryKeys } from '../../../shared/query-keys.ts';
 import { useSession } from '../../../shared/session-store.ts';
 import { useLogout } from '../use-logout.ts';
 import styles from './center-page.module.css';
@@ -10,6 +23,11 @@ const CenterPage = () => {
   const navigate = useNavigate();
   const user = useSession((state) => state.user);
   const { confirmLogout, pending } = useLogout();
+  // Whether to offer 管理: asked of the server, which decides (the admin pages check again).
+  const isAdmin = useQuery({
+    queryKey: queryKeys.admin.access(),
+    queryFn: () => call(adminApi.access, undefined),
+  }).data?.isAdmin;
 
   return (
     <div className={styles.page}>
@@ -41,9 +59,43 @@ const CenterPage = () => {
         >
           解绑机台
         </List.Item>
-        <List.Item prefix={<SetOutline />} data-testid="center-settings" arrowIcon={false}>
+        <List.Item
+          prefix={<FileOutline />}
+          data-testid="center-faca"
+          onClick={() => void navigate(paths.faca)}
+        >
+          FACA
+        </List.Item>
+        <List.Item
+          prefix={<UnorderedListOutline />}
+          data-testid="center-tasks"
+          onClick={() => void navigate(paths.facaTask)}
+        >
+          我的任务
+        </List.Item>
+        <List.Item
+          prefix={<MessageOutline />}
+          data-testid="center-messages"
+          onClick={() => void navigate(paths.messages)}
+        >
+          消息
+        </List.Item>
+        <List.Item
+          prefix={<SetOutline />}
+          data-testid="center-settings"
+          onClick={() => void navigate(paths.set)}
+        >
           设置
         </List.Item>
+        {isAdmin ? (
+          <List.Item
+            prefix={<UserSetOutline />}
+            data-testid="center-admin"
+            onClick={() => void navigate(paths.admin)}
+          >
+            管理
+          </List.Item>
+        ) : null}
       </List>
       <List className={styles.list}>
         <List.Item

@@ -1,0 +1,67 @@
+/**
+ * The administration command line, for a fresh install with no admin yet and for scripts:
+ *
+ *   npm run admin -- create-admin --psn A001 --name 张三
+ *   npm run admin -- create-user --psn E001 --name 李四 --lines 一线,二线
+ *   npm run admin -- reset-password --psn E001 | disable-user --psn E001 | enable-user --psn E001
+ *   npm run admin -- grant-lines --psn E001 --lines 一线 | make-admin --psn E001
+ *   npm run admin -- add-line --name 一线 | add-group --line 一线 --name 组装
+ *   npm run admin -- list-users | list-lines
+ *
+ * A password is never an argument (shell history, process lists): it comes from
+ * LINEWATCH_PASSWORD or a prompt. It opens the database the server uses (same DATA_DIR /
+ * DATABASE_URL); the embedded database is locked by a running server, so stop it first there.
+ * Every change goes through the admin service and lands in the audit log as actor "cli".
+ */
+import { createInterface } from 'node:readline';
+import { ConfigError, loadConfig } from '../config.ts';
+import { openDatabase } from '../db/database.ts';
+import { DomainError } from '../http/envelope.ts';
+import { CliError, runCli } from './cli-commands.ts';
+
+/** Reads a password without echoing it, twice (a typo would lock the first admin out). */
+const promptPassword = async (): Promise<string> => {
+  const fromEnv = process.env.LINEWATCH_PASSWORD;
+  if (fromEnv) return fromEnv;
+  if (!process.stdin.isTTY) throw new CliError('请通过环境变量 LINEWATCH_PASSWORD 或终端输入密码');
+  const ask = (question: string) =>
+    new Promise<string>((resolve) => {
+      const rl = createInterface({ input: process.stdin, output: process.stdout, terminal: true });
+      const output = rl as unknown as { _writeToOutput: (text: string) => void };
+      process.stdout.write(question);
+      output._writeToOutput = () => undefined;
+      rl.question('', (answer) => {
+        rl.close();
+        process.stdout.write('\n');
+        resolve(answer);
+      });
+    });
+  const first = await ask('密码: ');
+  if (first !== (await ask('再次输入密码: '))) throw new CliError('两次输入的密码不一致');
+  return first;
+};
+
+const main = async () => {
+  let database;
+  try {
+    database = await openDatabase(loadConfig());
+  } catch (error) {
+    console.error(error instanceof ConfigError ? error.message : (error as Error).message);
+    process.exit(1);
+  }
+  try {
+    await runCli(process.argv.slice(2), database.db, {
+      print: (line) => console.log(line),
+      password: promptPassword,
+    });
+  } catch (error) {
+    if (error instanceof CliError || error instanceof DomainError) {
+      console.error(error.message);
+      process.exitCode = 1;
+    } else throw error;
+  } finally {
+    await database.close();
+  }
+};
+
+await main();

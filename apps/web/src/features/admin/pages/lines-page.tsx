@@ -1,0 +1,125 @@
+import type { AdminLine } from '@linewatch/contracts/admin';
+import { Button, Dialog, Input, List, SwipeAction } from 'antd-mobile';
+import { useState } from 'react';
+import { ListState } from '../../../shared/components/list-state.tsx';
+import { toastSuccess } from '../../../shared/toast.ts';
+import { useDeleteGroup, useDeleteLine, useLinesQuery, useSaveGroup, useSaveLine } from '../api.ts';
+import { AdminPage } from '../components/admin-page.tsx';
+import styles from '../components/admin.module.css';
+import { adminSchemas, validate } from '../validate.ts';
+
+/** Asks for a name (a new line or group, or a rename). */
+const askName = async (title: string, initial = ''): Promise<string | null> => {
+  let value = initial;
+  const ok = await Dialog.confirm({
+    title,
+    content: (
+      <Input
+        defaultValue={initial}
+        placeholder="请输入名称"
+        onChange={(v) => (value = v)}
+        data-testid="name-input"
+      />
+    ),
+  });
+  return ok ? value : null;
+};
+
+const LinesPage = () => {
+  const lines = useLinesQuery();
+  const saveLine = useSaveLine();
+  const deleteLine = useDeleteLine();
+  const saveGroup = useSaveGroup();
+  const deleteGroup = useDeleteGroup();
+  const [name, setName] = useState('');
+  const done = () => toastSuccess('保存成功');
+
+  const addLine = async () => {
+    const body = validate((await adminSchemas()).saveLineBody, { name });
+    if (body) saveLine.mutate(body, { onSuccess: () => (setName(''), done()) });
+  };
+  const rename = async (line: AdminLine) => {
+    const next = await askName('产线名称', line.name);
+    if (next === null) return;
+    const body = validate((await adminSchemas()).saveLineBody, {
+      id: line.id,
+      name: next,
+      sort: line.sort,
+    });
+    if (body) saveLine.mutate(body, { onSuccess: done });
+  };
+  const addGroup = async (line: AdminLine) => {
+    const next = await askName(`为 ${line.name} 新增产品组`);
+    if (next === null) return;
+    const body = validate((await adminSchemas()).saveGroupBody, { lineId: line.id, name: next });
+    if (body) saveGroup.mutate(body, { onSuccess: done });
+  };
+
+  const list = lines.data ?? [];
+  return (
+    <AdminPage title="产线与产品组" testId="admin-lines">
+      <div className={styles.toolbar}>
+        <Input
+          placeholder="新产线名称"
+          value={name}
+          onChange={setName}
+          data-testid="line-name"
+          clearable
+        />
+        <Button size="small" color="primary" onClick={() => void addLine()} data-testid="line-add">
+          新增产线
+        </Button>
+      </div>
+      {list.map((line) => (
+        <List
+          key={line.id}
+          header={`${line.name}（机台 ${line.machineCount}）`}
+          data-testid={`line-${line.name}`}
+        >
+          <SwipeAction
+            rightActions={[
+              {
+                key: 'delete',
+                text: '删除',
+                color: 'danger',
+                onClick: () => deleteLine.mutate(line.id, { onSuccess: done }),
+              },
+            ]}
+          >
+            <List.Item onClick={() => void rename(line)} extra="重命名">
+              {line.name}
+            </List.Item>
+          </SwipeAction>
+          {line.groups.map((g) => (
+            <SwipeAction
+              key={g.id}
+              rightActions={[
+                {
+                  key: 'delete',
+                  text: '删除',
+                  color: 'danger',
+                  onClick: () => deleteGroup.mutate(g.id, { onSuccess: done }),
+                },
+              ]}
+            >
+              <List.Item prefix="·" extra={`机台 ${g.machineCount}`}>
+                {g.name}
+              </List.Item>
+            </SwipeAction>
+          ))}
+          <List.Item onClick={() => void addGroup(line)} className={styles.meta}>
+            + 新增产品组
+          </List.Item>
+        </List>
+      ))}
+      {lines.isPending || lines.isError || list.length === 0 ? (
+        <ListState
+          state={lines.isPending ? 'loading' : lines.isError ? 'error' : 'empty'}
+          onRetry={() => void lines.refetch()}
+        />
+      ) : null}
+    </AdminPage>
+  );
+};
+
+export default LinesPage;
