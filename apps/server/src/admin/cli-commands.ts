@@ -2,6 +2,7 @@
 import { parseArgs } from 'node:util';
 import { adminMessages, createUserBody } from '@linewatch/contracts/admin';
 import type { Db } from '../db/database.ts';
+import { runGatewayCommand } from '../gateways/cli.ts';
 import { createAdminRepository } from './repository.ts';
 import { CLI_ACTOR, createAdminService, type AdminService } from './service.ts';
 
@@ -117,7 +118,7 @@ export const commands: Record<string, CliCommand> = {
 };
 
 const USAGE = `用法: npm run admin -- <命令> [--psn 工号] [--name 名称] [--lines 产线1,产线2] [--line 产线]
-命令: ${Object.keys(commands).join(', ')}
+命令: ${Object.keys(commands).join(', ')}, gateway:register, gateway:rotate, gateway:list, gateway:help
 密码取自环境变量 LINEWATCH_PASSWORD，否则在终端输入。`;
 
 /** Runs one command against a database; the exit code is the caller's. */
@@ -126,6 +127,8 @@ export const runCli = async (
   db: Db,
   io: { print: (line: string) => void; password: () => Promise<string> },
 ): Promise<void> => {
+  // gateway:register / rotate / list / help (gateways/cli.ts) take positional arguments.
+  if (await runGatewayCommand(db, argv, io.print)) return;
   const { positionals, values } = parseArgs({
     args: argv,
     allowPositionals: true,

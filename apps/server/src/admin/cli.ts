@@ -7,6 +7,7 @@
  *   npm run admin -- grant-lines --psn E001 --lines 一线 | make-admin --psn E001
  *   npm run admin -- add-line --name 一线 | add-group --line 一线 --name 组装
  *   npm run admin -- list-users | list-lines
+ *   npm run admin -- gateway:register <serial> [name] | gateway:rotate <serial> | gateway:list
  *
  * A password is never an argument (shell history, process lists): it comes from
  * LINEWATCH_PASSWORD or a prompt. It opens the database the server uses (same DATA_DIR /

@@ -1,6 +1,7 @@
 import type { AdminMachine, AdminUser } from '@linewatch/contracts/admin';
-import { sql } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Db } from '../db/database.ts';
+import type { Database } from '../db/schema.ts';
 
 /** A machine's administered columns (never its gateway binding, position or PLC address). */
 export interface MachineColumns {
@@ -180,11 +181,14 @@ const repositoryOn = (db: Db) => {
     ) => db.updateTable('users').set(patch).where('id', '=', id).execute(),
 
     /** Disabling also releases the messaging identities, so no silent sign-in brings them back. */
-    setDisabled: (id: number, disabled: boolean) =>
-      db.transaction().execute(async (tx) => {
+    setDisabled: async (id: number, disabled: boolean) => {
+      const apply = async (tx: Kysely<Database>) => {
         await tx.updateTable('users').set({ disabled }).where('id', '=', id).execute();
         if (disabled) await tx.deleteFrom('user_identities').where('user_id', '=', id).execute();
-      }),
+      };
+      // The CLI may run this inside its caller's transaction already.
+      await (db.isTransaction ? apply(db) : db.transaction().execute(apply));
+    },
 
     setUserLines: async (userId: number, lineIds: readonly number[]) => {
       await db.deleteFrom('user_lines').where('user_id', '=', userId).execute();
