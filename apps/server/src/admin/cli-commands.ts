@@ -1,8 +1,7 @@
-/** The commands of `npm run admin` (cli.ts), apart from the process so tests can run them. */
+/** The commands of `npm run admin` (src/cli.ts), apart from the process so tests can run them. */
 import { parseArgs } from 'node:util';
 import { adminMessages, createUserBody } from '@linewatch/contracts/admin';
 import type { Db } from '../db/database.ts';
-import { runGatewayCommand } from '../gateways/cli.ts';
 import { createAdminRepository } from './repository.ts';
 import { CLI_ACTOR, createAdminService, type AdminService } from './service.ts';
 
@@ -127,8 +126,6 @@ export const runCli = async (
   db: Db,
   io: { print: (line: string) => void; password: () => Promise<string> },
 ): Promise<void> => {
-  // gateway:register / rotate / list / help (gateways/cli.ts) take positional arguments.
-  if (await runGatewayCommand(db, argv, io.print)) return;
   const { positionals, values } = parseArgs({
     args: argv,
     allowPositionals: true,

@@ -36,7 +36,6 @@ beforeAll(async () => {
         );
         await expect(run(db, ['no-such-command'])).rejects.toBeInstanceOf(CliError);
         await run(db, ['list-users']);
-        await run(db, ['gateway:register', 'CLIGW0000002', '一线网关']);
       },
     },
   );
@@ -46,8 +45,6 @@ afterAll(() => server?.close());
 describe('admin command line', () => {
   it('makes the first admin, lines and users; the admin signs in and sees it all in the audit log', async () => {
     expect(printed).toContain('已创建管理员 root（厂长）');
-    // The gateway commands (gateways/cli.ts) run through the same CLI.
-    expect(printed).toContain('网关 CLIGW0000002');
     expect(printed.some((line) => line.startsWith('op1\t操作员\t已停用\t一线,二线'))).toBe(true);
     const key = await login(server.baseUrl, 'root', 'first-admin-pw');
     const audit = await api(server.baseUrl, key).get<Page<AuditEntry>>(adminApi.audit.path, {

@@ -5,7 +5,6 @@ import { DeviceLayout } from './layouts/device-layout.tsx';
 import { RootLayout } from './layouts/root-layout.tsx';
 import { TabLayout } from './layouts/tab-layout.tsx';
 import type { RouteHandle } from './route-handle.ts';
-import { NotBuilt } from './screens/not-built.tsx';
 import { NotFound } from './screens/not-found.tsx';
 import { PageLoading } from './screens/page-loading.tsx';
 import { Refresh } from './screens/refresh.tsx';
@@ -63,13 +62,6 @@ const SetPage = lazyPage(() => import('../features/alerts/pages/set-page.tsx'));
 
 const handle = (title: string, roles?: readonly string[]): RouteHandle =>
   roles ? { title, roles } : { title };
-
-/** A route whose screen is not built yet. Paths are absolute (shared/paths.ts): the root has none. */
-const notBuilt = (path: string, title: string, standalone = true): RouteObject => ({
-  path,
-  handle: handle(title),
-  element: <NotBuilt standalone={standalone} />,
-});
 
 export const routes: RouteObject[] = [
   {

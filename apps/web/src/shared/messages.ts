@@ -3,7 +3,6 @@ export const webMessages = {
   networkError: '网络异常，请检查网络连接',
   timeout: '请求超时，请检查网络后重试',
   reLogin: '请重新登录',
-  notBuilt: '该页面尚未开放',
   notFound: '页面不存在',
   chunkFailed: '页面加载失败',
   connectionError: '连接异常',

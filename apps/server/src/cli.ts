@@ -15,10 +15,11 @@
  * Every change goes through the admin service and lands in the audit log as actor "cli".
  */
 import { createInterface } from 'node:readline';
-import { ConfigError, loadConfig } from '../config.ts';
-import { openDatabase } from '../db/database.ts';
-import { DomainError } from '../http/envelope.ts';
-import { CliError, runCli } from './cli-commands.ts';
+import { ConfigError, loadConfig } from './config.ts';
+import { openDatabase } from './db/database.ts';
+import { DomainError } from './http/envelope.ts';
+import { CliError, runCli } from './admin/cli-commands.ts';
+import { runGatewayCommand } from './gateways/cli.ts';
 
 /** Reads a password without echoing it, twice (a typo would lock the first admin out). */
 const promptPassword = async (): Promise<string> => {
@@ -50,11 +51,13 @@ const main = async () => {
     console.error(error instanceof ConfigError ? error.message : (error as Error).message);
     process.exit(1);
   }
+  const argv = process.argv.slice(2);
+  const print = (line: string) => console.log(line);
   try {
-    await runCli(process.argv.slice(2), database.db, {
-      print: (line) => console.log(line),
-      password: promptPassword,
-    });
+    // gateway:register / rotate / list / help (gateways/cli.ts), else the admin commands.
+    if (!(await runGatewayCommand(database.db, argv, print))) {
+      await runCli(argv, database.db, { print, password: promptPassword });
+    }
   } catch (error) {
     if (error instanceof CliError || error instanceof DomainError) {
       console.error(error.message);
