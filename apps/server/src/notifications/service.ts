@@ -103,12 +103,6 @@ export const createNotifications = (channels: readonly ChannelName[] = []): Noti
           .leftJoin('user_identities as dd', (j) =>
             j.onRef('dd.user_id', '=', 'u.id').on('dd.provider', '=', 'dingtalk'),
           )
-          .leftJoin('user_identities as wx', (j) =>
-            j.onRef('wx.user_id', '=', 'u.id').on('wx.provider', '=', 'wechat'),
-          )
-          .leftJoin('user_identities as dd', (j) =>
-            j.onRef('dd.user_id', '=', 'u.id').on('dd.provider', '=', 'dingtalk'),
-          )
           .select([
             'u.id',
             'wx.subject as open_id',

@@ -1,3 +1,4 @@
+import { adminApi } from '@linewatch/contracts/admin-api';
 import { gatewaysApi } from '@linewatch/contracts/gateways-api';
 import { screen } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
@@ -7,7 +8,9 @@ import { renderPage } from '../../../testing/render-page.tsx';
 
 describe('admin gateways page', () => {
   it('lists each gateway’s state and machines, and shows a new credential once', async () => {
+    // The page sits behind the admin gate, which asks the server first.
     const api = fakeApi()
+      .on(adminApi.access, () => ({ isAdmin: true }))
       .on(gatewaysApi.adminList, () => [
         {
           serial: 'GW0000000001',

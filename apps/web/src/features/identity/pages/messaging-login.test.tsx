@@ -1,3 +1,4 @@
+import { adminApi } from '@linewatch/contracts/admin-api';
 import { identityMessages } from '@linewatch/contracts/identity-messages';
 import type { UserProfile } from '@linewatch/contracts/identity';
 import { identityApi } from '@linewatch/contracts/identity-api';
@@ -183,13 +184,15 @@ describe('logging out from the personal centre', () => {
     const api = fakeApi()
       .on(identityApi.wechatSignOut, () => null)
       .on(identityApi.dingdingSignOut, () => null)
-      .on(identityApi.signOut, () => null);
+      .on(identityApi.signOut, () => null)
+      .on(adminApi.access, () => ({ isAdmin: false }));
     const { router, user } = renderPage(paths.center, { api });
     useSession.setState({ signedInWith: via });
     await user.click(await screen.findByTestId('logout', {}, { timeout: 10_000 }));
     expect(await screen.findByText(question)).toBeTruthy();
-    // The dialog is still fading in (pointer-events: none): a plain click.
-    fireEvent.click(screen.getByRole('button', { name: '确定' }));
+    // The dialog is still fading in (pointer-events: none): a plain click. An earlier case's
+    // dialog may still be fading out: this one is the last.
+    fireEvent.click(screen.getAllByRole('button', { name: '确定' }).at(-1)!);
     await vi.waitFor(() => expect(router.state.location.pathname).toBe(paths.login));
     expect(api.calls(endpoint)).toHaveLength(1);
     expect(useSession.getState().keyId).toBeNull();
