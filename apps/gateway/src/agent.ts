@@ -1,5 +1,5 @@
 import { topicOf, type GatewayStateMessage } from '@linewatch/contracts/mqtt';
-import { createRequire } from 'node:module';
+import agentPackage from '../package.json' with { type: 'json' };
 import { OfflineBuffer } from './buffer/offline-buffer.ts';
 import { CommandHandler } from './commands.ts';
 import { Machines } from './bind/machines.ts';
@@ -27,9 +27,11 @@ export interface GatewayAgent {
 
 const STOP_PUBLISH_TIMEOUT_MS = 3000;
 
-/** Announced in the online state; the server's gateway registry shows it. */
-const AGENT_VERSION = (createRequire(import.meta.url)('../package.json') as { version: string })
-  .version;
+/**
+ * Announced in the online state; the server's gateway registry shows it. Imported, not read at run
+ * time: the server's build bundles the agent, where no package.json sits beside it.
+ */
+const AGENT_VERSION = agentPackage.version;
 
 /**
  * One gateway: its machines polled into the offline buffer (poller.ts), the buffer sent over the
