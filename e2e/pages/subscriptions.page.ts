@@ -27,6 +27,8 @@ export class SubscriptionListPage {
 
   /** Drags a row to the left, as a thumb does, until its 编辑 / 删除 buttons show. */
   async swipe(sn: string): Promise<void> {
+    // A row below the fold would be dragged outside the viewport.
+    await this.row(sn).scrollIntoViewIfNeeded();
     const box = (await this.row(sn).boundingBox())!;
     const y = box.y + box.height / 2;
     await this.page.mouse.move(box.x + box.width - 10, y);
