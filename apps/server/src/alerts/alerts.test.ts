@@ -233,7 +233,12 @@ describe('alerts', () => {
         'E205',
       ]),
     ]);
-    await waitFor(() => wechat.messages.length === before + 1, { what: 'the E205 message' });
+    // The whole suite on 2 cores can take tens of seconds to get here (a revoked token costs a
+    // failed send and a retry).
+    await waitFor(() => wechat.messages.length === before + 1, {
+      what: 'the E205 message',
+      timeout: 55_000,
+    });
     expect(wechat.tokensIssued()).toBe(2);
   });
 
