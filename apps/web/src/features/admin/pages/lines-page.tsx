@@ -1,10 +1,10 @@
 import type { AdminLine } from '@linewatch/contracts/admin';
 import { Button, Dialog, Input, List, SwipeAction } from 'antd-mobile';
 import { useState } from 'react';
-import { ListState } from '../../../shared/components/list-state.tsx';
 import { toastSuccess } from '../../../shared/toast.ts';
 import { useDeleteGroup, useDeleteLine, useLinesQuery, useSaveGroup, useSaveLine } from '../api.ts';
 import { AdminPage } from '../components/admin-page.tsx';
+import { ListFooter } from '../components/list-footer.tsx';
 import styles from '../components/admin.module.css';
 import { adminSchemas, validate } from '../validate.ts';
 
@@ -112,12 +112,7 @@ const LinesPage = () => {
           </List.Item>
         </List>
       ))}
-      {lines.isPending || lines.isError || list.length === 0 ? (
-        <ListState
-          state={lines.isPending ? 'loading' : lines.isError ? 'error' : 'empty'}
-          onRetry={() => void lines.refetch()}
-        />
-      ) : null}
+      <ListFooter query={lines} itemCount={list.length} />
     </AdminPage>
   );
 };
