@@ -203,6 +203,14 @@ describe('users page', () => {
       expect(api.calls(adminApi.disableUser)).toEqual([{ id: 5, disabled: true }]),
     );
 
+    // Cancelled: 取消操作, nothing sent.
+    await person.click(screen.getByTestId('user-E1001'));
+    await person.click(await screen.findByText('停用'));
+    await screen.findAllByText('停用 张三 后其登录会立即失效，是否继续？');
+    fireEvent.click(screen.getAllByRole('button', { name: '取消' }).at(-1)!);
+    await vi.waitFor(() => expect(toasts).toContain('取消操作'));
+    expect(api.calls(adminApi.disableUser)).toHaveLength(1);
+
     await person.click(screen.getByTestId('user-E1001'));
     await person.click(await screen.findByText('产线授权'));
     await person.click(within(await screen.findByTestId('line-selector')).getByText('SMT一线'));
@@ -292,8 +300,24 @@ describe('lines page', () => {
     );
 
     fireEvent.click(within(first).getAllByRole('button', { name: '删除' })[0]!);
+    expect(await screen.findByText('删除产线 SMT一线？')).toBeTruthy();
+    expect(api.calls(adminApi.deleteLine)).toHaveLength(0);
+    confirmDialog();
     await vi.waitFor(() => expect(api.calls(adminApi.deleteLine)).toEqual([{ id: 1 }]));
     await vi.waitFor(() => expect(toasts).toContain(adminMessages.lineInUse));
+  });
+
+  it('renames a product group', async () => {
+    const api = adminApiFake().on(adminApi.saveGroup, () => line());
+    const { user: person } = open(paths.adminLines, api);
+    await person.click(await screen.findByTestId('group-贴片', {}, FIRST_PAINT));
+    const input = (await screen.findByTestId('name-input')).querySelector('input')!;
+    await person.clear(input);
+    await person.type(input, '贴装');
+    confirmDialog();
+    await vi.waitFor(() =>
+      expect(api.calls(adminApi.saveGroup)).toEqual([{ id: 11, lineId: 1, name: '贴装' }]),
+    );
   });
 });
 

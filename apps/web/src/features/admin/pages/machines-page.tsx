@@ -1,9 +1,10 @@
 import type { AdminMachine, ImportRefusal, MachineBody } from '@linewatch/contracts/admin';
 import { adminApi } from '@linewatch/contracts/admin-api';
-import { Button, Dialog, Form, Input, List, Popup, SearchBar, Selector } from 'antd-mobile';
+import { Button, Form, Input, List, Popup, SearchBar, Selector } from 'antd-mobile';
 import { useRef, useState } from 'react';
 import { ApiError } from '../../../shared/api-client.ts';
 import { Pager } from '../../../shared/components/pager.tsx';
+import { confirmAction } from '../../../shared/confirm.ts';
 import { toastSuccess } from '../../../shared/toast.ts';
 import {
   ADMIN_PAGE_SIZE,
@@ -120,10 +121,7 @@ const MachinesPage = () => {
   };
 
   const onDelete = async (machine: AdminMachine) => {
-    const sure = await Dialog.confirm({
-      content: `删除机台 ${machine.snCode} 及其全部历史数据？`,
-    });
-    if (sure)
+    if (await confirmAction(`删除机台 ${machine.snCode} 及其全部历史数据？`))
       remove.mutate(machine.snCode, {
         onSuccess: () => {
           toastSuccess('已删除');

@@ -1,7 +1,8 @@
 import type { AdminUser, CreateUserBody } from '@linewatch/contracts/admin';
-import { ActionSheet, Button, Dialog, Form, Input, List, Popup, Switch, Tag } from 'antd-mobile';
+import { ActionSheet, Button, Form, Input, List, Popup, Switch, Tag } from 'antd-mobile';
 import { AddOutline } from 'antd-mobile-icons';
 import { useState } from 'react';
+import { confirmAction } from '../../../shared/confirm.ts';
 import { toastSuccess } from '../../../shared/toast.ts';
 import {
   useCreateUser,
@@ -46,10 +47,7 @@ const UsersPage = () => {
   };
   const toggleDisabled = async (user: AdminUser) => {
     if (!user.disabled) {
-      const sure = await Dialog.confirm({
-        content: `停用 ${user.name} 后其登录会立即失效，是否继续？`,
-      });
-      if (!sure) return;
+      if (!(await confirmAction(`停用 ${user.name} 后其登录会立即失效，是否继续？`))) return;
     }
     disable.mutate({ id: user.id, disabled: !user.disabled }, { onSuccess: saved });
   };
