@@ -7,6 +7,7 @@ import { describe, expect, inject, it } from 'vitest';
 import { AdminPages, ApplyPage } from '../pages/admin.page.ts';
 import { CenterPage } from '../pages/center.page.ts';
 import { LoginPage } from '../pages/login.page.ts';
+import { IN_APP_USER_AGENTS } from '../support/browser.ts';
 import { useJourney } from '../support/journey.ts';
 import { paths } from '../support/app-paths.ts';
 
@@ -43,8 +44,10 @@ const badSheet = async () => {
   };
 };
 
+// Inside WeChat, where the factory's people open the app: the applicant's pages are public, the
+// admin signs in through WeChat's authorisation and binds their WeChat account once.
 describe('administration: someone applies for an account and an admin sets them up', () => {
-  const journey = useJourney('admin');
+  const journey = useJourney('admin', { userAgent: IN_APP_USER_AGENTS.wechat });
 
   it('fills in the application and asks for a code: the button counts down', async () => {
     const apply = new ApplyPage(journey.page);
@@ -70,12 +73,20 @@ describe('administration: someone applies for an account and an admin sets them 
   });
 
   it('an admin signs in and finds 管理 in the personal centre', async () => {
+    await fetch(`${inject('wechatFakeUrl')}/__fake/user`, {
+      method: 'POST',
+      body: JSON.stringify({ openid: `o-admin-${Date.now().toString(36)}` }),
+    });
     await journey.page.goto(paths.center);
-    await new LoginPage(journey.page).signIn('admin', 'Admin@2026');
+    const login = new LoginPage(journey.page);
+    await login.waitForForm();
+    await expect.poll(() => login.binds()).toBe(true);
+    await login.signIn('admin', 'Admin@2026');
     const centre = new CenterPage(journey.page);
     await centre.waitUntilShown();
     const admin = new AdminPages(journey.page);
     await admin.centreAdmin.waitFor();
+    await login.toast.waitUntilGone();
     await journey.shot(journey.page, 'centre-with-admin');
     await admin.centreAdmin.tap();
     await admin.waitForHome();

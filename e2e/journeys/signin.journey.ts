@@ -1,6 +1,7 @@
 import { identityMessages } from '@linewatch/contracts/identity-messages';
 import type { Page } from 'playwright-core';
 import { describe, expect, inject, it } from 'vitest';
+import { ApplyPage } from '../pages/admin.page.ts';
 import { CenterPage } from '../pages/center.page.ts';
 import { LoginPage } from '../pages/login.page.ts';
 import { IN_APP_USER_AGENTS } from '../support/browser.ts';
@@ -19,6 +20,17 @@ const unique = (prefix: string) => `${prefix}-${Date.now().toString(36)}`;
 const forgetSession = async (page: Page) => {
   await page.context().clearCookies();
   await page.evaluate(() => sessionStorage.clear());
+};
+
+/** From the login page, someone without an account finds the application form. */
+const applyFromLogin = async (page: Page) => {
+  const login = new LoginPage(page);
+  // DingTalk's 钉钉未绑定用户请登录 from the login page goes first.
+  await login.toast.waitUntilGone();
+  expect((await login.applyLinks.textContent())?.trim()).toBe('没有账号？申请账号|查看申请进度');
+  await login.openApplication();
+  await new ApplyPage(page).waitUntilShown();
+  expect(currentPath(page)).toBe(paths.userApply);
 };
 
 const centreShown = async (page: Page) => {
@@ -87,6 +99,11 @@ describe('sign-in inside WeChat', () => {
     await expect.poll(() => login.binds()).toBe(true);
     expect(currentPath(page)).toBe(links.login(paths.center));
     await journey.shot(page, 'unbound-after-logout');
+  });
+
+  it('someone without an account taps 申请账号 on the login page and gets the application', async () => {
+    await applyFromLogin(journey.page);
+    await journey.shot(journey.page, 'apply');
   });
 });
 
@@ -170,5 +187,10 @@ describe('sign-in inside DingTalk', () => {
     await login.waitForForm();
     await expect.poll(() => login.binds()).toBe(true);
     await journey.shot(page, 'unbound-after-logout');
+  });
+
+  it('someone without an account taps 申请账号 on the login page and gets the application', async () => {
+    await applyFromLogin(journey.page);
+    await journey.shot(journey.page, 'apply');
   });
 });

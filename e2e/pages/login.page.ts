@@ -15,6 +15,8 @@ export class LoginPage {
   readonly usernameError: Locator;
   readonly passwordError: Locator;
   readonly subtitle: Locator;
+  /** 没有账号？申请账号 | 查看申请进度 */
+  readonly applyLinks: Locator;
   readonly toast: Toast;
 
   constructor(private readonly page: Page) {
@@ -27,6 +29,7 @@ export class LoginPage {
     this.usernameError = page.getByTestId('login-username-error');
     this.passwordError = page.getByTestId('login-password-error');
     this.subtitle = page.getByTestId('login-subtitle');
+    this.applyLinks = page.getByTestId('login-apply');
     this.toast = new Toast(page);
   }
 
@@ -70,6 +73,11 @@ export class LoginPage {
   async signIn(username: string, password: string): Promise<void> {
     await this.fill(username, password);
     await this.submit();
+  }
+
+  /** Someone without an account taps 申请账号. */
+  async openApplication(): Promise<void> {
+    await this.page.getByTestId('login-apply-link').tap();
   }
 
   async togglePasswordVisibility(): Promise<void> {

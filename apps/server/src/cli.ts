@@ -1,24 +1,28 @@
 /**
- * The administration command line, for a fresh install with no admin yet and for scripts:
+ * The administration command line, for a fresh install with no admin yet and for scripts
+ * (`npm run admin` prints every command):
  *
  *   npm run admin -- create-admin --psn A001 --name 张三
- *   npm run admin -- create-user --psn E001 --name 李四 --lines 一线,二线
- *   npm run admin -- reset-password --psn E001 | disable-user --psn E001 | enable-user --psn E001
- *   npm run admin -- grant-lines --psn E001 --lines 一线 | make-admin --psn E001
  *   npm run admin -- add-line --name 一线 | add-group --line 一线 --name 组装
- *   npm run admin -- list-users | list-lines
+ *   npm run admin -- import-machines --file 机台.xlsx | export-machines --file 机台.xlsx
+ *   npm run admin -- add-machine --sn SN-1 --line 一线 --device-name 冲压机 --ppm-target 60
+ *   npm run admin -- create-user --psn E001 --name 李四 --lines 一线,二线
+ *   npm run admin -- list-applications | approve --id 3 --lines 一线 | reject --id 4 --reason …
  *   npm run admin -- gateway:register <serial> [name] | gateway:rotate <serial> | gateway:list
  *
  * A password is never an argument (shell history, process lists): it comes from
  * LINEWATCH_PASSWORD or a prompt. It opens the database the server uses (same DATA_DIR /
  * DATABASE_URL); the embedded database is locked by a running server, so stop it first there.
- * Every change goes through the admin service and lands in the audit log as actor "cli".
+ * Every change goes through the admin service and lands in the audit log as actor "cli"; an
+ * approval's SMS goes to the embedded channel's outbox, which the admin screen shows.
  */
 import { createInterface } from 'node:readline';
+import { z } from 'zod';
 import { ConfigError, loadConfig } from './config.ts';
 import { openDatabase } from './db/database.ts';
 import { DomainError } from './http/envelope.ts';
 import { CliError, runCli } from './admin/cli-commands.ts';
+import { createEmbeddedSmsChannel } from './applications/sms.ts';
 import { runGatewayCommand } from './gateways/cli.ts';
 
 /** Reads a password without echoing it, twice (a typo would lock the first admin out). */
@@ -44,6 +48,8 @@ const promptPassword = async (): Promise<string> => {
 };
 
 const main = async () => {
+  // The contract schemas' messages in Chinese where a schema names none, as the server answers.
+  z.config(z.locales.zhCN());
   let database;
   try {
     database = await openDatabase(loadConfig());
@@ -56,7 +62,12 @@ const main = async () => {
   try {
     // gateway:register / rotate / list / help (gateways/cli.ts), else the admin commands.
     if (!(await runGatewayCommand(database.db, argv, print))) {
-      await runCli(argv, database.db, { print, password: promptPassword });
+      const sms = createEmbeddedSmsChannel(database.db, { info: () => undefined });
+      await runCli(argv, database.db, {
+        print,
+        password: promptPassword,
+        tell: (mobile, text) => sms.send(mobile, text),
+      });
     }
   } catch (error) {
     if (error instanceof CliError || error instanceof DomainError) {

@@ -275,10 +275,12 @@ export type ImportBody = z.input<typeof importBody>;
 export const importReply = z.object({ created: z.number(), updated: z.number() });
 export type ImportReply = z.infer<typeof importReply>;
 
-/** A refused import's `data.errors`: every bad row, by its row number in the sheet. */
-export interface ImportRowError {
-  row: number;
-  message: string;
+/**
+ * A refused import's `data`: every bad row, `path` `row.<N>` and `message` `第N行：…`, N as the
+ * spreadsheet numbers its rows (the header is row 1).
+ */
+export interface ImportRefusal {
+  errors: { path: string; message: string }[];
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -266,6 +266,13 @@ describe('users', () => {
       (await api(server.baseUrl, key).get<{ isAdmin: boolean }>(adminApi.access.path)).body.data,
     ).toEqual({ isAdmin: true });
 
+    // Granting lines alone (the users page's 产线授权) changes no other field.
+    const line = await saveLine('授权线');
+    const granted = expectOk(
+      await admin.post<AdminUser>(adminApi.updateUser.path, { id: user.id, lineIds: [line.id] }),
+    );
+    expect(granted).toMatchObject({ lineIds: [line.id], isAdmin: true, name: '重置' });
+
     const self = await admin.post(adminApi.disableUser.path, { id: adminId, disabled: true });
     expect(self.body).toMatchObject({ code: '0400', msg: adminMessages.notYourself });
     const demote = await admin.post(adminApi.updateUser.path, { id: adminId, isAdmin: false });

@@ -178,7 +178,11 @@ const repositoryOn = (db: Db) => {
     updateUser: (
       id: number,
       patch: Partial<{ name: string; nick_name: string; is_admin: boolean; password_hash: string }>,
-    ) => db.updateTable('users').set(patch).where('id', '=', id).execute(),
+    ) =>
+      // Granting lines alone changes no column here (an empty SET is not SQL).
+      Object.keys(patch).length === 0
+        ? Promise.resolve()
+        : db.updateTable('users').set(patch).where('id', '=', id).execute(),
 
     /** Disabling also releases the messaging identities, so no silent sign-in brings them back. */
     setDisabled: async (id: number, disabled: boolean) => {

@@ -6,6 +6,7 @@ import {
   type AdminMachine,
   type AdminUser,
   type AuditEntry,
+  type ImportRefusal,
   type Page,
 } from '@linewatch/contracts/admin';
 import type { z } from 'zod';
@@ -408,7 +409,7 @@ export const createAdminService = ({ repo, endUserSessions, reloadMachines, tell
         const groups = new Map(
           (await r.groups()).map((g) => [`${g.line_id}\u0000${g.name}`, g.id]),
         );
-        const errors: { path: string; message: string }[] = [];
+        const errors: ImportRefusal['errors'] = [];
         const seen = new Map<string, number>();
         const machines: { sn: string; columns: MachineColumns }[] = [];
         for (const { row, values } of rows) {

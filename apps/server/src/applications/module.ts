@@ -3,7 +3,7 @@ import type { Core } from '../core.ts';
 import { createApplicationsRepository } from './repository.ts';
 import { applicationsRoutes } from './routes.ts';
 import { createApplicationsService, type ApplicationsService } from './service.ts';
-import { createLogSmsChannel, type SmsChannel } from './sms.ts';
+import { createEmbeddedSmsChannel, type SmsChannel } from './sms.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -16,7 +16,7 @@ export const applicationsModule = fp(
   async (app, { core, sms }: { core: Core; sms?: SmsChannel }) => {
     const applications = createApplicationsService(
       createApplicationsRepository(core.database.db),
-      sms ?? createLogSmsChannel(app.log),
+      sms ?? createEmbeddedSmsChannel(core.database.db, app.log),
     );
     app.decorate('applications', applications);
     await app.register(applicationsRoutes, { applications });

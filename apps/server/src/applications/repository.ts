@@ -1,6 +1,7 @@
+import { sql } from 'kysely';
 import type { Db } from '../db/database.ts';
 
-export const createApplicationsRepository = (db: Db) => ({
+const repositoryOn = (db: Db) => ({
   /** When the codes of the last `since` were sent to this phone, newest first (the throttle). */
   sentSince: async (mobile: string, since: Date): Promise<Date[]> => {
     const rows = await db
@@ -55,18 +56,14 @@ export const createApplicationsRepository = (db: Db) => ({
       await db.selectFrom('users').select('id').where('psn_code', '=', psnCode).executeTakeFirst(),
     ),
 
-  pendingExists: async (psnCode: string): Promise<boolean> =>
-    Boolean(
-      await db
-        .selectFrom('account_applications')
-        .select('id')
-        .where('psn_code', '=', psnCode)
-        .where('status', '=', 'pending')
-        .executeTakeFirst(),
-    ),
-
-  insertApplication: (row: { tokenHash: string; name: string; psnCode: string; mobile: string }) =>
-    db
+  /** Files an application; false when this employee number has one pending already. */
+  insertApplication: async (row: {
+    tokenHash: string;
+    name: string;
+    psnCode: string;
+    mobile: string;
+  }): Promise<boolean> => {
+    const inserted = await db
       .insertInto('account_applications')
       .values({
         token_hash: row.tokenHash,
@@ -74,7 +71,12 @@ export const createApplicationsRepository = (db: Db) => ({
         psn_code: row.psnCode,
         mobile: row.mobile,
       })
-      .execute(),
+      // account_applications_pending_idx: one open application per employee number
+      .onConflict((oc) => oc.column('psn_code').where('status', '=', 'pending').doNothing())
+      .returning('id')
+      .execute();
+    return inserted.length === 1;
+  },
 
   findByToken: (tokenHash: string) =>
     db
@@ -84,4 +86,22 @@ export const createApplicationsRepository = (db: Db) => ({
       .executeTakeFirst(),
 });
 
-export type ApplicationsRepository = ReturnType<typeof createApplicationsRepository>;
+export type ApplicationsRepository = ReturnType<typeof repositoryOn> & {
+  /**
+   * Runs `work` in one transaction holding this phone's lock, so that the throttle's count and
+   * its insert, or a guess and its count, are one step for every server instance on the database.
+   */
+  withPhoneLocked<T>(
+    mobile: string,
+    work: (repo: ApplicationsRepository) => Promise<T>,
+  ): Promise<T>;
+};
+
+export const createApplicationsRepository = (db: Db): ApplicationsRepository => ({
+  ...repositoryOn(db),
+  withPhoneLocked: (mobile, work) =>
+    db.transaction().execute(async (tx) => {
+      await sql`SELECT pg_advisory_xact_lock(hashtextextended(${`sms:${mobile}`}, 0))`.execute(tx);
+      return work(createApplicationsRepository(tx));
+    }),
+});

@@ -55,6 +55,6 @@ export const applicationsRoutes: FastifyPluginAsyncZod<{
       config: { adminOnly: true },
       schema: { response: { 200: envelopeSchema(z.array(smsMessage)) } },
     },
-    async () => ok(applications.smsOutbox()),
+    async () => ok(await applications.smsOutbox()),
   );
 };

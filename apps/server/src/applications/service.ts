@@ -21,45 +21,55 @@ export const maskMobile = (mobile: string) =>
 const codeHash = (mobile: string, code: string) => sha256(`${mobile}:${code}`);
 
 export const createApplicationsService = (repo: ApplicationsRepository, sms: SmsChannel) => ({
-  /** Sends a code unless this phone had one within a minute or five within the hour. */
+  /**
+   * Sends a code unless this phone had one within a minute or five within the hour. The count
+   * and the new code's row are written under the phone's lock, so two server instances cannot
+   * both let a sixth code through.
+   */
   async sendCode(mobile: string, now = new Date()): Promise<{ retryAfterSeconds: number }> {
-    const sent = await repo.sentSince(mobile, new Date(now.getTime() - HOUR));
-    const wait = sent[0]
-      ? Math.ceil(
-          (sent[0].getTime() + VERIFICATION.resendAfterSeconds * 1000 - now.getTime()) / 1000,
-        )
-      : 0;
-    if (wait > 0 || sent.length >= VERIFICATION.maxPerHour) {
-      throw new DomainError(ReplyCode.refused, applicationMessages.sendTooSoon, {
-        retryAfterSeconds: Math.max(wait, 0),
-      });
-    }
     const code = String(randomInt(0, 10 ** VERIFICATION.codeLength)).padStart(
       VERIFICATION.codeLength,
       '0',
     );
-    await repo.insertCode(
-      mobile,
-      codeHash(mobile, code),
-      new Date(now.getTime() + VERIFICATION.ttlMs),
-    );
+    await repo.withPhoneLocked(mobile, async (r) => {
+      const sent = await r.sentSince(mobile, new Date(now.getTime() - HOUR));
+      const wait = sent[0]
+        ? Math.ceil(
+            (sent[0].getTime() + VERIFICATION.resendAfterSeconds * 1000 - now.getTime()) / 1000,
+          )
+        : 0;
+      if (wait > 0 || sent.length >= VERIFICATION.maxPerHour) {
+        throw new DomainError(ReplyCode.refused, applicationMessages.sendTooSoon, {
+          retryAfterSeconds: Math.max(wait, 0),
+        });
+      }
+      await r.insertCode(
+        mobile,
+        codeHash(mobile, code),
+        new Date(now.getTime() + VERIFICATION.ttlMs),
+      );
+    });
     await sms.send(mobile, `您的Linewatch账号申请验证码为 ${code}，5分钟内有效。`);
     return { retryAfterSeconds: VERIFICATION.resendAfterSeconds };
   },
 
   /** Uses the code (once), then files the application; answers the applicant's token. */
   async apply(form: ApplyForm, now = new Date()): Promise<{ token: string }> {
-    const code = await repo.usableCode(form.mobile, now, VERIFICATION.maxAttempts);
-    if (!code) throw refused(applicationMessages.codeInvalid);
-    if (code.code_hash !== codeHash(form.mobile, form.code)) {
-      await repo.countWrongGuess(code.id);
-      throw refused(applicationMessages.codeInvalid);
-    }
-    if (!(await repo.useCode(code.id, now))) throw refused(applicationMessages.codeInvalid);
+    // Under the phone's lock: a code's five guesses are five, however many instances answer.
+    const accepted = await repo.withPhoneLocked(form.mobile, async (r) => {
+      const code = await r.usableCode(form.mobile, now, VERIFICATION.maxAttempts);
+      if (!code) return false;
+      if (code.code_hash !== codeHash(form.mobile, form.code)) {
+        await r.countWrongGuess(code.id);
+        return false;
+      }
+      return r.useCode(code.id, now);
+    });
+    if (!accepted) throw refused(applicationMessages.codeInvalid);
     if (await repo.userExists(form.psnCode)) throw refused(applicationMessages.accountExists);
-    if (await repo.pendingExists(form.psnCode)) throw refused(applicationMessages.pendingExists);
     const token = newToken();
-    await repo.insertApplication({ ...form, tokenHash: sha256(token) });
+    if (!(await repo.insertApplication({ ...form, tokenHash: sha256(token) })))
+      throw refused(applicationMessages.pendingExists);
     return { token };
   },
 

@@ -1,5 +1,5 @@
 import type { SmsMessage } from '@linewatch/contracts/applications';
-import type { FastifyBaseLogger } from 'fastify';
+import type { Db } from '../db/database.ts';
 
 /**
  * Where text messages to a phone go (verification codes, an approved applicant's initial
@@ -7,25 +7,50 @@ import type { FastifyBaseLogger } from 'fastify';
  */
 export interface SmsChannel {
   send(mobile: string, text: string): Promise<void>;
-  /** What was sent lately, for the admin screen; a real provider returns []. */
-  recent(): SmsMessage[];
+  /** What was sent lately, for the admin screen; a real provider answers []. */
+  recent(): Promise<SmsMessage[]>;
 }
 
 const KEEP = 50;
+const KEEP_MS = 24 * 3_600_000;
 
 /**
- * The embedded default, for a site with no SMS provider: each message goes to the server log and
- * to the admin screen (the last 50, in this process's memory), so an admin can read a code or an
- * initial password out to the applicant.
+ * The embedded default, for a site with no SMS provider: each message goes to the log and to the
+ * `sms_outbox` table, whose newest 50 the admin screen shows, so an admin can read a code or an
+ * initial password out to the applicant whichever server instance (or the CLI) sent it. Rows
+ * older than a day or beyond the newest 50 are deleted as new ones come: they hold codes and
+ * passwords in clear.
  */
-export const createLogSmsChannel = (log: FastifyBaseLogger): SmsChannel => {
-  const sent: SmsMessage[] = [];
-  return {
-    async send(mobile, text) {
-      log.info({ sms: { mobile, text } }, 'sms (embedded channel: no provider configured)');
-      sent.unshift({ mobile, text, sentAt: new Date().toISOString() });
-      sent.length = Math.min(sent.length, KEEP);
-    },
-    recent: () => [...sent],
-  };
-};
+export const createEmbeddedSmsChannel = (
+  db: Db,
+  log: { info(details: object, message: string): void },
+): SmsChannel => ({
+  async send(mobile, text) {
+    log.info({ sms: { mobile, text } }, 'sms (embedded channel: no provider configured)');
+    await db.transaction().execute(async (tx) => {
+      await tx.insertInto('sms_outbox').values({ mobile, text }).execute();
+      await tx
+        .deleteFrom('sms_outbox')
+        .where((eb) =>
+          eb.or([
+            eb('sent_at', '<', new Date(Date.now() - KEEP_MS)),
+            eb(
+              'id',
+              'not in',
+              eb.selectFrom('sms_outbox').select('id').orderBy('id', 'desc').limit(KEEP),
+            ),
+          ]),
+        )
+        .execute();
+    });
+  },
+  recent: async () =>
+    (
+      await db
+        .selectFrom('sms_outbox')
+        .select(['mobile', 'text', 'sent_at'])
+        .orderBy('id', 'desc')
+        .limit(KEEP)
+        .execute()
+    ).map((m) => ({ mobile: m.mobile, text: m.text, sentAt: m.sent_at.toISOString() })),
+});

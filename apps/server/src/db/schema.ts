@@ -11,6 +11,7 @@ import type {
 import type {
   AccountApplicationsTable,
   AuditLogTable,
+  SmsOutboxTable,
   VerificationCodesTable,
 } from './schema/admin.ts';
 import type { NotificationsTable } from './schema/notifications.ts';
@@ -235,6 +236,7 @@ export interface Database {
   alert_episodes: AlertEpisodesTable;
   failure_cases: FailureCasesTable;
   verification_codes: VerificationCodesTable;
+  sms_outbox: SmsOutboxTable;
   account_applications: AccountApplicationsTable;
   audit_log: AuditLogTable;
 }

@@ -15,14 +15,24 @@ interface Failure {
   code: string;
   msg: string;
   status: number;
+  data: unknown;
 }
 
-/** A refusal in the envelope (`{ success: false, code, msg }`), e.g. 0403 无权查看. */
-export const failure = (code: string, msg: string, status = 200): Failure => ({
+/**
+ * A refusal in the envelope (`{ success: false, code, msg, data }`), e.g. 0403 无权查看, or a
+ * refused import with every bad row in `data.errors`.
+ */
+export const failure = (
+  code: string,
+  msg: string,
+  status = 200,
+  data: unknown = null,
+): Failure => ({
   [FAILURE]: true,
   code,
   msg,
   status,
+  data,
 });
 
 type Handler<Input, Reply> = (
@@ -80,7 +90,7 @@ export const fakeApi = () => {
     const reply = await route.handler(received, url);
     if (isFailure(reply)) {
       return envelope(
-        { success: false, code: reply.code, msg: reply.msg, data: null },
+        { success: false, code: reply.code, msg: reply.msg, data: reply.data },
         reply.status,
       );
     }

@@ -13,6 +13,14 @@ export interface VerificationCodesTable {
   created_at: DefaultNow;
 }
 
+/** The embedded SMS channel's messages (applications/sms.ts), newest read first. */
+export interface SmsOutboxTable {
+  id: Generated<number>;
+  mobile: string;
+  text: string;
+  sent_at: DefaultNow;
+}
+
 export type ApplicationStatus = 'pending' | 'approved' | 'rejected';
 
 export interface AccountApplicationsTable {

@@ -14,6 +14,9 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { call } from '../../shared/api-client.ts';
 import { queryKeys } from '../../shared/query-keys.ts';
 
+/** Rows a page of the machines and the audit log. */
+export const ADMIN_PAGE_SIZE = 20;
+
 export const useAccessQuery = () =>
   useQuery({ queryKey: queryKeys.admin.access(), queryFn: () => call(adminApi.access, undefined) });
 
@@ -39,13 +42,17 @@ export const useMachinesQuery = (keyword: string, pageIndex: number) =>
   useQuery({
     queryKey: queryKeys.admin.machines({ keyword, pageIndex }),
     queryFn: () =>
-      call(adminApi.machines, { ...(keyword ? { keyword } : {}), pageIndex, pageSize: 20 }),
+      call(adminApi.machines, {
+        ...(keyword ? { keyword } : {}),
+        pageIndex,
+        pageSize: ADMIN_PAGE_SIZE,
+      }),
   });
 
 export const useAuditQuery = (pageIndex: number) =>
   useQuery({
     queryKey: queryKeys.admin.audit(pageIndex),
-    queryFn: () => call(adminApi.audit, { pageIndex, pageSize: 20 }),
+    queryFn: () => call(adminApi.audit, { pageIndex, pageSize: ADMIN_PAGE_SIZE }),
   });
 
 /** A change: afterwards every admin list (and the device list, which machines feed) reloads. */

@@ -1,12 +1,10 @@
 import { identityMessages } from '@linewatch/contracts/identity-messages';
 import { useMutation } from '@tanstack/react-query';
-import { Dialog } from 'antd-mobile';
 import { useNavigate } from 'react-router';
 import { call } from '../../shared/api-client.ts';
-import { webMessages } from '../../shared/messages.ts';
+import { confirmAction } from '../../shared/confirm.ts';
 import { paths } from '../../shared/paths.ts';
 import { useSession } from '../../shared/session-store.ts';
-import { toastInfo } from '../../shared/toast.ts';
 import { signOutEndpoint } from './api.ts';
 
 /**
@@ -20,16 +18,11 @@ export const useLogout = () => {
   const logout = useMutation({ mutationFn: () => call(signOutEndpoint(signedInWith), undefined) });
 
   const confirmLogout = async () => {
-    const confirmed = await Dialog.confirm({
-      content:
-        signedInWith === 'password'
-          ? identityMessages.logoutConfirmPlain
-          : identityMessages.logoutConfirm,
-    });
-    if (!confirmed) {
-      toastInfo(webMessages.cancelled);
-      return;
-    }
+    const question =
+      signedInWith === 'password'
+        ? identityMessages.logoutConfirmPlain
+        : identityMessages.logoutConfirm;
+    if (!(await confirmAction(question))) return;
     logout.mutate(undefined, {
       onSuccess: () => {
         useSession.getState().clear();

@@ -1,11 +1,11 @@
 import type { AdminApplication } from '@linewatch/contracts/admin';
 import { Button, Dialog, Form, Input, List, Popup, Tag } from 'antd-mobile';
 import { useState } from 'react';
-import { ListState } from '../../../shared/components/list-state.tsx';
 import { formatDateTime } from '../../../shared/format.ts';
 import { toastSuccess } from '../../../shared/toast.ts';
 import { useApplicationsQuery, useApprove, useReject, useSmsOutboxQuery } from '../api.ts';
 import { AdminPage } from '../components/admin-page.tsx';
+import { ListFooter } from '../components/list-footer.tsx';
 import { LineSelector } from '../components/line-selector.tsx';
 import styles from '../components/admin.module.css';
 import { adminSchemas, validate } from '../validate.ts';
@@ -94,12 +94,7 @@ const ApplicationsPage = () => {
           </List.Item>
         ))}
       </List>
-      {applications.isPending || applications.isError || list.length === 0 ? (
-        <ListState
-          state={applications.isPending ? 'loading' : applications.isError ? 'error' : 'empty'}
-          onRetry={() => void applications.refetch()}
-        />
-      ) : null}
+      <ListFooter query={applications} itemCount={list.length} />
 
       <div className={styles.section}>短信记录（未接入短信服务时，验证码与初始密码显示在这里）</div>
       <List data-testid="sms-outbox">
@@ -139,6 +134,7 @@ const ApplicationsPage = () => {
           </Form>
         ) : deciding?.kind === 'reject' ? (
           <Form
+            initialValues={{ reason: '' }}
             onFinish={(v: { reason?: string }) => void onReject(deciding.item, v)}
             footer={
               <Button block type="submit" color="danger" loading={reject.isPending}>

@@ -1,18 +1,17 @@
-import { Button, List } from 'antd-mobile';
+import { List } from 'antd-mobile';
 import { useState } from 'react';
-import { ListState } from '../../../shared/components/list-state.tsx';
+import { Pager } from '../../../shared/components/pager.tsx';
 import { formatDateTime } from '../../../shared/format.ts';
-import { useAuditQuery } from '../api.ts';
+import { ADMIN_PAGE_SIZE, useAuditQuery } from '../api.ts';
 import { AdminPage } from '../components/admin-page.tsx';
+import { ListFooter } from '../components/list-footer.tsx';
 import styles from '../components/admin.module.css';
-
-const PAGE = 20;
 
 const AuditPage = () => {
   const [pageIndex, setPageIndex] = useState(1);
   const audit = useAuditQuery(pageIndex);
   const entries = audit.data?.data ?? [];
-  const pages = Math.max(1, Math.ceil((audit.data?.total ?? 0) / PAGE));
+  const pages = Math.max(1, Math.ceil((audit.data?.total ?? 0) / ADMIN_PAGE_SIZE));
   return (
     <AdminPage title="审计日志" testId="admin-audit">
       <List>
@@ -36,28 +35,13 @@ const AuditPage = () => {
           </List.Item>
         ))}
       </List>
-      {audit.isPending || audit.isError || entries.length === 0 ? (
-        <ListState
-          state={audit.isPending ? 'loading' : audit.isError ? 'error' : 'empty'}
-          onRetry={() => void audit.refetch()}
-        />
-      ) : (
-        <div className={styles.pager}>
-          <Button size="small" disabled={pageIndex <= 1} onClick={() => setPageIndex((p) => p - 1)}>
-            上一页
-          </Button>
-          <span className={styles.meta}>
-            {pageIndex} / {pages}
-          </span>
-          <Button
-            size="small"
-            disabled={pageIndex >= pages}
-            onClick={() => setPageIndex((p) => p + 1)}
-          >
-            下一页
-          </Button>
-        </div>
-      )}
+      <ListFooter
+        query={audit}
+        itemCount={entries.length}
+        pager={
+          <Pager page={pageIndex} totalPage={pages} onChange={setPageIndex} testId="audit-pager" />
+        }
+      />
     </AdminPage>
   );
 };

@@ -1,10 +1,11 @@
 import type { AdminLine } from '@linewatch/contracts/admin';
 import { Button, Dialog, Input, List, SwipeAction } from 'antd-mobile';
 import { useState } from 'react';
-import { ListState } from '../../../shared/components/list-state.tsx';
+import { confirmAction } from '../../../shared/confirm.ts';
 import { toastSuccess } from '../../../shared/toast.ts';
 import { useDeleteGroup, useDeleteLine, useLinesQuery, useSaveGroup, useSaveLine } from '../api.ts';
 import { AdminPage } from '../components/admin-page.tsx';
+import { ListFooter } from '../components/list-footer.tsx';
 import styles from '../components/admin.module.css';
 import { adminSchemas, validate } from '../validate.ts';
 
@@ -48,6 +49,20 @@ const LinesPage = () => {
     });
     if (body) saveLine.mutate(body, { onSuccess: done });
   };
+  const renameGroup = async (line: AdminLine, group: AdminLine['groups'][number]) => {
+    const next = await askName('产品组名称', group.name);
+    if (next === null) return;
+    const body = validate((await adminSchemas()).saveGroupBody, {
+      id: group.id,
+      lineId: line.id,
+      name: next,
+    });
+    if (body) saveGroup.mutate(body, { onSuccess: done });
+  };
+  /** Deleting asks first; the server refuses a line or group that still has machines. */
+  const remove = async (what: string, run: () => void) => {
+    if (await confirmAction(`删除${what}？`)) run();
+  };
   const addGroup = async (line: AdminLine) => {
     const next = await askName(`为 ${line.name} 新增产品组`);
     if (next === null) return;
@@ -82,7 +97,10 @@ const LinesPage = () => {
                 key: 'delete',
                 text: '删除',
                 color: 'danger',
-                onClick: () => deleteLine.mutate(line.id, { onSuccess: done }),
+                onClick: () =>
+                  void remove(`产线 ${line.name}`, () =>
+                    deleteLine.mutate(line.id, { onSuccess: done }),
+                  ),
               },
             ]}
           >
@@ -98,11 +116,19 @@ const LinesPage = () => {
                   key: 'delete',
                   text: '删除',
                   color: 'danger',
-                  onClick: () => deleteGroup.mutate(g.id, { onSuccess: done }),
+                  onClick: () =>
+                    void remove(`产品组 ${g.name}`, () =>
+                      deleteGroup.mutate(g.id, { onSuccess: done }),
+                    ),
                 },
               ]}
             >
-              <List.Item prefix="·" extra={`机台 ${g.machineCount}`}>
+              <List.Item
+                prefix="·"
+                extra={`机台 ${g.machineCount}`}
+                onClick={() => void renameGroup(line, g)}
+                data-testid={`group-${g.name}`}
+              >
                 {g.name}
               </List.Item>
             </SwipeAction>
@@ -112,12 +138,7 @@ const LinesPage = () => {
           </List.Item>
         </List>
       ))}
-      {lines.isPending || lines.isError || list.length === 0 ? (
-        <ListState
-          state={lines.isPending ? 'loading' : lines.isError ? 'error' : 'empty'}
-          onRetry={() => void lines.refetch()}
-        />
-      ) : null}
+      <ListFooter query={lines} itemCount={list.length} />
     </AdminPage>
   );
 };

@@ -1,11 +1,13 @@
-import type { AdminMachine, MachineBody } from '@linewatch/contracts/admin';
+import type { AdminMachine, ImportRefusal, MachineBody } from '@linewatch/contracts/admin';
 import { adminApi } from '@linewatch/contracts/admin-api';
-import { Button, Dialog, Form, Input, List, Popup, SearchBar, Selector } from 'antd-mobile';
+import { Button, Form, Input, List, Popup, SearchBar, Selector } from 'antd-mobile';
 import { useRef, useState } from 'react';
 import { ApiError } from '../../../shared/api-client.ts';
-import { ListState } from '../../../shared/components/list-state.tsx';
+import { Pager } from '../../../shared/components/pager.tsx';
+import { confirmAction } from '../../../shared/confirm.ts';
 import { toastSuccess } from '../../../shared/toast.ts';
 import {
+  ADMIN_PAGE_SIZE,
   useDeleteMachine,
   useImportMachines,
   useLinesQuery,
@@ -13,10 +15,9 @@ import {
   useSaveMachine,
 } from '../api.ts';
 import { AdminPage } from '../components/admin-page.tsx';
+import { ListFooter } from '../components/list-footer.tsx';
 import styles from '../components/admin.module.css';
 import { adminSchemas, validate } from '../validate.ts';
-
-const PAGE = 20;
 
 /** Text fields of the machine form, then the targets of DESIGN.md section 5 (numbers). */
 const TEXT_FIELDS = [
@@ -53,7 +54,14 @@ const toForm = (m: AdminMachine | null): FormValues =>
         lineId: [m.lineId],
         groupId: m.groupId ? [m.groupId] : [],
       }
-    : { country: '中国', lineId: [], groupId: [] };
+    : {
+        // every field given, so an untouched one is refused with its Chinese message
+        ...Object.fromEntries(TEXT_FIELDS.map(([key]) => [key, ''])),
+        snCode: '',
+        country: '中国',
+        lineId: [],
+        groupId: [],
+      };
 
 const fromForm = (v: FormValues): Record<string, unknown> => {
   const body: Record<string, unknown> = { ...v };
@@ -87,6 +95,12 @@ const MachinesPage = () => {
   const [report, setReport] = useState<string[] | null>(null);
   const fileInput = useRef<HTMLInputElement>(null);
   const close = () => setEditing(null);
+  /** The form holds exactly this machine (or a new one's defaults), nothing of the last one. */
+  const openEditor = (machine: AdminMachine | null) => {
+    form.resetFields();
+    form.setFieldsValue(toForm(machine));
+    setEditing({ machine });
+  };
 
   const onSave = async (values: FormValues) => {
     const create = !editing?.machine;
@@ -107,10 +121,7 @@ const MachinesPage = () => {
   };
 
   const onDelete = async (machine: AdminMachine) => {
-    const sure = await Dialog.confirm({
-      content: `删除机台 ${machine.snCode} 及其全部历史数据？`,
-    });
-    if (sure)
+    if (await confirmAction(`删除机台 ${machine.snCode} 及其全部历史数据？`))
       remove.mutate(machine.snCode, {
         onSuccess: () => {
           toastSuccess('已删除');
@@ -129,9 +140,7 @@ const MachinesPage = () => {
           setReport([`导入成功：新增 ${created} 台，更新 ${updated} 台`]);
         },
         onError: (error) => {
-          const errors = (error instanceof ApiError ? error.data : null) as {
-            errors?: { message: string }[];
-          } | null;
+          const errors = (error instanceof ApiError ? error.data : null) as ImportRefusal | null;
           setReport([
             '导入失败，未写入任何数据：',
             ...(errors?.errors?.map((e) => e.message) ?? [error.message]),
@@ -145,7 +154,7 @@ const MachinesPage = () => {
   const selectedLine = Form.useWatch('lineId', form) as number[] | undefined;
   const groups = lines.find((l) => l.id === selectedLine?.[0])?.groups ?? [];
   const page = machines.data;
-  const pages = Math.max(1, Math.ceil((page?.total ?? 0) / PAGE));
+  const pages = Math.max(1, Math.ceil((page?.total ?? 0) / ADMIN_PAGE_SIZE));
 
   return (
     <AdminPage title="机台管理" testId="admin-machines">
@@ -161,7 +170,7 @@ const MachinesPage = () => {
         <Button
           size="small"
           color="primary"
-          onClick={() => setEditing({ machine: null })}
+          onClick={() => openEditor(null)}
           data-testid="machine-create"
         >
           新增
@@ -203,10 +212,7 @@ const MachinesPage = () => {
         {(page?.data ?? []).map((m) => (
           <List.Item
             key={m.snCode}
-            onClick={() => {
-              form.setFieldsValue(toForm(m));
-              setEditing({ machine: m });
-            }}
+            onClick={() => openEditor(m)}
             description={
               <span className={styles.meta}>
                 {m.lineName}
@@ -220,43 +226,21 @@ const MachinesPage = () => {
           </List.Item>
         ))}
       </List>
-      {machines.isPending || machines.isError || page?.data.length === 0 ? (
-        <ListState
-          state={
-            machines.isPending
-              ? 'loading'
-              : machines.isError
-                ? 'error'
-                : keyword
-                  ? 'noResult'
-                  : 'empty'
-          }
-          onRetry={() => void machines.refetch()}
-        />
-      ) : (
-        <div className={styles.pager}>
-          <Button size="small" disabled={pageIndex <= 1} onClick={() => setPageIndex((p) => p - 1)}>
-            上一页
-          </Button>
-          <span className={styles.meta}>
-            {pageIndex} / {pages}
-          </span>
-          <Button
-            size="small"
-            disabled={pageIndex >= pages}
-            onClick={() => setPageIndex((p) => p + 1)}
-          >
-            下一页
-          </Button>
-        </div>
-      )}
+      <ListFooter
+        query={machines}
+        itemCount={page?.data.length ?? 0}
+        searching={Boolean(keyword)}
+        pager={
+          <Pager
+            page={pageIndex}
+            totalPage={pages}
+            onChange={setPageIndex}
+            testId="machine-pager"
+          />
+        }
+      />
 
-      <Popup
-        visible={editing !== null}
-        onMaskClick={close}
-        bodyClassName={styles.popup}
-        afterShow={() => !editing?.machine && form.setFieldsValue(toForm(null))}
-      >
+      <Popup visible={editing !== null} onMaskClick={close} bodyClassName={styles.popup}>
         <Form
           form={form}
           layout="horizontal"

@@ -1,8 +1,8 @@
 import type { AdminUser, CreateUserBody } from '@linewatch/contracts/admin';
-import { ActionSheet, Button, Dialog, Form, Input, List, Popup, Switch, Tag } from 'antd-mobile';
+import { ActionSheet, Button, Form, Input, List, Popup, Switch, Tag } from 'antd-mobile';
 import { AddOutline } from 'antd-mobile-icons';
 import { useState } from 'react';
-import { ListState } from '../../../shared/components/list-state.tsx';
+import { confirmAction } from '../../../shared/confirm.ts';
 import { toastSuccess } from '../../../shared/toast.ts';
 import {
   useCreateUser,
@@ -13,6 +13,7 @@ import {
   useUsersQuery,
 } from '../api.ts';
 import { AdminPage } from '../components/admin-page.tsx';
+import { ListFooter } from '../components/list-footer.tsx';
 import { LineSelector } from '../components/line-selector.tsx';
 import styles from '../components/admin.module.css';
 import { adminSchemas, validate } from '../validate.ts';
@@ -46,10 +47,7 @@ const UsersPage = () => {
   };
   const toggleDisabled = async (user: AdminUser) => {
     if (!user.disabled) {
-      const sure = await Dialog.confirm({
-        content: `停用 ${user.name} 后其登录会立即失效，是否继续？`,
-      });
-      if (!sure) return;
+      if (!(await confirmAction(`停用 ${user.name} 后其登录会立即失效，是否继续？`))) return;
     }
     disable.mutate({ id: user.id, disabled: !user.disabled }, { onSuccess: saved });
   };
@@ -92,12 +90,7 @@ const UsersPage = () => {
           </List.Item>
         ))}
       </List>
-      {users.isPending || users.isError || list.length === 0 ? (
-        <ListState
-          state={users.isPending ? 'loading' : users.isError ? 'error' : 'empty'}
-          onRetry={() => void users.refetch()}
-        />
-      ) : null}
+      <ListFooter query={users} itemCount={list.length} />
 
       <ActionSheet
         visible={acting !== null}
@@ -145,7 +138,14 @@ const UsersPage = () => {
       >
         {editing?.kind === 'create' ? (
           <Form
-            initialValues={{ isAdmin: false, lineIds: [] }}
+            initialValues={{
+              psnCode: '',
+              name: '',
+              mobile: '',
+              password: '',
+              isAdmin: false,
+              lineIds: [],
+            }}
             onFinish={(v: CreateUserBody) => void onCreate(v)}
             footer={
               <Button
@@ -202,6 +202,7 @@ const UsersPage = () => {
           </Form>
         ) : editing?.kind === 'password' ? (
           <Form
+            initialValues={{ password: '' }}
             onFinish={(v: { password?: string }) => void onPassword(editing.user, v)}
             footer={
               <Button block type="submit" color="primary" loading={reset.isPending}>

@@ -7,7 +7,7 @@ import { useOperationLog, useStopAlarms } from '../api.ts';
 import { DayPicker } from '../components/day-picker.tsx';
 import { OperationItem, StopAlarmItem } from '../components/log-items.tsx';
 import { NoDevice, Waiting } from '../components/page-states.tsx';
-import { Pager } from '../components/pager.tsx';
+import { Pager } from '../../../shared/components/pager.tsx';
 import { today } from '../dates.ts';
 import styles from './device-log-page.module.css';
 

@@ -1,6 +1,8 @@
 import type { LoginForm as LoginFormValues } from '@linewatch/contracts/identity';
 import { identityMessages } from '@linewatch/contracts/identity-messages';
 import { DotLoading } from 'antd-mobile';
+import { Link } from 'react-router';
+import { paths } from '../../../shared/paths.ts';
 import { toastFailure } from '../../../shared/toast.ts';
 import { useLoginMutation, type BindIdentity, type LoginClient } from '../api.ts';
 import { useFinishSignIn } from '../use-finish-sign-in.ts';
@@ -16,7 +18,10 @@ interface LoginShellProps {
   checking?: boolean;
 }
 
-/** What both login pages share: the brand header, the form, and what a successful reply does. */
+/**
+ * What both login pages share: the brand header, the form, what a successful reply does, and the
+ * way to an account for someone who has none (the application, and its progress afterwards).
+ */
 export const LoginShell = ({ client, subtitle, identity, checking = false }: LoginShellProps) => {
   const finish = useFinishSignIn();
   const login = useLoginMutation(client, identity);
@@ -60,6 +65,20 @@ export const LoginShell = ({ client, subtitle, identity, checking = false }: Log
           <LoginForm submitting={login.isPending} onSubmit={submit} />
         )}
       </section>
+      {checking ? null : (
+        <nav className={styles.apply} data-testid="login-apply">
+          没有账号？
+          <Link to={paths.userApply} data-testid="login-apply-link">
+            申请账号
+          </Link>
+          <span className={styles.divider} aria-hidden>
+            |
+          </span>
+          <Link to={paths.userAudit} data-testid="login-audit-link">
+            查看申请进度
+          </Link>
+        </nav>
+      )}
     </main>
   );
 };

@@ -1,5 +1,6 @@
 import { identityApi } from '@linewatch/contracts/identity-api';
 import { screen } from '@testing-library/react';
+import { Toast } from 'antd-mobile';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { links, paths } from '../../../shared/paths.ts';
 import { useSession } from '../../../shared/session-store.ts';
@@ -42,5 +43,37 @@ describe('login page', () => {
     // The password never leaves the page as typed.
     expect(api.calls(identityApi.wechatBindUser)[0]?.passWord).not.toBe('secret');
     await vi.waitFor(() => expect(useSession.getState().user?.name).toBe('张三'));
+  });
+
+  it('leads someone without an account to the application, and to its progress', async () => {
+    const api = fakeApi().on(identityApi.session, () => failure('0405', '请重新登录', 401));
+    const { router, user } = renderPage(paths.login, { api, signedIn: false });
+    await screen.findByTestId('login-page', {}, { timeout: 20_000 });
+    expect(screen.getByTestId('login-apply').textContent).toBe('没有账号？申请账号|查看申请进度');
+    expect(screen.getByTestId('login-audit-link').getAttribute('href')).toBe(paths.userAudit);
+
+    await user.click(screen.getByRole('link', { name: '申请账号' }));
+    await vi.waitFor(() => expect(router.state.location.pathname).toBe(paths.userApply));
+    expect(await screen.findByTestId('apply-submit', {}, { timeout: 20_000 })).toBeTruthy();
+  });
+
+  it('says 请重新登录 and goes to sign in when the user info cannot be loaded', async () => {
+    const toasts: string[] = [];
+    const toast = vi.spyOn(Toast, 'show').mockImplementation((props) => {
+      if (typeof props === 'object' && typeof props.content === 'string')
+        toasts.push(props.content);
+      return { close: () => {} };
+    });
+    const api = fakeApi()
+      .on(identityApi.userInfo, () => failure('0500', '服务器内部错误', 500))
+      .on(identityApi.userProfile, () => buildUserProfile());
+    // A keyId from an earlier page, but no user info loaded yet: the guard asks for it.
+    useSession.getState().signIn('key-stale');
+    const { router } = renderPage(paths.center, { api, signedIn: false });
+    await vi.waitFor(() => expect(router.state.location.pathname).toBe(paths.login));
+    expect(new URLSearchParams(router.state.location.search).get('redirect')).toBe(paths.center);
+    expect(toasts).toContain('请重新登录');
+    expect(useSession.getState().keyId).toBeNull();
+    toast.mockRestore();
   });
 });

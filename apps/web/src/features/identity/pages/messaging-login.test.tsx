@@ -83,6 +83,8 @@ describe('WeChat login page', () => {
     await vi.waitFor(() => expect(page.dataset.binding).toBe('true'));
     expect(where(router)).toBe(links.login(paths.center));
     expect(screen.getByTestId('login-subtitle').textContent).toBe('使用工号登录，绑定微信账号');
+    // Someone without an account finds the application here too.
+    expect(screen.getByTestId('login-apply-link').getAttribute('href')).toBe(paths.userApply);
 
     await user.type(screen.getByPlaceholderText('请输入用户名'), 'E1001');
     await user.type(screen.getByPlaceholderText('请输入密码'), 'secret');
@@ -145,6 +147,7 @@ describe('DingTalk login page', () => {
     await vi.waitFor(() => expect(page.dataset.binding).toBe('true'));
     expect(page.dataset.client).toBe('dingtalk');
     expect(toasts).toContain(identityMessages.dingTalkNotBound);
+    expect(screen.getByTestId('login-apply-link').getAttribute('href')).toBe(paths.userApply);
     expect(config).toHaveBeenCalledWith(expect.objectContaining(ddConfig));
     expect(dd.runtime.permission.requestAuthCode).toHaveBeenCalledWith({ corpId: 'corp-1' });
     expect(api.calls(identityApi.dingdingUserInfo)).toEqual([{ code: 'dd-code' }]);

@@ -1,7 +1,7 @@
 import { Button } from 'antd-mobile';
 import styles from './pager.module.css';
 
-/** Previous / next paging of the device log (spec section 2). */
+/** Previous / next paging of a list read a page at a time (the device log, the admin lists). */
 export const Pager = ({
   page,
   totalPage,

@@ -1,0 +1,447 @@
+import {
+  adminMessages,
+  type AdminApplication,
+  type AdminLine,
+  type AdminMachine,
+  type AdminUser,
+  type AuditEntry,
+} from '@linewatch/contracts/admin';
+import { adminApi } from '@linewatch/contracts/admin-api';
+import { applicationsApi } from '@linewatch/contracts/applications-api';
+import { fireEvent, screen, within } from '@testing-library/react';
+import userEvent, { PointerEventsCheckLevel } from '@testing-library/user-event';
+import { Dialog, Toast } from 'antd-mobile';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { paths } from '../../../shared/paths.ts';
+import { failure, fakeApi } from '../../../testing/fake-api.ts';
+import { renderPage } from '../../../testing/render-page.tsx';
+
+// The admin pages against a fake server: what they show, what they send, and what they say when
+// the server refuses. Each sits behind the admin gate, which asks the server first.
+
+vi.setConfig({ testTimeout: 30_000 });
+const FIRST_PAINT = { timeout: 20_000 };
+
+const line = (overrides: Partial<AdminLine> = {}): AdminLine => ({
+  id: 1,
+  name: 'SMT一线',
+  sort: 0,
+  machineCount: 2,
+  groups: [{ id: 11, name: '贴片', machineCount: 2 }],
+  ...overrides,
+});
+const LINES = [line(), line({ id: 2, name: '组装线', machineCount: 0, groups: [] })];
+
+const user = (overrides: Partial<AdminUser> = {}): AdminUser => ({
+  id: 5,
+  psnCode: 'E1001',
+  name: '张三',
+  nickName: '',
+  mobile: null,
+  isAdmin: false,
+  disabled: false,
+  lineIds: [1, 2],
+  createdAt: '2026-11-20T08:00:00.000Z',
+  ...overrides,
+});
+
+const machine = (overrides: Partial<AdminMachine> = {}): AdminMachine => ({
+  snCode: 'LW-1',
+  lineId: 1,
+  lineName: 'SMT一线',
+  groupId: 11,
+  groupName: '贴片',
+  deviceName: '贴片机',
+  nickSnCode: '',
+  nickDeviceName: '',
+  machineName: '',
+  projectName: '',
+  country: '中国',
+  province: '广东省',
+  city: '深圳市',
+  ppmTarget: 60,
+  yieldTarget: 98,
+  superiorityRateTarget: 0,
+  useRateTarget: 0,
+  produceTargetNumber: 0,
+  ngTargetNumber: 0,
+  capacityTarget: 0,
+  maxPpm: null,
+  plcModel: '',
+  gatewayId: null,
+  ...overrides,
+});
+
+/** An admin's server: the gate answers yes, the lines are there. */
+const adminApiFake = () =>
+  fakeApi()
+    .on(adminApi.access, () => ({ isAdmin: true }))
+    .on(adminApi.lines, () => LINES);
+
+// jsdom has no pointer capture; antd's swipe and popup gestures ask for it.
+beforeAll(() => {
+  Element.prototype.setPointerCapture ??= () => {};
+  Element.prototype.releasePointerCapture ??= () => {};
+});
+
+let toasts: string[];
+beforeEach(() => {
+  toasts = [];
+  vi.spyOn(Toast, 'show').mockImplementation((props) => {
+    if (typeof props === 'object' && typeof props.content === 'string') toasts.push(props.content);
+    return { close: () => {} };
+  });
+});
+afterEach(() => {
+  vi.mocked(Toast.show).mockRestore();
+  Dialog.clear();
+});
+
+/**
+ * Renders an admin page; taps do not wait for antd's popups to finish fading in (pointer-events
+ * none meanwhile), as a person's tap would not.
+ */
+const open = (path: string, api: ReturnType<typeof fakeApi>) => {
+  const rendered = renderPage(path, { api });
+  return {
+    ...rendered,
+    user: userEvent.setup({ pointerEventsCheck: PointerEventsCheckLevel.Never }),
+  };
+};
+
+/** The last dialog's 确定 (a fading one may still be there; it ignores pointer events). */
+const confirmDialog = () =>
+  fireEvent.click(screen.getAllByRole('button', { name: '确定' }).at(-1)!);
+
+describe('admin gate and home', () => {
+  it('shows 无权查看 to a non-admin and asks nothing else', async () => {
+    const api = fakeApi().on(adminApi.access, () => ({ isAdmin: false }));
+    open(paths.adminUsers, api);
+    expect(await screen.findByTestId('admin-forbidden', {}, FIRST_PAINT)).toBeTruthy();
+    expect(api.calls(adminApi.users)).toHaveLength(0);
+  });
+
+  it('links every admin page, the gateways included, and counts pending applications', async () => {
+    const api = adminApiFake().on(adminApi.applications, () => [
+      { ...application(), status: 'pending' as const },
+    ]);
+    const { router, user: person } = open(paths.admin, api);
+    await screen.findByTestId('admin-home', {}, FIRST_PAINT);
+    expect((await screen.findByTestId('admin-link-applications')).textContent).toContain(
+      '1 待审核',
+    );
+    await person.click(screen.getByTestId('admin-link-gateways'));
+    await vi.waitFor(() => expect(router.state.location.pathname).toBe(paths.adminGateways));
+  });
+});
+
+describe('users page', () => {
+  it('lists users with their lines and marks, and creates one with the form', async () => {
+    const api = adminApiFake()
+      .on(adminApi.users, () => [
+        user(),
+        user({ id: 6, psnCode: 'A1', name: '李四', isAdmin: true, disabled: true, lineIds: [] }),
+      ])
+      .on(adminApi.createUser, (body) => user({ id: 7, psnCode: String(body?.psnCode) }));
+    const { user: person } = open(paths.adminUsers, api);
+    const row = await screen.findByTestId('user-E1001', {}, FIRST_PAINT);
+    await vi.waitFor(() => expect(row.textContent).toContain('SMT一线、组装线'));
+    const admin = screen.getByTestId('user-A1').textContent;
+    expect(admin).toContain('管理员');
+    expect(admin).toContain('已停用');
+    expect(admin).toContain('未授权产线');
+
+    await person.click(screen.getByTestId('user-create'));
+    await person.type(await screen.findByPlaceholderText('请输入工号'), 'E2002');
+    await person.type(screen.getByPlaceholderText('请输入姓名'), '王五');
+    await person.type(screen.getByPlaceholderText('至少8位'), 'long-enough-1');
+    await person.click(within(screen.getByTestId('line-selector')).getByText('组装线'));
+    await person.click(screen.getByTestId('user-save'));
+    await vi.waitFor(() => expect(api.calls(adminApi.createUser)).toHaveLength(1));
+    expect(api.calls(adminApi.createUser)[0]).toMatchObject({
+      psnCode: 'E2002',
+      name: '王五',
+      password: 'long-enough-1',
+      isAdmin: false,
+      lineIds: [2],
+    });
+    await vi.waitFor(() => expect(toasts).toContain('保存成功'));
+  });
+
+  it('checks the form before sending, and shows the server’s refusal', async () => {
+    const api = adminApiFake()
+      .on(adminApi.users, () => [user()])
+      .on(adminApi.createUser, () => failure('0400', adminMessages.userExists, 400));
+    const { user: person } = open(paths.adminUsers, api);
+    await screen.findByTestId('user-E1001', {}, FIRST_PAINT);
+    await person.click(screen.getByTestId('user-create'));
+    await person.type(await screen.findByPlaceholderText('请输入工号'), 'E1001');
+    await person.type(screen.getByPlaceholderText('请输入姓名'), '张三');
+    await person.type(screen.getByPlaceholderText('至少8位'), 'short');
+    await person.click(screen.getByTestId('user-save'));
+    await vi.waitFor(() => expect(toasts).toContain(adminMessages.passwordTooShort));
+    expect(api.calls(adminApi.createUser)).toHaveLength(0);
+
+    await person.type(screen.getByPlaceholderText('至少8位'), '-but-longer');
+    await person.click(screen.getByTestId('user-save'));
+    await vi.waitFor(() => expect(toasts).toContain(adminMessages.userExists));
+    // The form stays open with what was typed.
+    expect(screen.getByPlaceholderText('请输入工号')).toHaveProperty('value', 'E1001');
+  });
+
+  it('disables a user after asking, and grants lines', async () => {
+    const api = adminApiFake()
+      .on(adminApi.users, () => [user()])
+      .on(adminApi.disableUser, (body) => user({ disabled: Boolean(body?.disabled) }))
+      .on(adminApi.updateUser, () => user());
+    const { user: person } = open(paths.adminUsers, api);
+    await person.click(await screen.findByTestId('user-E1001', {}, FIRST_PAINT));
+    await person.click(await screen.findByText('停用'));
+    expect(await screen.findByText('停用 张三 后其登录会立即失效，是否继续？')).toBeTruthy();
+    confirmDialog();
+    await vi.waitFor(() =>
+      expect(api.calls(adminApi.disableUser)).toEqual([{ id: 5, disabled: true }]),
+    );
+
+    // Cancelled: 取消操作, nothing sent.
+    await person.click(screen.getByTestId('user-E1001'));
+    await person.click(await screen.findByText('停用'));
+    await screen.findAllByText('停用 张三 后其登录会立即失效，是否继续？');
+    fireEvent.click(screen.getAllByRole('button', { name: '取消' }).at(-1)!);
+    await vi.waitFor(() => expect(toasts).toContain('取消操作'));
+    expect(api.calls(adminApi.disableUser)).toHaveLength(1);
+
+    await person.click(screen.getByTestId('user-E1001'));
+    await person.click(await screen.findByText('产线授权'));
+    await person.click(within(await screen.findByTestId('line-selector')).getByText('SMT一线'));
+    await person.click(screen.getByTestId('lines-save'));
+    // SMT一线 was granted: the tap took it away.
+    await vi.waitFor(() =>
+      expect(api.calls(adminApi.updateUser)).toEqual([{ id: 5, lineIds: [2] }]),
+    );
+  });
+});
+
+function application(overrides: Partial<AdminApplication> = {}): AdminApplication {
+  return {
+    id: 3,
+    name: '周八',
+    psnCode: 'E-APPLY',
+    mobile: '13812345678',
+    status: 'pending',
+    reason: '',
+    createdAt: '2026-11-22T08:00:00.000Z',
+    decidedAt: null,
+    ...overrides,
+  };
+}
+
+describe('applications page', () => {
+  it('approves with the chosen lines and shows the initial password once; shows the SMS sent', async () => {
+    const api = adminApiFake()
+      .on(adminApi.applications, () => [
+        application(),
+        application({ id: 4, psnCode: 'E-NO', status: 'rejected', reason: '非本厂员工' }),
+      ])
+      .on(applicationsApi.smsOutbox, () => [
+        { mobile: '13812345678', text: '您的验证码为 123456', sentAt: '2026-11-22T08:00:00.000Z' },
+      ])
+      .on(adminApi.approve, () => ({ userId: 9, initialPassword: 'Init-Pass-1' }));
+    const { user: person } = open(paths.adminApplications, api);
+    const pending = await screen.findByTestId('application-E-APPLY', {}, FIRST_PAINT);
+    expect(screen.getByTestId('application-E-NO').textContent).toContain('已驳回');
+    expect(screen.getByTestId('application-E-NO').textContent).toContain('非本厂员工');
+    expect((await screen.findByTestId('sms-outbox')).textContent).toContain('您的验证码为 123456');
+
+    await person.click(within(pending).getByTestId('application-approve'));
+    await person.click(within(await screen.findByTestId('line-selector')).getByText('组装线'));
+    await person.click(screen.getByTestId('approve-confirm'));
+    expect(
+      await screen.findByText('账号 E-APPLY 已创建，初始密码 Init-Pass-1（已短信发送给申请人）'),
+    ).toBeTruthy();
+    expect(api.calls(adminApi.approve)).toEqual([{ id: 3, lineIds: [2] }]);
+  });
+
+  it('asks for a reason before rejecting, then sends it', async () => {
+    const api = adminApiFake()
+      .on(adminApi.applications, () => [application()])
+      .on(applicationsApi.smsOutbox, () => [])
+      .on(adminApi.reject, () => application({ status: 'rejected', reason: '重复申请' }));
+    const { user: person } = open(paths.adminApplications, api);
+    const pending = await screen.findByTestId('application-E-APPLY', {}, FIRST_PAINT);
+    await person.click(within(pending).getByRole('button', { name: '驳回' }));
+    const submit = (await screen.findAllByRole('button', { name: '驳回' })).at(-1)!;
+    await person.click(submit);
+    await vi.waitFor(() => expect(toasts).toContain(adminMessages.reasonRequired));
+    expect(api.calls(adminApi.reject)).toHaveLength(0);
+    await person.type(screen.getByPlaceholderText('请输入驳回原因'), '重复申请');
+    await person.click(submit);
+    await vi.waitFor(() =>
+      expect(api.calls(adminApi.reject)).toEqual([{ id: 3, reason: '重复申请' }]),
+    );
+  });
+});
+
+describe('lines page', () => {
+  it('shows lines with their groups and counts, adds a line, and shows why one cannot go', async () => {
+    const api = adminApiFake()
+      .on(adminApi.saveLine, (body) => line({ id: 3, name: String(body?.name), groups: [] }))
+      .on(adminApi.deleteLine, () => failure('0400', adminMessages.lineInUse, 400));
+    const { user: person } = open(paths.adminLines, api);
+    const first = await screen.findByTestId('line-SMT一线', {}, FIRST_PAINT);
+    expect(first.textContent).toContain('SMT一线（机台 2）');
+    expect(first.textContent).toContain('贴片');
+    expect(screen.getByTestId('line-组装线').textContent).toContain('组装线（机台 0）');
+
+    await person.type(screen.getByPlaceholderText('新产线名称'), '三线');
+    await person.click(screen.getByTestId('line-add'));
+    await vi.waitFor(() =>
+      expect(api.calls(adminApi.saveLine)).toEqual([{ name: '三线', sort: 0 }]),
+    );
+
+    fireEvent.click(within(first).getAllByRole('button', { name: '删除' })[0]!);
+    expect(await screen.findByText('删除产线 SMT一线？')).toBeTruthy();
+    expect(api.calls(adminApi.deleteLine)).toHaveLength(0);
+    confirmDialog();
+    await vi.waitFor(() => expect(api.calls(adminApi.deleteLine)).toEqual([{ id: 1 }]));
+    await vi.waitFor(() => expect(toasts).toContain(adminMessages.lineInUse));
+  });
+
+  it('renames a product group', async () => {
+    const api = adminApiFake().on(adminApi.saveGroup, () => line());
+    const { user: person } = open(paths.adminLines, api);
+    await person.click(await screen.findByTestId('group-贴片', {}, FIRST_PAINT));
+    const input = (await screen.findByTestId('name-input')).querySelector('input')!;
+    await person.clear(input);
+    await person.type(input, '贴装');
+    confirmDialog();
+    await vi.waitFor(() =>
+      expect(api.calls(adminApi.saveGroup)).toEqual([{ id: 11, lineId: 1, name: '贴装' }]),
+    );
+  });
+});
+
+describe('machines page', () => {
+  const sheetFile = () =>
+    new File([new Uint8Array([0x50, 0x4b, 0x03, 0x04])], 'machines.xlsx', {
+      type: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+    });
+
+  it('lists a page of machines, links the export, and creates a machine with the form', async () => {
+    const api = adminApiFake()
+      .on(adminApi.machines, (query) => ({
+        data: query?.pageIndex === '2' ? [machine({ snCode: 'LW-21' })] : [machine()],
+        total: 21,
+      }))
+      .on(adminApi.createMachine, (body) => machine({ snCode: String(body?.snCode) }));
+    const { user: person } = open(paths.adminMachines, api);
+    const row = await screen.findByTestId('machine-item', {}, FIRST_PAINT);
+    expect(row.textContent).toContain('LW-1');
+    expect(row.textContent).toContain('SMT一线 / 贴片');
+    expect(row.textContent).toContain('PPM目标 60');
+    expect(screen.getByText('共 21 台')).toBeTruthy();
+    expect(screen.getByTestId('machine-export').getAttribute('href')).toBe(
+      adminApi.exportMachines.path,
+    );
+    expect(screen.getByTestId('machine-pager-position').textContent).toBe('1 / 2');
+    await person.click(screen.getByTestId('machine-pager-next'));
+    await vi.waitFor(() =>
+      expect(screen.getByTestId('machine-item').textContent).toContain('LW-21'),
+    );
+    expect(api.calls(adminApi.machines).at(-1)).toMatchObject({ pageIndex: '2', pageSize: '20' });
+
+    await person.click(screen.getByTestId('machine-create'));
+    await person.type(await screen.findByPlaceholderText('请输入机台SN码'), 'LW-NEW');
+    await person.click(await screen.findByText('组装线'));
+    await person.type(screen.getByPlaceholderText('设备名称'), '回流焊');
+    await person.click(screen.getByTestId('machine-save'));
+    await vi.waitFor(() => expect(api.calls(adminApi.createMachine)).toHaveLength(1));
+    expect(api.calls(adminApi.createMachine)[0]).toMatchObject({
+      snCode: 'LW-NEW',
+      lineId: 2,
+      groupId: null,
+      deviceName: '回流焊',
+      country: '中国',
+    });
+  });
+
+  it('imports a sheet, and reports every bad row of a refused one by its number', async () => {
+    const errors = [
+      { path: 'row.3', message: '第3行：产线「不存在的产线」不存在' },
+      { path: 'row.4', message: '第4行：百分比目标应在0到100之间' },
+    ];
+    let refuse = true;
+    const api = adminApiFake()
+      .on(adminApi.machines, () => ({ data: [machine()], total: 1 }))
+      .on(adminApi.importMachines, () =>
+        refuse ? failure('0400', errors[0]!.message, 400, { errors }) : { created: 2, updated: 1 },
+      );
+    const { user: person } = open(paths.adminMachines, api);
+    await screen.findByTestId('machine-item', {}, FIRST_PAINT);
+    await person.upload(screen.getByTestId('machine-import-file'), sheetFile());
+    const report = await screen.findByTestId('import-report');
+    expect(report.textContent).toBe(
+      '导入失败，未写入任何数据：第3行：产线「不存在的产线」不存在第4行：百分比目标应在0到100之间',
+    );
+    // The file went as base64 of its bytes.
+    expect(api.calls(adminApi.importMachines)).toEqual([{ file: 'UEsDBA==' }]);
+
+    refuse = false;
+    await person.upload(screen.getByTestId('machine-import-file'), sheetFile());
+    await vi.waitFor(() =>
+      expect(screen.getByTestId('import-report').textContent).toBe(
+        '导入成功：新增 2 台，更新 1 台',
+      ),
+    );
+  });
+
+  it('says 请求失败 with a retry when the list cannot be read', async () => {
+    let fail = true;
+    const api = adminApiFake().on(adminApi.machines, () =>
+      fail ? failure('0500', '服务器内部错误', 500) : { data: [machine()], total: 1 },
+    );
+    const { user: person } = open(paths.adminMachines, api);
+    await screen.findByTestId('list-state', {}, FIRST_PAINT);
+    await vi.waitFor(() => expect(screen.getByTestId('list-state').dataset.state).toBe('error'));
+    fail = false;
+    await person.click(screen.getByTestId('list-state'));
+    expect(await screen.findByTestId('machine-item')).toBeTruthy();
+  });
+});
+
+describe('audit log page', () => {
+  const entry = (id: number, overrides: Partial<AuditEntry> = {}): AuditEntry => ({
+    id,
+    actorName: '厂长',
+    action: 'line.update',
+    target: 'line:一线',
+    before: { name: '1线' },
+    after: { name: '一线' },
+    createdAt: '2026-11-22T08:00:00.000Z',
+    ...overrides,
+  });
+
+  it('shows who changed what, before and after, a page at a time', async () => {
+    const api = adminApiFake().on(adminApi.audit, (query) =>
+      query?.pageIndex === '2'
+        ? {
+            data: [entry(1, { action: 'user.create', target: 'user:E1', before: null })],
+            total: 21,
+          }
+        : { data: [entry(2)], total: 21 },
+    );
+    const { user: person } = open(paths.adminAudit, api);
+    const first = await screen.findByTestId('audit-entry', {}, FIRST_PAINT);
+    expect(first.textContent).toContain('line.update');
+    expect(first.textContent).toContain('line:一线');
+    expect(first.textContent).toContain('厂长');
+    expect(first.textContent).toContain('前：{"name":"1线"}');
+    expect(first.textContent).toContain('后：{"name":"一线"}');
+    await person.click(screen.getByTestId('audit-pager-next'));
+    await vi.waitFor(() =>
+      expect(screen.getByTestId('audit-entry').textContent).toContain('user.create'),
+    );
+    expect(screen.getByTestId('audit-entry').textContent).not.toContain('前：');
+    expect(screen.getByTestId('audit-pager-position').textContent).toBe('2 / 2');
+  });
+});
