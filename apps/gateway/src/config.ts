@@ -6,7 +6,7 @@ import { plcProfiles } from '@linewatch/contracts/plc-profiles';
 
 const ms = z.number().int().positive();
 
-const simulatedMachine = z.strictObject({
+export const simulatedMachine = z.strictObject({
   driver: z.literal('simulated'),
   sn: snCodeSchema,
   seed: z.number().int().optional(),
