@@ -1,5 +1,4 @@
 import { plcProfiles } from '@linewatch/contracts/plc-profiles';
-import type { Reading } from '@linewatch/contracts/mqtt';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startGateway } from './agent.ts';
 import { parseConfig } from './config.ts';
