@@ -126,7 +126,7 @@ export class Poller {
     if (!this.#failing.has(sn)) {
       this.#failing.add(sn);
       const reason =
-        result.status === 'rejected' ? String(result.reason) : checked?.error.issues[0]?.message;
+        result.status === 'rejected' ? reasonOf(result.reason) : checked?.error.issues[0]?.message;
       log.warn(`machine ${sn} unreadable: ${reason}`);
     }
     return null;
@@ -144,3 +144,9 @@ export class Poller {
     buffer.append({ seq: buffer.nextSeq, kind, payload: JSON.stringify(checked.data), at });
   }
 }
+
+/** modbus-serial rejects with plain objects ({ name, message, errno }), not always Errors. */
+const reasonOf = (error: unknown): string =>
+  typeof error === 'object' && error !== null && 'message' in error
+    ? String(error.message)
+    : String(error);
