@@ -7,7 +7,8 @@ import path from 'node:path';
  * On disk: append-only segment files `seg-<firstSeq>.jsonl` (one message per line) and `meta.json`
  * ({ floor, lastSeq, dropped }), where every seq <= floor is acknowledged or dropped. Trimming never
  * rewrites a file: it raises the floor and deletes segments that lie wholly below it; lines below
- * the floor are skipped on load.
+ * the floor are skipped on load. Bounded: past `maxMessages`, or older than `maxAgeMs` (each line
+ * says when it was buffered), the oldest are dropped the same way and counted in `dropped`.
  *
  * Durability: each append is a synchronous write(2), so it is in the OS page cache and survives a
  * killed process; fdatasync runs once a second, so a power cut can lose the last second. meta.json is replaced atomically and written synchronously before any segment is deleted,
