@@ -1,6 +1,6 @@
 // Compiles the server to plain JavaScript for `npm start` (tests run the TypeScript sources).
-// One ES module per process or thread: the server, its PGlite worker, the demo gateways' launcher
-// and the gateway agent. Packages from node_modules stay external; our own (@linewatch/*, whose
+// One ES module per process or thread: the server, its PGlite worker, the demo processes' launcher,
+// the gateway agent and the simulated PLCs. Packages from node_modules stay external; our own (@linewatch/*, whose
 // exports are TypeScript) are bundled.
 import { build } from 'esbuild';
 import { cp, rm } from 'node:fs/promises';
@@ -25,8 +25,9 @@ await build({
   entryPoints: {
     main: here('./src/main.ts'),
     'pglite-worker': here('./src/db/pglite-worker.ts'),
-    'gateway-child': here('./src/demo/gateway-child.ts'),
+    'demo-child': here('./src/demo/demo-child.ts'),
     gateway: here('../gateway/src/main.ts'),
+    'plc-sim': here('../gateway/src/plc-sim/main.ts'),
   },
   outdir,
   bundle: true,

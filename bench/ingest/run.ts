@@ -58,7 +58,12 @@ const WARMUP = Number(args.warmup);
 const SOCKETS = Number(args.sockets);
 const WINDOW = Number(args.window);
 const RATE = Number(args.rate);
-const PER_MESSAGE = Math.max(1, Math.min(Number(args['per-message']), Number(args.machines)));
+/** The contract's maximum readings in one telemetry message (a gateway's whole poll, up to 500). */
+const MAX_PER_MESSAGE = 500;
+const PER_MESSAGE = Math.max(
+  1,
+  Math.min(Number(args['per-message']), Number(args.machines), MAX_PER_MESSAGE),
+);
 const SECRET = 'bench-secret-0123456789';
 const PASSWORD = 'Bench@2026';
 /** Wait for ack progress before the first resend: the agent's default (its ackTimeoutMs). */

@@ -17,7 +17,12 @@ declare module 'vitest' {
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   assertChromium();
   const [wechat, dingtalk] = await Promise.all([startWechatFake(), startDingtalkFake()]);
-  const server = await startServer({ ...wechat.env, ...dingtalk.env });
+  const server = await startServer({
+    ...wechat.env,
+    ...dingtalk.env,
+    // The gateways journey binds to a gateway that is offline: its 504 comes after this.
+    GATEWAY_COMMAND_TIMEOUT_MS: '5000',
+  });
   project.provide('baseUrl', server.baseUrl);
   project.provide('wechatFakeUrl', wechat.baseUrl);
   project.provide('dingtalkFakeUrl', dingtalk.baseUrl);

@@ -1,8 +1,10 @@
 import { topicOf } from '@linewatch/contracts/mqtt';
+import { plcProfiles } from '@linewatch/contracts/plc-profiles';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startGateway } from './agent.ts';
 import { OfflineBuffer } from './buffer/offline-buffer.ts';
 import { parseConfig } from './config.ts';
+import { startSimulatedPlc } from './plc-sim/simulated-plc.ts';
 import {
   FakeIngest,
   onCleanup,
@@ -93,6 +95,67 @@ describe('gateway agent against a real broker', () => {
       body: { state: 'online', machines: ['SN-T-001', 'SN-T-002'] },
     });
     await waitFor(() => agent.stats().unacked === 0 || null, 'acks to drain the buffer');
+  });
+
+  it('goes on with its other machines when a PLC stops answering: the gateway stays online', async () => {
+    const plcOf = async (sn: string) => {
+      const plc = await startSimulatedPlc({
+        host: '127.0.0.1',
+        port: 0,
+        profile: plcProfiles.FX5U!,
+        machine: { sn, ppmTarget: 600, faultRate: 0, resetRate: 0, timeScale: 1 },
+      });
+      onCleanup(() => plc.close());
+      return plc;
+    };
+    const [dying, healthy] = await Promise.all([plcOf('SN-PLC-DIES'), plcOf('SN-PLC-LIVES')]);
+    const broker = await startBroker();
+    const id = nextId();
+    const ingest = new FakeIngest(id, true);
+    ingest.attach(broker.broker);
+    const modbus = (sn: string, port: number) => ({
+      driver: 'modbus',
+      sn,
+      plcIp: '127.0.0.1',
+      port,
+      plcModel: 'FX5U',
+    });
+    const { agent } = await agentOn(broker.url, id, {
+      modbusTimeoutMs: 200,
+      gateways: [
+        {
+          id,
+          password: 'pw',
+          bufferDir: tempDir(),
+          machines: [modbus('SN-PLC-DIES', dying.port), modbus('SN-PLC-LIVES', healthy.port)],
+        },
+      ],
+    });
+    const readSns = () =>
+      ingest.accepted.flatMap((r) => (r.kind === 'telemetry' ? r.message.readings : []));
+    await waitFor(
+      () => new Set(readSns().map((r) => r.sn)).size === 2 || null,
+      'readings of both machines',
+    );
+    const watcher = await subscriber(broker.url, [topicOf(id, 'state')]);
+
+    await dying.close();
+    const cut = readSns().length;
+    await waitFor(
+      () =>
+        readSns()
+          .slice(cut)
+          .filter((r) => r.sn === 'SN-PLC-LIVES').length >= 5 || null,
+      'five more readings of the machine whose PLC answers',
+    );
+    // At most the poll under way when the PLC went away still read it; then it is silent (the
+    // server marks a silent machine offline), while the gateway stays connected and online.
+    const afterCut = readSns().slice(cut);
+    expect(afterCut.filter((r) => r.sn === 'SN-PLC-DIES').length).toBeLessThanOrEqual(1);
+    expect(agent.stats().connected).toBe(true);
+    expect(watcher.messages.map((m) => (m.body as { state: string }).state)).not.toContain(
+      'offline',
+    );
   });
 
   it('sends one reading per message when readingsPerMessage is 1', async () => {

@@ -41,16 +41,24 @@ const AGENT_VERSION = agentPackage.version;
 export async function startGateway(
   gateway: GatewayConfig,
   settings: AgentSettings,
+  /** The clock readings and the buffer's age bound go by; tests pass a simulated one. */
+  now: () => number = Date.now,
 ): Promise<GatewayAgent> {
   const log = prefixed(`[gw ${gateway.id}]`);
+  let warnedAt = 0;
   const buffer = OfflineBuffer.open(gateway.bufferDir, {
     maxMessages: settings.bufferMaxMessages,
-    onDrop: (dropped) => {
-      if (dropped === 1 || dropped % 1000 === 0) {
-        log.warn(
-          `buffer full (${settings.bufferMaxMessages}): oldest unacked messages dropped, ${dropped} so far`,
-        );
-      }
+    maxAgeMs: settings.bufferMaxAgeMs,
+    now,
+    onDrop: (dropped, reason) => {
+      // Counted always, said once per thousand (a long outage drops at every poll).
+      if (warnedAt !== 0 && dropped - warnedAt < 1000) return;
+      warnedAt = dropped;
+      const bound =
+        reason === 'age'
+          ? `older than ${settings.bufferMaxAgeMs} ms`
+          : `over ${settings.bufferMaxMessages} messages`;
+      log.warn(`buffer: oldest unacked messages dropped (${bound}), ${dropped} so far`);
     },
   });
   const machines: Machines = new Machines({
@@ -136,6 +144,7 @@ export async function startGateway(
     heartbeatMs: settings.heartbeatMs,
     readingsPerMessage: settings.readingsPerMessage,
     onBuffered: () => sender.pump(),
+    now,
     log,
   });
 

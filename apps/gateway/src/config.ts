@@ -6,7 +6,7 @@ import { plcProfiles } from '@linewatch/contracts/plc-profiles';
 
 const ms = z.number().int().positive();
 
-const simulatedMachine = z.strictObject({
+export const simulatedMachine = z.strictObject({
   driver: z.literal('simulated'),
   sn: snCodeSchema,
   seed: z.number().int().optional(),
@@ -55,6 +55,8 @@ const configSchema = z.strictObject({
   heartbeatMs: ms.default(5000),
   ackTimeoutMs: ms.default(10_000),
   bufferMaxMessages: z.number().int().min(1).default(100_000),
+  /** Unacknowledged messages older than this are dropped (a week by default). */
+  bufferMaxAgeMs: ms.default(7 * 24 * 3_600_000),
   readingsPerMessage: z.number().int().min(1).max(500).default(500),
   keepaliveSec: z.number().int().min(1).max(65_535).default(30),
   reconnectMinMs: ms.default(1000),

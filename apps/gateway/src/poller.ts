@@ -21,6 +21,8 @@ interface PollerOptions {
   readingsPerMessage: number;
   /** New messages are in the buffer. */
   onBuffered: () => void;
+  /** The clock readings are stamped with (a test's simulated one); polls keep real time. */
+  now: () => number;
   log: Logger;
 }
 
@@ -71,7 +73,7 @@ export class Poller {
   async #poll() {
     const { heartbeatMs, log } = this.options;
     const drivers = this.options.drivers();
-    const now = Date.now();
+    const now = this.options.now();
     const results = await Promise.allSettled(
       drivers.map(async (driver): Promise<Reading> => ({
         sn: driver.sn,
@@ -90,7 +92,10 @@ export class Poller {
       due.push(value);
     });
     for (let i = 0; i < due.length; i += this.#perMessage) {
-      this.#enqueue('telemetry', (seq) => ({ seq, readings: due.slice(i, i + this.#perMessage) }));
+      this.#enqueue('telemetry', now, (seq) => ({
+        seq,
+        readings: due.slice(i, i + this.#perMessage),
+      }));
     }
     const events = drivers
       .flatMap((d) => d.takeEvents())
@@ -101,11 +106,13 @@ export class Poller {
         return checked.success;
       });
     for (let i = 0; i < events.length; i += MAX_READINGS_PER_MESSAGE) {
-      this.#enqueue('events', (seq) => ({
+      this.#enqueue('events', now, (seq) => ({
         seq,
         events: events.slice(i, i + MAX_READINGS_PER_MESSAGE),
       }));
     }
+    // Nothing may be appended for a while (no machine changes): the age bound holds anyway.
+    this.options.buffer.enforceBounds();
     this.options.onBuffered();
   }
 
@@ -119,13 +126,13 @@ export class Poller {
     if (!this.#failing.has(sn)) {
       this.#failing.add(sn);
       const reason =
-        result.status === 'rejected' ? String(result.reason) : checked?.error.issues[0]?.message;
+        result.status === 'rejected' ? reasonOf(result.reason) : checked?.error.issues[0]?.message;
       log.warn(`machine ${sn} unreadable: ${reason}`);
     }
     return null;
   }
 
-  #enqueue(kind: BufferedKind, build: (seq: number) => unknown) {
+  #enqueue(kind: BufferedKind, at: number, build: (seq: number) => unknown) {
     const { buffer, log } = this.options;
     const message = build(buffer.nextSeq);
     const schema = kind === 'telemetry' ? telemetryMessage : eventsMessage;
@@ -134,6 +141,12 @@ export class Poller {
       log.warn(`not sent, invalid ${kind} message: ${checked.error.issues[0]?.message}`);
       return;
     }
-    buffer.append({ seq: buffer.nextSeq, kind, payload: JSON.stringify(checked.data) });
+    buffer.append({ seq: buffer.nextSeq, kind, payload: JSON.stringify(checked.data), at });
   }
 }
+
+/** modbus-serial rejects with plain objects ({ name, message, errno }), not always Errors. */
+const reasonOf = (error: unknown): string =>
+  typeof error === 'object' && error !== null && 'message' in error
+    ? String(error.message)
+    : String(error);

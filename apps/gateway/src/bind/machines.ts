@@ -64,8 +64,14 @@ export class Machines implements MachineBindings {
       return { code: 400, content: bindMessages.unknownModel };
     if (command.iotIp.split(',').some((ip) => ip.trim() === command.plcIp))
       return { code: 409, content: bindMessages.ipClash };
+    // A PLC is an address and a port; the phone binds at the agent's Modbus port.
+    const { modbusPort } = this.options.settings;
     const taken = this.#configs.find(
-      (m) => m.driver === 'modbus' && m.plcIp === command.plcIp && m.sn !== command.snCode,
+      (m) =>
+        m.driver === 'modbus' &&
+        m.plcIp === command.plcIp &&
+        (m.port ?? modbusPort) === modbusPort &&
+        m.sn !== command.snCode,
     );
     if (taken) return { code: 409, content: bindMessages.plcIpTaken(command.plcIp, taken.sn) };
     const config: MachineConfig = {

@@ -2,13 +2,17 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runCleanups, tempDir } from '../testing.ts';
+import { onCleanup, runCleanups, tempDir } from '../testing.ts';
 import { BufferDirInUseError, OfflineBuffer, type BufferedMessage } from './offline-buffer.ts';
+
+const T0 = Date.UTC(2026, 0, 1);
 
 const message = (seq: number): BufferedMessage => ({
   seq,
   kind: seq % 3 === 0 ? 'events' : 'telemetry',
   payload: JSON.stringify({ seq, readings: [{ n: seq }] }),
+  // One a minute.
+  at: T0 + seq * 60_000,
 });
 
 const fill = (buffer: OfflineBuffer, count: number) => {
@@ -20,6 +24,10 @@ const contents = (buffer: OfflineBuffer): BufferedMessage[] => {
   for (let next = buffer.nextFrom(0); next; next = buffer.nextFrom(next.seq + 1)) out.push(next);
   return out;
 };
+
+/** from..to, both included. */
+const range = (from: number, to: number) =>
+  Array.from({ length: to - from + 1 }, (_, i) => from + i);
 
 const segmentFiles = (dir: string) => fs.readdirSync(dir).filter((f) => f.startsWith('seg-'));
 
@@ -52,6 +60,8 @@ describe('OfflineBuffer', () => {
     const [last] = segmentFiles(dir).sort().reverse();
     fs.appendFileSync(path.join(dir, last!), '{"seq":4,"kind":"telem');
     abandon(dir);
+    // The killed process's buffer is only let go of at the end (its timers would outlive the dir).
+    onCleanup(() => buffer.close());
 
     const reopened = OfflineBuffer.open(dir, { maxMessages: 100, messagesPerSegment: 2 });
     expect(contents(reopened)).toEqual([1, 2, 3].map(message));
@@ -98,6 +108,36 @@ describe('OfflineBuffer', () => {
     expect(contents(reopened).map((m) => m.seq)).toEqual([4, 5, 6, 7, 8]);
     expect(reopened.dropped).toBe(3);
     expect(reopened.nextSeq).toBe(9);
+    reopened.close();
+  });
+
+  it('drops the messages older than maxAgeMs, oldest first, and counts them', () => {
+    const dir = tempDir();
+    let now = T0;
+    const drops: [number, string][] = [];
+    const options = {
+      maxMessages: 1000,
+      maxAgeMs: 30 * 60_000,
+      now: () => now,
+      messagesPerSegment: 10,
+      onDrop: (total: number, reason: string) => drops.push([total, reason]),
+    };
+    const buffer = OfflineBuffer.open(dir, options);
+    // An hour offline, a message a minute: the first half hour is too old by the end.
+    for (let seq = 1; seq <= 60; seq++) {
+      now = T0 + seq * 60_000;
+      buffer.append(message(seq));
+    }
+    expect(contents(buffer).map((m) => m.seq)).toEqual(range(30, 60));
+    expect(buffer.dropped).toBe(29);
+    expect(drops.every(([, reason]) => reason === 'age')).toBe(true);
+    expect(drops.at(-1)![0]).toBe(29);
+    // Time alone ages them too, and across a restart.
+    buffer.close();
+    now += 10 * 60_000;
+    const reopened = OfflineBuffer.open(dir, options);
+    expect(contents(reopened).map((m) => m.seq)).toEqual(range(40, 60));
+    expect(reopened.dropped).toBe(39);
     reopened.close();
   });
 

@@ -7,7 +7,8 @@ import path from 'node:path';
  * On disk: append-only segment files `seg-<firstSeq>.jsonl` (one message per line) and `meta.json`
  * ({ floor, lastSeq, dropped }), where every seq <= floor is acknowledged or dropped. Trimming never
  * rewrites a file: it raises the floor and deletes segments that lie wholly below it; lines below
- * the floor are skipped on load.
+ * the floor are skipped on load. Bounded: past `maxMessages`, or older than `maxAgeMs` (each line
+ * says when it was buffered), the oldest are dropped the same way and counted in `dropped`.
  *
  * Durability: each append is a synchronous write(2), so it is in the OS page cache and survives a
  * killed process; fdatasync runs once a second, so a power cut can lose the last second. meta.json is replaced atomically and written synchronously before any segment is deleted,
@@ -21,12 +22,18 @@ export interface BufferedMessage {
   readonly kind: BufferedKind;
   /** The serialised message exactly as it is published. */
   readonly payload: string;
+  /** When it was buffered (the agent's clock); the age bound drops by it. */
+  readonly at: number;
 }
 
 interface OfflineBufferOptions {
   maxMessages: number;
+  /** Unacknowledged messages older than this are dropped (oldest first). */
+  maxAgeMs?: number;
+  /** The agent's clock (a test's simulated one). */
+  now?: () => number;
   messagesPerSegment?: number;
-  onDrop?: (droppedTotal: number) => void;
+  onDrop?: (droppedTotal: number, reason: 'size' | 'age') => void;
 }
 
 interface Meta {
@@ -118,15 +125,34 @@ export class OfflineBuffer {
     }
     fs.writeSync(
       this.fd!,
-      `{"seq":${message.seq},"kind":"${message.kind}","message":${message.payload}}\n`,
+      `{"seq":${message.seq},"kind":"${message.kind}","at":${message.at},"message":${message.payload}}\n`,
     );
     this.segments.at(-1)!.lastSeq = message.seq;
     this.unsynced = true;
     this.messages.push(message);
     this.meta.lastSeq = message.seq;
     this.metaDirty = true;
+    this.enforceBounds();
+  }
+
+  /**
+   * Drops what is over the bounds, oldest first: messages older than maxAgeMs, then as many as
+   * exceed maxMessages. Runs on every append; the agent also calls it while nothing is appended.
+   */
+  enforceBounds(): void {
+    const { maxAgeMs, now = Date.now } = this.options;
+    if (maxAgeMs !== undefined) {
+      const oldest = now() - maxAgeMs;
+      let stale = 0;
+      while (
+        this.head + stale < this.messages.length &&
+        this.messages[this.head + stale]!.at < oldest
+      )
+        stale++;
+      if (stale > 0) this.drop(stale, 'age');
+    }
     const excess = this.size - this.options.maxMessages;
-    if (excess > 0) this.drop(excess);
+    if (excess > 0) this.drop(excess, 'size');
   }
 
   /**
@@ -154,10 +180,10 @@ export class OfflineBuffer {
     return this.options.messagesPerSegment ?? 1000;
   }
 
-  private drop(count: number): void {
+  private drop(count: number, reason: 'size' | 'age'): void {
     this.meta.dropped += count;
     this.raiseFloor(this.messages[this.head + count - 1]!.seq);
-    this.options.onDrop?.(this.meta.dropped);
+    this.options.onDrop?.(this.meta.dropped, reason);
   }
 
   private raiseFloor(floor: number): void {
@@ -206,6 +232,7 @@ export class OfflineBuffer {
   }
 
   private load(): void {
+    const loadedAt = (this.options.now ?? Date.now)();
     const files = fs
       .readdirSync(this.dir)
       .flatMap((file) => {
@@ -217,7 +244,7 @@ export class OfflineBuffer {
     for (const { file, firstSeq } of files) {
       const segment: Segment = { file, firstSeq, lastSeq: firstSeq - 1 };
       for (const line of fs.readFileSync(path.join(this.dir, file), 'utf8').split('\n')) {
-        const message = parseLine(line);
+        const message = parseLine(line, loadedAt);
         // Torn lines (a killed write) and anything not newer than what we hold are skipped.
         if (!message || message.seq <= last) continue;
         segment.lastSeq = message.seq;
@@ -228,23 +255,33 @@ export class OfflineBuffer {
       else fs.rmSync(path.join(this.dir, file));
     }
     this.meta.lastSeq = Math.max(this.meta.lastSeq, last);
-    const excess = this.size - this.options.maxMessages;
-    if (excess > 0) this.drop(excess);
-    else this.raiseFloor(this.meta.floor);
+    this.raiseFloor(this.meta.floor);
+    this.enforceBounds();
   }
 }
 
-function parseLine(line: string): BufferedMessage | null {
+function parseLine(line: string, loadedAt: number): BufferedMessage | null {
   if (line === '') return null;
   try {
-    const record = JSON.parse(line) as { seq?: unknown; kind?: unknown; message?: unknown };
+    const record = JSON.parse(line) as {
+      seq?: unknown;
+      kind?: unknown;
+      at?: unknown;
+      message?: unknown;
+    };
     if (
       typeof record.seq !== 'number' ||
       (record.kind !== 'telemetry' && record.kind !== 'events')
     ) {
       return null;
     }
-    return { seq: record.seq, kind: record.kind, payload: JSON.stringify(record.message) };
+    return {
+      seq: record.seq,
+      kind: record.kind,
+      payload: JSON.stringify(record.message),
+      // A line from before the age bound existed: as old as the oldest it could be, now.
+      at: typeof record.at === 'number' ? record.at : loadedAt,
+    };
   } catch {
     return null;
   }

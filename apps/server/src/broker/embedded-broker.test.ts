@@ -11,12 +11,17 @@ afterEach(async () => {
   for (let item = opened.pop(); item; item = opened.pop()) await item.close();
 });
 
-const startBroker = async (connectTimeoutMs: number) => {
+/** Gateways whose credential was rotated behind the broker's back (the admin CLI). */
+const rotated = new Set<string>();
+afterEach(() => rotated.clear());
+
+const startBroker = async (connectTimeoutMs: number, recheckMs?: number) => {
   const broker = await startEmbeddedBroker({
     port: 0,
     host: '127.0.0.1',
-    verifyGateway: async (id, password) => password === secretOf(id),
+    verifyGateway: async (id, password) => password === secretOf(id) && !rotated.has(id),
     connectTimeoutMs,
+    ...(recheckMs !== undefined && { recheckMs }),
   });
   opened.push(broker);
   return broker;
@@ -103,6 +108,33 @@ describe('embedded broker, signed in', () => {
     // Under its own id, badgw1 is welcome.
     const own: MqttClient = await signIn(broker, 'badgw1');
     expect(own.connected).toBe(true);
+  });
+});
+
+describe('embedded broker, a rotated credential', () => {
+  const closed = (client: MqttClient) =>
+    new Promise<void>((resolve) => client.once('close', () => resolve()));
+
+  it('ends the gateway’s session at once when the server rotates it', async () => {
+    const broker = await startBroker(10_000);
+    const gateway = await signIn(broker, 'GWROTATE0001');
+    const other = await signIn(broker, 'GWROTATE0002');
+    const ended = closed(gateway);
+    expect(broker.disconnectGateway('GWROTATE0001')).toBe(true);
+    await ended;
+    expect(other.connected).toBe(true);
+    // Nothing left to end.
+    expect(broker.disconnectGateway('GWROTATE0001')).toBe(false);
+  });
+
+  it('ends it at the next check when it was rotated elsewhere (the CLI)', async () => {
+    const broker = await startBroker(10_000, 50);
+    const gateway = await signIn(broker, 'GWROTATE0003');
+    const other = await signIn(broker, 'GWROTATE0004');
+    const ended = closed(gateway);
+    rotated.add('GWROTATE0003');
+    await ended;
+    expect(other.connected).toBe(true);
   });
 });
 

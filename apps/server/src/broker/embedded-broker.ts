@@ -16,6 +16,11 @@ export interface EmbeddedBrokerOptions {
   verifyGateway: (gatewayId: string, password: string) => Promise<boolean>;
   /** A connection whose CONNECT has not arrived by then is closed. */
   connectTimeoutMs?: number;
+  /**
+   * How often every connected gateway's credential is checked again: a credential rotated where
+   * the server cannot see it (the admin CLI against PostgreSQL) ends the old session within this.
+   */
+  recheckMs?: number;
 }
 
 /** The MQTT client id a gateway must use: the agent's, and one no other gateway can take. */
@@ -36,6 +41,8 @@ const identifierError = (): AuthenticateError =>
 export const startEmbeddedBroker = async (options: EmbeddedBrokerOptions) => {
   const principals = new WeakMap<Client, Principal>();
   const signedIn = new WeakSet<Socket>();
+  /** Each connected gateway's session and the secret it signed in with (to check it again). */
+  const sessions = new Map<string, { client: Client; secret: string }>();
   const broker = await Aedes.createBroker({
     connectTimeout: options.connectTimeoutMs ?? 10_000,
     authenticate: (client, username, password, done) => {
@@ -49,6 +56,7 @@ export const startEmbeddedBroker = async (options: EmbeddedBrokerOptions) => {
           if (ok) {
             principals.set(client, { kind: 'gateway', id: username });
             signedIn.add(client.conn as Socket);
+            sessions.set(username, { client, secret });
           }
           done(ok ? null : authError(), ok);
         },
@@ -77,6 +85,28 @@ export const startEmbeddedBroker = async (options: EmbeddedBrokerOptions) => {
       );
     },
   });
+
+  broker.on('clientDisconnect', (client) => {
+    const who = principals.get(client);
+    if (who && sessions.get(who.id)?.client === client) sessions.delete(who.id);
+  });
+
+  /** Ends a gateway's session (its last will says offline); it must sign in again. */
+  const disconnectGateway = (gatewayId: string): boolean => {
+    const session = sessions.get(gatewayId);
+    if (!session) return false;
+    sessions.delete(gatewayId);
+    session.client.close();
+    return true;
+  };
+  const recheck = async () => {
+    for (const [gatewayId, { secret }] of sessions) {
+      const ok = await options.verifyGateway(gatewayId, secret).catch(() => true);
+      if (!ok) disconnectGateway(gatewayId);
+    }
+  };
+  const recheckTimer = setInterval(() => void recheck(), options.recheckMs ?? 30_000);
+  recheckTimer.unref();
 
   const server: Server = createServer((socket) => {
     guardPacketSize(socket, () =>
@@ -166,8 +196,10 @@ export const startEmbeddedBroker = async (options: EmbeddedBrokerOptions) => {
     port,
     url: `mqtt://${localHost.includes(':') ? `[${localHost}]` : localHost}:${port}`,
     inProcessBus,
+    disconnectGateway,
     close: () =>
       new Promise<void>((resolve) => {
+        clearInterval(recheckTimer);
         server.close();
         broker.close(() => resolve());
       }),

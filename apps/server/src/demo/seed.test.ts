@@ -6,18 +6,30 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.ts';
 import { api, login } from '../test/http.ts';
 import { startTestServer, TEST_SECRET, type TestServer } from '../test/test-server.ts';
-import { demoSignIns, seedDemo, writeDemoGatewayConfig } from './seed.ts';
+import { demoPlcCount, demoSignIns, seedDemo, writeDemoGatewayConfig } from './seed.ts';
 
 const LIST = '/api/wechat/machine/list/findMachineDataByCondition';
 /** apps/gateway/src/drivers/simulated.ts */
 const SIMULATOR_ALARMS = ['E101', 'E205', 'E307', 'E412', 'E518'];
 
 interface GatewayFile {
+  modbusPort: number;
   gateways: {
     id: string;
-    machines: { sn: string; faultRate?: number; maintenance?: { alarm: string } }[];
+    machines: { sn: string; driver: string; plcIp: string; port: number; plcModel: string }[];
   }[];
 }
+type PlcFile = { sn: string; port: number; faultRate?: number; maintenance?: { alarm: string } }[];
+
+/** The demo's agent config and plc-sim file, written with ports 30000, 30001, … */
+const demoFiles = () => {
+  const ports = Array.from({ length: demoPlcCount() }, (_, i) => 30_000 + i);
+  const files = writeDemoGatewayConfig(loadTestConfig(), 'mqtt://x', ports);
+  return {
+    gateways: JSON.parse(readFileSync(files.gateways, 'utf8')) as GatewayFile,
+    plcs: JSON.parse(readFileSync(files.plcs, 'utf8')) as PlcFile,
+  };
+};
 
 describe('the demo factory', () => {
   let server: TestServer;
@@ -50,8 +62,7 @@ describe('the demo factory', () => {
   });
 
   it('runs the simulators of some machines only: the others stay offline', async () => {
-    const file = writeDemoGatewayConfig(loadTestConfig(), 'mqtt://x');
-    const config = JSON.parse(readFileSync(file, 'utf8')) as GatewayFile;
+    const { gateways: config, plcs } = demoFiles();
     const simulated = new Set(config.gateways.flatMap((g) => g.machines.map((m) => m.sn)));
     const devices = await db().selectFrom('devices').select(['sn_code', 'gateway_id']).execute();
     const runningGateways = new Set(config.gateways.map((g) => g.id));
@@ -61,16 +72,26 @@ describe('the demo factory', () => {
     expect(offline.some((d) => d.gateway_id && !runningGateways.has(d.gateway_id))).toBe(true);
     expect(offline.some((d) => d.gateway_id === null)).toBe(true);
     // And one machine that is in fault most of the time.
-    const faulty = config.gateways
-      .flatMap((g) => g.machines)
-      .filter((m) => (m.faultRate ?? 0) > 0.3);
-    expect(faulty.length).toBeGreaterThan(0);
+    expect(plcs.filter((m) => (m.faultRate ?? 0) > 0.3).length).toBeGreaterThan(0);
+  });
+
+  it('polls every published machine over Modbus TCP, a simulated PLC on a port of its own', () => {
+    const { gateways: config, plcs } = demoFiles();
+    const polled = config.gateways.flatMap((g) => g.machines);
+    const portOf = new Map(plcs.map((p) => [p.sn, p.port]));
+    for (const m of polled) {
+      expect(m).toMatchObject({ driver: 'modbus', plcIp: '127.0.0.1', plcModel: 'FX5U' });
+      expect(portOf.get(m.sn)).toBe(m.port);
+    }
+    expect(new Set(plcs.map((p) => p.port)).size).toBe(plcs.length);
+    // The spare PLC answers at the agents' Modbus port: the machine without a gateway, bound from
+    // the phone with PLC IP 127.0.0.1.
+    expect(plcs.find((p) => p.port === config.modbusPort)?.sn).toBe('LW-P1-012');
+    expect(polled.map((m) => m.sn)).not.toContain('LW-P1-012');
   });
 
   it('has a machine the operator sees waiting for maintenance: in an E518 fault for hours', async () => {
-    const file = writeDemoGatewayConfig(loadTestConfig(), 'mqtt://x');
-    const config = JSON.parse(readFileSync(file, 'utf8')) as GatewayFile;
-    const machine = config.gateways.flatMap((g) => g.machines).find((m) => m.maintenance);
+    const machine = demoFiles().plcs.find((m) => m.maintenance);
     expect(machine).toMatchObject({ sn: 'LW-S1-005', maintenance: { alarm: 'E518' } });
     const { data } = await list('operator');
     expect(data.map((m) => m.snCode)).toContain('LW-S1-005');

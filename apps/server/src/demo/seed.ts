@@ -99,6 +99,8 @@ const MACHINES_PER_GATEWAY = 10;
 const HISTORY_DAYS = 90;
 /** The simulated PLC's alarm codes (apps/gateway/src/drivers/simulated.ts). */
 const ALARM_CODES = ['E101', 'E205', 'E307', 'E412', 'E518'];
+/** Every demo PLC is a Mitsubishi FX5U (its profile maps all the simulator's alarm codes). */
+const DEMO_PLC_MODEL = 'FX5U';
 const OPERATOR_LINES = ['SMT一线', '组装一线'];
 
 /**
@@ -469,7 +471,7 @@ export const seedDemo = async (
             lat: m.line.lat + (random() - 0.5) * 0.1,
             gateway_id: m.gatewayId,
             plc_ip: `192.168.${10 + Math.floor(m.seed / 50)}.${(m.seed % 200) + 20}`,
-            plc_model: 'SIM-PLC',
+            plc_model: DEMO_PLC_MODEL,
           };
         }),
       )
@@ -500,45 +502,76 @@ export const seedDemo = async (
   log.info({ machines: machines.length, ms: Date.now() - started }, 'demo factory seeded');
 };
 
-/** The config file of the demo gateways (apps/gateway), in DATA_DIR/demo. */
-export const writeDemoGatewayConfig = (config: Config, brokerUrl: string): string => {
+/** The demo's gateway agent config and its simulated PLCs (apps/gateway plc-sim `--plcs`). */
+export interface DemoGatewayFiles {
+  gateways: string;
+  plcs: string;
+}
+
+/**
+ * The demo gateways poll their machines through real Modbus TCP reads: every published machine is
+ * a simulated PLC of the plc-sim process on 127.0.0.1 at its own port (`ports[i]` for the i-th),
+ * and the last port is a spare PLC at the agents' default Modbus port, its machine (LW-P1-012)
+ * waiting to be bound from the phone with PLC IP 127.0.0.1.
+ */
+export const writeDemoGatewayConfig = (
+  config: Config,
+  brokerUrl: string,
+  ports: readonly number[],
+): DemoGatewayFiles => {
   const dir = resolve(config.DATA_DIR, 'demo');
   mkdirSync(dir, { recursive: true });
   // The offline gateway is not run, and an unpublished machine is left out of its gateway.
+  const published = demoMachines().filter((m) => m.simulated && m.gatewayId);
+  const spare = demoMachines().find((m) => m.gatewayId === null)!;
+  if (ports.length !== published.length + 1)
+    throw new Error(`demo: ${published.length + 1} PLC ports needed, ${ports.length} given`);
+  const portOf = new Map(published.map((m, i) => [m.sn, ports[i]!]));
+  const sparePort = ports.at(-1)!;
   const byGateway = new Map<string, DemoMachine[]>();
-  for (const m of demoMachines())
-    if (m.simulated && m.gatewayId)
-      byGateway.set(m.gatewayId, [...(byGateway.get(m.gatewayId) ?? []), m]);
-  const file = join(dir, 'gateways.json');
-  writeFileSync(
-    file,
-    JSON.stringify(
-      {
-        brokerUrl,
-        gateways: [...byGateway].map(([id, machines]) => ({
-          id,
-          password: gatewaySecret(config, id),
-          bufferDir: join(dir, 'buffers', id),
-          machines: machines.map((m) => ({
-            sn: m.sn,
-            driver: 'simulated',
-            seed: m.seed,
-            ppmTarget: m.group.ppm,
-            ...(m.faultRate !== undefined && { faultRate: m.faultRate }),
-            ...(m.maintenance && {
-              maintenance: {
-                alarm: m.maintenance.alarm,
-                faultMinutes: m.maintenance.faultMinutes,
-                runMinutes: m.maintenance.runMinutes,
-              },
-            }),
-          })),
-        })),
-      },
-      null,
-      2,
-    ),
-    { mode: 0o600 },
-  );
-  return file;
+  for (const m of published)
+    byGateway.set(m.gatewayId!, [...(byGateway.get(m.gatewayId!) ?? []), m]);
+  const files = { gateways: join(dir, 'gateways.json'), plcs: join(dir, 'plcs.json') };
+  const write = (file: string, content: unknown) =>
+    writeFileSync(file, JSON.stringify(content, null, 2), { mode: 0o600 });
+  write(files.plcs, [
+    ...[...published, spare].map((m) => ({
+      port: portOf.get(m.sn) ?? sparePort,
+      model: DEMO_PLC_MODEL,
+      sn: m.sn,
+      seed: m.seed,
+      ppmTarget: m.group.ppm,
+      ...(m.faultRate !== undefined && { faultRate: m.faultRate }),
+      ...(m.maintenance && {
+        maintenance: {
+          alarm: m.maintenance.alarm,
+          faultMinutes: m.maintenance.faultMinutes,
+          runMinutes: m.maintenance.runMinutes,
+        },
+      }),
+    })),
+  ]);
+  write(files.gateways, {
+    brokerUrl,
+    modbusPort: sparePort,
+    // Loopback PLCs: a restarted plc-sim is read again within a second.
+    modbusReconnectMs: 1000,
+    gateways: [...byGateway].map(([id, machines]) => ({
+      id,
+      password: gatewaySecret(config, id),
+      bufferDir: join(dir, 'buffers', id),
+      machines: machines.map((m) => ({
+        driver: 'modbus',
+        sn: m.sn,
+        plcIp: '127.0.0.1',
+        port: portOf.get(m.sn)!,
+        plcModel: DEMO_PLC_MODEL,
+      })),
+    })),
+  });
+  return files;
 };
+
+/** How many PLC ports `writeDemoGatewayConfig` needs. */
+export const demoPlcCount = () =>
+  demoMachines().filter((m) => m.simulated && m.gatewayId).length + 1;

@@ -42,18 +42,21 @@ describe('the demo gateways', () => {
     const server: ServerProcess = spawnServer(demoServerEnv(dataDir));
     cleanups.push(() => server.kill());
     await server.listening;
-    const gateway = await waitFor(
-      () => childrenOf(server.child.pid!).find((c) => c.cmdline.includes('gateways.json')),
-      { what: 'the demo gateway process' },
-    );
-    cleanups.push(() => running(gateway.pid) && process.kill(gateway.pid, 'SIGKILL'));
+    const child = (file: string, what: string) =>
+      waitFor(() => childrenOf(server.child.pid!).find((c) => c.cmdline.includes(file)), { what });
+    const gateway = await child('gateways.json', 'the demo gateway process');
+    const plcs = await child('plcs.json', 'the demo PLC process');
+    for (const { pid } of [gateway, plcs])
+      cleanups.push(() => running(pid) && process.kill(pid, 'SIGKILL'));
     // It is running the gateways: they hold their buffer directories.
     await waitFor(() => existsSync(join(dataDir, 'demo/buffers/LWGW00000001/lock')), {
       what: 'the first gateway buffer',
     });
 
     expect(await server.kill('SIGKILL')).toEqual({ code: null, signal: 'SIGKILL' });
-    await waitFor(() => !running(gateway.pid), { what: 'the orphaned gateway process to exit' });
+    await waitFor(() => !running(gateway.pid) && !running(plcs.pid), {
+      what: 'the orphaned gateway and PLC processes to exit',
+    });
     // It stopped cleanly: the buffer directories are free for the next server's gateways.
     expect(existsSync(join(dataDir, 'demo/buffers/LWGW00000001/lock'))).toBe(false);
   });

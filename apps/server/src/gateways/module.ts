@@ -51,6 +51,8 @@ export const gatewaysModule = fp(
         presence.register(gatewayId);
         for (const listener of addedListeners) listener(gatewayId);
       },
+      // An external broker ends the session itself (docs/gateways.md, rotating a credential).
+      endSession: (gatewayId) => void core.broker?.disconnectGateway(gatewayId),
     });
     await app.register(gatewaysRoutes, { gateways: service });
     await app.register(maintenanceSocketRoute, {

@@ -67,7 +67,7 @@ describe('the gateway registry', () => {
   });
 
   it.skipIf(Boolean(process.env.MQTT_URL))(
-    'rotates a credential: the broker takes the new secret and refuses the old one',
+    'rotates a credential: the old session is ended, the broker takes the new secret and refuses the old one',
     async () => {
       const admin = api(server.baseUrl, adminKeyId);
       const serial = `RT${String(Date.now() % 1e10).padStart(10, '0')}`;
@@ -75,10 +75,15 @@ describe('the gateway registry', () => {
         await admin.post<GatewayCredential>(gatewaysApi.adminRegister.path, { serial })
       ).body.data;
       expect(await signsIn(first)).toBe(true);
+      // A gateway signed in with the old secret is thrown off (it must sign in again).
+      const session = await connectGateway(server.mqttUrl, { id: serial, secret: first.secret });
+      const ended = new Promise<void>((resolve) => session.client.once('close', () => resolve()));
       const rotated = await admin.post<GatewayCredential>(gatewaysApi.adminRotate.path, {
         serial,
       });
       expect(rotated.body.data.secret).not.toBe(first.secret);
+      await ended;
+      await session.close();
       expect(await signsIn(rotated.body.data)).toBe(true);
       expect(await signsIn(first)).toBe(false);
       const unknown = await admin.post(gatewaysApi.adminRotate.path, { serial: 'NOSUCHGW0000' });

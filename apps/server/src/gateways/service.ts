@@ -56,6 +56,8 @@ interface GatewaysDeps {
   reloadDevices: () => Promise<void>;
   /** A new gateway: ingest and presence accept it from its first message. */
   onGatewayAdded: (gatewayId: string) => void;
+  /** A rotated credential: the gateway's MQTT session (signed in with the old one) is ended. */
+  endSession: (gatewayId: string) => void;
 }
 
 type Result = Pick<MaintenanceReply, 'Code' | 'Content'>;
@@ -185,7 +187,11 @@ export const createGatewaysService = (deps: GatewaysDeps) => {
       return credential;
     },
 
-    rotate: (actor: Actor, serial: string) => rotateGateway(repo, actor, serial),
+    async rotate(actor: Actor, serial: string) {
+      const credential = await rotateGateway(repo, actor, serial);
+      deps.endSession(serial);
+      return credential;
+    },
   };
 };
 
