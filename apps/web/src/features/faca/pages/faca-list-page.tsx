@@ -37,6 +37,8 @@ const FacaListPage = () => {
   const workmanships = useOptions('workmanship');
   const [draft, setDraft] = useState<QuestionFilter>({});
   const [filter, setFilter] = useState<QuestionFilter>({});
+  // The search panel closes when a search runs, so the phone shows what was found.
+  const [searchOpen, setSearchOpen] = useState(false);
   const pages = useQuestionPages(filter);
   const items = pages.data?.pages.flatMap((p) => p.content) ?? [];
   const searching = Object.values(filter).some(Boolean);
@@ -55,7 +57,10 @@ const FacaListPage = () => {
         </Button>
       }
     >
-      <Collapse>
+      <Collapse
+        activeKey={searchOpen ? ['search'] : []}
+        onChange={(keys) => setSearchOpen(keys.includes('search'))}
+      >
         <Collapse.Panel key="search" title="搜索" data-testid="faca-search-toggle">
           <Input
             placeholder="设备SN码"
@@ -76,6 +81,7 @@ const FacaListPage = () => {
             }))}
             value={draft.workmanship ? [draft.workmanship] : []}
             onChange={(v) => setDraft({ ...draft, workmanship: v[0] ?? '' })}
+            data-testid="faca-search-workmanship"
           />
           <div style={{ margin: '8px 0' }}>状态</div>
           <Selector
@@ -96,7 +102,10 @@ const FacaListPage = () => {
             <Button
               block
               color="primary"
-              onClick={() => setFilter(draft)}
+              onClick={() => {
+                setFilter(draft);
+                setSearchOpen(false);
+              }}
               data-testid="faca-search-submit"
             >
               搜索
