@@ -116,6 +116,26 @@ export class QuestionFormPage {
     await choose(this.page, 'q-influence', q.influence);
   }
 
+  /** What the form holds: SN, alarm content, count, duration (h, m, s) and data source. */
+  async values(): Promise<{
+    sn: string;
+    warning: string;
+    count: string;
+    duration: string[];
+    dataFrom: string;
+  }> {
+    const form = this.page.getByTestId('question-form');
+    return {
+      sn: await input(this.page, 'q-sn').inputValue(),
+      warning: await input(this.page, 'q-warning').inputValue(),
+      count: await input(this.page, 'q-count').inputValue(),
+      duration: await Promise.all(
+        ['时', '分', '秒'].map((unit) => form.locator(`input[aria-label="${unit}"]`).inputValue()),
+      ),
+      dataFrom: (await this.page.getByTestId('q-data-from').textContent()) ?? '',
+    };
+  }
+
   async attachPicture(name: string, bytes: Buffer): Promise<void> {
     await this.page
       .getByTestId('q-pics-input')

@@ -193,7 +193,9 @@ const AddQuestionPage = () => {
             data-testid="q-influence"
           />
         </Form.Item>
-        <Form.Item label="数据来源">{values.dataFrom}</Form.Item>
+        <Form.Item label="数据来源">
+          <span data-testid="q-data-from">{values.dataFrom}</span>
+        </Form.Item>
         <Form.Item label="图片" layout="vertical">
           <MediaUploader type="pic" value={values.pics} onChange={set('pics')} testId="q-pics" />
         </Form.Item>
