@@ -6,8 +6,8 @@ import { useNavigate } from 'react-router';
 import { ListState } from '../../../shared/components/list-state.tsx';
 import { listStateOf } from '../../../shared/list-state.ts';
 import { links, paths } from '../../../shared/paths.ts';
-import { useOptions, useQuestionPages, type QuestionFilter } from '../api.ts';
-import { Card, Footer, InfoRow, PageFrame } from '../components/page-frame.tsx';
+import { nameOptions, useOptions, useQuestionPages, type QuestionFilter } from '../api.ts';
+import { Card, Footer, InfoRow, PageFrame, SearchActions } from '../components/page-frame.tsx';
 import { FacaStatusTags } from '../components/status-tags.tsx';
 
 const statusOptions = Object.values(FACA_STATUS).map((v) => ({
@@ -75,10 +75,7 @@ const FacaListPage = () => {
           />
           <div style={{ margin: '8px 0' }}>工艺类型</div>
           <Selector
-            options={(workmanships.data?.content ?? []).map((w) => ({
-              label: w.name,
-              value: w.name,
-            }))}
+            options={nameOptions(workmanships.data)}
             value={draft.workmanship ? [draft.workmanship] : []}
             onChange={(v) => setDraft({ ...draft, workmanship: v[0] ?? '' })}
             data-testid="faca-search-workmanship"
@@ -89,28 +86,17 @@ const FacaListPage = () => {
             value={draft.facaStatus ? [draft.facaStatus] : []}
             onChange={(v) => setDraft({ ...draft, facaStatus: v[0] ?? '' })}
           />
-          <div style={{ display: 'flex', gap: 8, marginTop: 8 }}>
-            <Button
-              block
-              onClick={() => {
-                setDraft({});
-                setFilter({});
-              }}
-            >
-              重置
-            </Button>
-            <Button
-              block
-              color="primary"
-              onClick={() => {
-                setFilter(draft);
-                setSearchOpen(false);
-              }}
-              data-testid="faca-search-submit"
-            >
-              搜索
-            </Button>
-          </div>
+          <SearchActions
+            onReset={() => {
+              setDraft({});
+              setFilter({});
+            }}
+            onSearch={() => {
+              setFilter(draft);
+              setSearchOpen(false);
+            }}
+            testId="faca-search"
+          />
         </Collapse.Panel>
       </Collapse>
       {items.map((q) => (
