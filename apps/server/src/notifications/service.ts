@@ -3,7 +3,7 @@ import type { Config } from '../config.ts';
 import type { Database } from '../db/schema.ts';
 
 /** An alarm as the FACA question form takes it: the machine and the alarm content. */
-export interface AlarmSubject {
+interface AlarmSubject {
   snCode: string;
   warningContent: string;
 }
