@@ -140,7 +140,13 @@ export class QuestionFormPage {
     await this.page
       .getByTestId('q-pics-input')
       .setInputFiles({ name, mimeType: 'image/png', buffer: bytes });
-    await this.pictures.first().locator('img').waitFor();
+    // Loaded, not only in the page: a picture taken now shows the thumbnail.
+    const thumb = await this.pictures.first().locator('img').elementHandle();
+    await this.page.waitForFunction(
+      (img) => img instanceof HTMLImageElement && img.complete && img.naturalWidth > 0,
+      thumb,
+      { polling: 'raf' },
+    );
   }
 
   async save(): Promise<void> {

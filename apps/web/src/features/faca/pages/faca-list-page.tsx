@@ -4,6 +4,7 @@ import { AddOutline } from 'antd-mobile-icons';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { ListState } from '../../../shared/components/list-state.tsx';
+import { formatDateTime } from '../../../shared/format.ts';
 import { listStateOf } from '../../../shared/list-state.ts';
 import { links, paths } from '../../../shared/paths.ts';
 import { nameOptions, useOptions, useQuestionPages, type QuestionFilter } from '../api.ts';
@@ -26,7 +27,7 @@ const QuestionCard = ({ q, onOpen }: { q: FacaInfo; onOpen: () => void }) => (
       <InfoRow label="工艺类型">{q.workmanship}</InfoRow>
       <InfoRow label="现场描述">{q.facaDescription}</InfoRow>
       <InfoRow label="更新">
-        {q.updateUser} {q.updateTime.slice(0, 10)}
+        {q.updateUser} {formatDateTime(q.updateTime)}
       </InfoRow>
     </Card>
   </div>
