@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { EditFacaPage, FacaListPage, QuestionFormPage, TaskPages } from '../pages/faca.page.ts';
 import { CenterPage } from '../pages/center.page.ts';
+import { DeviceLogPage } from '../pages/device-log.page.ts';
 import { LoginPage } from '../pages/login.page.ts';
 import { paths } from '../support/app-paths.ts';
 import { useJourney } from '../support/journey.ts';
@@ -76,6 +77,34 @@ describe('faca: a quality engineer records a problem and hands out the fix; the 
     expect(await edit.caItems.first().textContent()).toContain('李班长');
     await new TaskPages(page).toast.waitUntilGone();
     await journey.shot(page, 'fa-and-ca');
+  });
+
+  it('starts a question from a stop alarm of the device log, prefilled', async () => {
+    const { page } = journey;
+    const log = new DeviceLogPage(page);
+    await log.open('LW-S1-005');
+    // An alarm of the day that has ended: its duration is known to the second.
+    const alarm = page.locator('[data-testid="stop-alarm"][data-state="0"]').first();
+    await alarm.waitFor();
+    const text = (await alarm.textContent()) ?? '';
+    const [, content, begin, end] = /^(.+?)开始：(.+?)结束：(.+?)发起FACA$/.exec(text)!;
+    const seconds = (Date.parse(`${end}Z`) - Date.parse(`${begin}Z`)) / 1000;
+    await alarm.scrollIntoViewIfNeeded();
+    await journey.shot(page, 'log-start-faca');
+    await alarm.getByTestId('start-faca').tap();
+    const form = new QuestionFormPage(page);
+    await form.waitUntilShown();
+    expect(new URL(page.url()).pathname).toBe(paths.facaAddQuestion);
+    expect(await form.values()).toEqual({
+      sn: 'LW-S1-005',
+      warning: content,
+      count: '1',
+      duration: [Math.floor(seconds / 3600), Math.floor((seconds % 3600) / 60), seconds % 60].map(
+        String,
+      ),
+      dataFrom: '报警记录',
+    });
+    await journey.shot(page, 'question-from-alarm');
   });
 
   it('the handler signs in and finds the task', async () => {

@@ -29,10 +29,53 @@ export class FacaListPage {
     await this.page.locator('[data-testid="list-state"]:not([data-state="loading"])').waitFor();
   }
 
+  /**
+   * Opens the search panel and waits until it is open for good. antd-mobile animates the panel's
+   * height (react-spring) in an `overflow: hidden` box and sets `height: auto` only when the
+   * spring is idle; it animates again when the content grows — the process types arrive after
+   * the panel opened and add a row of options above the buttons. A tap while the buttons are
+   * clipped is lost: Playwright scrolls the clipping box to bring the button into view, the
+   * growing panel moves it away again, and the browser's click (after the touch) hits the panel,
+   * not the button — the search never ran. So: the panel idle at `auto`, its options in, and
+   * the search button wholly inside it.
+   */
+  async openSearch(): Promise<void> {
+    await this.page.getByTestId('faca-search-toggle').tap();
+    await this.page.waitForFunction(
+      () => {
+        const panel = document.querySelector<HTMLElement>('.adm-collapse-panel-content-active');
+        const button = panel?.querySelector('[data-testid="faca-search-submit"]');
+        const options = panel?.querySelector(
+          '[data-testid="faca-search-workmanship"] .adm-selector-item',
+        );
+        if (!panel || !button || !options || panel.style.height !== 'auto') return false;
+        const inner = button.getBoundingClientRect();
+        const outer = panel.getBoundingClientRect();
+        return inner.top >= outer.top && inner.bottom <= outer.bottom;
+      },
+      undefined,
+      { polling: 'raf' },
+    );
+  }
+
   async searchSn(sn: string): Promise<void> {
-    await this.page.locator('.adm-collapse-panel-header').first().tap();
-    await input(this.page, 'faca-search-sn').fill(sn);
+    await this.openSearch();
+    const field = input(this.page, 'faca-search-sn');
+    await field.fill(sn);
+    // The input is controlled: React puts its state back into it after the input event.
+    const typed = await field.inputValue();
+    if (typed !== sn) throw new Error(`the SN field holds "${typed}", not "${sn}"`);
     await this.page.getByTestId('faca-search-submit').tap();
+    // The search closes the panel: done when it has folded away and the list has reloaded.
+    await this.page.waitForFunction(
+      () => {
+        const panel = document.querySelector<HTMLElement>('.adm-collapse-panel-content');
+        return panel?.style.height === '0px';
+      },
+      undefined,
+      { polling: 'raf' },
+    );
+    await this.waitUntilLoaded();
   }
 
   async cardSns(): Promise<string[]> {
@@ -73,11 +116,37 @@ export class QuestionFormPage {
     await choose(this.page, 'q-influence', q.influence);
   }
 
+  /** What the form holds: SN, alarm content, count, duration (h, m, s) and data source. */
+  async values(): Promise<{
+    sn: string;
+    warning: string;
+    count: string;
+    duration: string[];
+    dataFrom: string;
+  }> {
+    const form = this.page.getByTestId('question-form');
+    return {
+      sn: await input(this.page, 'q-sn').inputValue(),
+      warning: await input(this.page, 'q-warning').inputValue(),
+      count: await input(this.page, 'q-count').inputValue(),
+      duration: await Promise.all(
+        ['时', '分', '秒'].map((unit) => form.locator(`input[aria-label="${unit}"]`).inputValue()),
+      ),
+      dataFrom: (await this.page.getByTestId('q-data-from').textContent()) ?? '',
+    };
+  }
+
   async attachPicture(name: string, bytes: Buffer): Promise<void> {
     await this.page
       .getByTestId('q-pics-input')
       .setInputFiles({ name, mimeType: 'image/png', buffer: bytes });
-    await this.pictures.first().locator('img').waitFor();
+    // Loaded, not only in the page: a picture taken now shows the thumbnail.
+    const thumb = await this.pictures.first().locator('img').elementHandle();
+    await this.page.waitForFunction(
+      (img) => img instanceof HTMLImageElement && img.complete && img.naturalWidth > 0,
+      thumb,
+      { polling: 'raf' },
+    );
   }
 
   async save(): Promise<void> {

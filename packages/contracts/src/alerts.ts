@@ -33,6 +33,8 @@ export const inboxMessage = z.object({
   link: z.string().nullable(),
   createdAt: z.string(),
   read: z.boolean(),
+  /** The alarm an alarm message is about: the app offers to start a FACA question from it. */
+  alarm: z.object({ snCode: z.string(), warningContent: z.string() }).nullable(),
 });
 export type InboxMessage = z.infer<typeof inboxMessage>;
 export const inboxReply = z.object({

@@ -68,10 +68,12 @@ export const caStatusLabels: Record<number, string> = { 0: '未处理', 1: 'OK',
 export const taskStatusLabels: Record<number, string> = { 0: '待处理', 1: '已完成' };
 export const DATA_FROM_MANUAL = '手动录入';
 
+/** A row id: a positive PostgreSQL integer (a larger one would fail in the database, 0500). */
 const id = z.coerce
   .number({ error: facaMessages.badId })
   .int(facaMessages.badId)
-  .positive(facaMessages.badId);
+  .positive(facaMessages.badId)
+  .max(2_147_483_647, facaMessages.badId);
 const optionalId = z.union([id, z.literal('').transform(() => undefined)]).optional();
 /** Required text: trimmed, not empty, no control characters, at most 500 characters. */
 const required = (message: string) =>

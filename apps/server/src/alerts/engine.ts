@@ -107,6 +107,7 @@ export class AlertEngine {
         body: `SN：${sn}，设备：${device?.deviceName ?? ''}，报警：${code}${description ? ` ${description}` : ''}`,
         link: caseId === null ? null : `/faultAlarm?casesId=${caseId}`,
         dedupeKey: `alarm:${sn}:${code}:${ts}`,
+        alarm: { snCode: sn, warningContent: description ? `${code} ${description}` : code },
       })),
     );
   }

@@ -171,7 +171,17 @@ export const createAlertsService = ({
       const [rows, counts] = await Promise.all([
         db
           .selectFrom('notifications')
-          .select(['id', 'kind', 'title', 'body', 'link', 'created_at', 'read_at'])
+          .select([
+            'id',
+            'kind',
+            'title',
+            'body',
+            'link',
+            'created_at',
+            'read_at',
+            'alarm_sn_code',
+            'alarm_content',
+          ])
           .where('user_id', '=', user.userId)
           .orderBy('id', 'desc')
           .limit(pageSize)
@@ -190,6 +200,10 @@ export const createAlertsService = ({
           link: r.link,
           createdAt: new Date(r.created_at).toISOString(),
           read: r.read_at !== null,
+          alarm:
+            r.alarm_sn_code === null
+              ? null
+              : { snCode: r.alarm_sn_code, warningContent: r.alarm_content ?? '' },
         })),
         totalNum: counts.rows[0]?.total ?? 0,
         unread: counts.rows[0]?.unread ?? 0,

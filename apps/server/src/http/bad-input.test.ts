@@ -2,6 +2,20 @@ import { sockets, telemetryApi } from '@linewatch/contracts/telemetry-api';
 import { devicesApi } from '@linewatch/contracts/devices-api';
 import { identityApi } from '@linewatch/contracts/identity-api';
 import { machineListQuery, processAndCountQuery } from '@linewatch/contracts/devices';
+import {
+  caIdQuery,
+  caInfoBody,
+  facaByIdQuery,
+  facaInfoBody,
+  facaPageQuery,
+  faInfoBody,
+  handlerListQuery,
+  mediaQuery,
+  optionsQuery,
+  taskPageQuery,
+  taskResultBody,
+} from '@linewatch/contracts/faca';
+import { facaApi, mediaPaths } from '@linewatch/contracts/faca-api';
 import { dingdingBindUserBody, wechatBindUserBody } from '@linewatch/contracts/identity';
 import { KEY_ID_COOKIE } from '@linewatch/contracts/limits';
 import { encryptPassword } from '@linewatch/contracts/password-cipher';
@@ -18,6 +32,13 @@ import { startTestServer, type TestServer } from '../test/test-server.ts';
 let server: TestServer;
 let keyId: string;
 let sn: string;
+/** Valid requests of the FACA forms, for inputs that are valid but for one field. */
+let faca: {
+  question: Record<string, unknown>;
+  fa: Record<string, unknown>;
+  ca: Record<string, unknown>;
+  task: Record<string, unknown>;
+};
 beforeAll(async () => {
   server = await startTestServer();
   const make = factories(server.linewatch);
@@ -25,6 +46,39 @@ beforeAll(async () => {
   sn = await make.createDevice({ line });
   const user = await make.createUser({ lines: [line] });
   keyId = await login(server.baseUrl, user.psnCode, user.password);
+
+  const db = server.linewatch.database.db;
+  await db.insertInto('faca_workmanships').values({ name: '贴片' }).execute();
+  await db.insertInto('faca_influence_parameters').values({ name: '温度' }).execute();
+  const phone = api(server.baseUrl, keyId);
+  const saved = async (path: string, body: Record<string, unknown>) => {
+    const reply = await phone.post<{ id: number }>(path, body);
+    expect(reply.body.code, reply.text).toBe('0000');
+    return reply.body.data.id;
+  };
+  const question = {
+    snCode: sn,
+    workmanship: '贴片',
+    count: 1,
+    warningContent: 'E101 吸嘴堵塞',
+    facaDescription: '抛料',
+    hour: 0,
+    minute: 1,
+    second: 2,
+    influenceParameters: '温度',
+  };
+  const facaInfoId = await saved(facaApi.addOrUpdateFacaInfo.path, question);
+  const fa = { facaInfoId, faDescription: '吸嘴偏位' };
+  const faInfoId = await saved(facaApi.addOrUpdateFaInfo.path, fa);
+  const ca = {
+    facaInfoId,
+    faInfoId,
+    caDescription: '更换吸嘴',
+    handler: String(user.id),
+    resolvingTime: '2099-12-31',
+  };
+  const caId = await saved(facaApi.addOrUpdateCaInfo.path, ca);
+  faca = { question, fa, ca, task: { caId, treatment: 2, ngReason: '备件未到' } };
 });
 afterAll(() => server?.close());
 
@@ -62,6 +116,7 @@ const nearMiss: fc.Arbitrary<unknown> = fc.oneof(
     '-1',
     '0',
     '1e308',
+    '2147483648',
     'NaN',
     'Infinity',
     '9'.repeat(400),
@@ -161,6 +216,26 @@ const inputOf = (schema: z.ZodType): fc.Arbitrary<unknown> => {
   );
 };
 
+/**
+ * A valid request but for one field, which is a near miss or anything of its shape: so bad
+ * values get past the other fields' checks, into the service and the database.
+ */
+const validButOne = (schema: z.ZodType, valid: () => Record<string, unknown>) => {
+  const shape = defOf(schema).shape!;
+  return fc
+    .tuple(
+      fc.constantFrom(...Object.keys(shape)),
+      fc.oneof(nearMiss, fc.constant(undefined)),
+      fc.boolean(),
+    )
+    .chain(([key, miss, shapedValue]) =>
+      (shapedValue ? shaped(shape[key]!) : fc.constant(miss)).map((value) => ({
+        ...valid(),
+        [key]: value,
+      })),
+    );
+};
+
 const asQuery = (input: unknown) =>
   Object.fromEntries(
     Object.entries(input as Record<string, unknown>)
@@ -206,6 +281,46 @@ describe('inputs generated from every contract request schema', () => {
         expectHandled(await phone.post(path, body ?? null));
       }),
       { ...RUNS, numRuns: 40 },
+    );
+  });
+
+  it.each([
+    [facaApi.facaInfoPage.path, facaPageQuery],
+    [facaApi.getFacaById.path, facaByIdQuery],
+    [facaApi.getWorkmanshipPage.path, optionsQuery],
+    [facaApi.getInfluenceParametersPage.path, optionsQuery],
+    [facaApi.getHandlerList.path, handlerListQuery],
+    [facaApi.taskPage.path, taskPageQuery],
+    [facaApi.getFacaInfoIds.path, caIdQuery],
+    [mediaPaths.hdImage, mediaQuery],
+    [mediaPaths.thumbnail, mediaQuery],
+  ] as const)('GET %s (FACA) answers no 5xx', async (path, schema) => {
+    const phone = api(server.baseUrl, keyId);
+    await fc.assert(
+      fc.asyncProperty(inputOf(schema), async (input) => {
+        expectHandled(
+          await phone.get(path, typeof input === 'object' && input ? asQuery(input) : {}),
+        );
+      }),
+      { ...RUNS, numRuns: 60 },
+    );
+  });
+
+  it.each([
+    [facaApi.addOrUpdateFacaInfo.path, facaInfoBody, () => faca.question],
+    [facaApi.addOrUpdateFaInfo.path, faInfoBody, () => faca.fa],
+    [facaApi.addOrUpdateCaInfo.path, caInfoBody, () => faca.ca],
+    [facaApi.submitTask.path, taskResultBody, () => faca.task],
+  ] as const)('POST %s (FACA) answers no 5xx', async (path, schema, valid) => {
+    const phone = api(server.baseUrl, keyId);
+    await fc.assert(
+      fc.asyncProperty(
+        fc.oneof({ arbitrary: validButOne(schema, valid), weight: 3 }, inputOf(schema)),
+        async (body) => {
+          expectHandled(await phone.post(path, body ?? null));
+        },
+      ),
+      { ...RUNS, numRuns: 80 },
     );
   });
 

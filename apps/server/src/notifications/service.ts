@@ -2,6 +2,12 @@ import type { Kysely } from 'kysely';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/schema.ts';
 
+/** An alarm as the FACA question form takes it: the machine and the alarm content. */
+interface AlarmSubject {
+  snCode: string;
+  warningContent: string;
+}
+
 /** One message for one person. */
 export interface Notice {
   userId: number;
@@ -17,6 +23,8 @@ export interface Notice {
    * cause tells nobody twice.
    */
   dedupeKey: string;
+  /** The alarm a message is about (kind 'alarm'): the inbox offers to start a FACA question. */
+  alarm?: AlarmSubject | null;
 }
 
 /** The database or the caller's open transaction: a notice commits with the event that caused it. */
@@ -88,6 +96,8 @@ export const createNotifications = (channels: readonly ChannelName[] = []): Noti
             body: n.body,
             link: n.link ?? null,
             dedupe_key: n.dedupeKey,
+            alarm_sn_code: n.alarm?.snCode ?? null,
+            alarm_content: n.alarm?.warningContent ?? null,
           })),
         )
         .onConflict((oc) => oc.columns(['user_id', 'dedupe_key']).doNothing())

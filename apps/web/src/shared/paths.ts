@@ -55,6 +55,14 @@ const withQuery = (path: AppPath, query: Record<string, string | null | undefine
   return text ? `${path}?${text}` : path;
 };
 
+/** What an alarm gives a new FACA question: SN, alarm content, count and duration in ms. */
+export interface FacaPrefill {
+  snCode?: string;
+  warningContent?: string;
+  count?: number;
+  timeLength?: number;
+}
+
 /** Builders for the routes that take query parameters. */
 export const links = {
   /** /login?redirect=…[&code=…&state=…] (code and state: back from WeChat's authorisation) */
@@ -77,15 +85,7 @@ export const links = {
    * A new FACA question, prefilled from an alarm (a log item or an alarm message): SN, alarm
    * content, count and duration in ms. Without arguments, an empty form; with `id`, an edit.
    */
-  facaAddQuestion: (
-    prefill: {
-      id?: number;
-      snCode?: string;
-      warningContent?: string;
-      count?: number;
-      timeLength?: number;
-    } = {},
-  ): string =>
+  facaAddQuestion: (prefill: FacaPrefill & { id?: number } = {}): string =>
     withQuery(paths.facaAddQuestion, {
       id: prefill.id?.toString(),
       snCode: prefill.snCode,

@@ -8,6 +8,9 @@ export interface NotificationsTable {
   body: string;
   link: string | null;
   dedupe_key: string;
+  /** An alarm message's machine and alarm content (migration 017); null for other kinds. */
+  alarm_sn_code: ColumnType<string | null, string | null | undefined, string | null>;
+  alarm_content: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: ColumnType<Date, Date | string | undefined, Date | string>;
   read_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }

@@ -1,4 +1,4 @@
-import type { FacaPageQuery, Page, TaskPageQuery } from '@linewatch/contracts/faca';
+import type { FacaPageQuery, NamedOption, Page, TaskPageQuery } from '@linewatch/contracts/faca';
 import { facaApi } from '@linewatch/contracts/faca-api';
 import { PAGE_SIZE } from '@linewatch/contracts/limits';
 import type { Endpoint } from '@linewatch/contracts/endpoint';
@@ -63,6 +63,10 @@ export const useOptions = (kind: 'workmanship' | 'influence') =>
         { signal },
       ),
   });
+
+/** A Selector's options from a page of process types or influence parameters, by name. */
+export const nameOptions = (page: Page<NamedOption> | undefined) =>
+  (page?.content ?? []).map((o) => ({ label: o.name, value: o.name }));
 
 export const useHandlers = (snCode: string | null) =>
   useQuery({

@@ -1,6 +1,7 @@
 import { Badge, Button, List, NavBar } from 'antd-mobile';
 import { useNavigate } from 'react-router';
 import { ListState } from '../../../shared/components/list-state.tsx';
+import { StartFacaButton } from '../../../shared/components/start-faca-button.tsx';
 import { listStateOf } from '../../../shared/list-state.ts';
 import { useInbox, useMarkRead } from '../api.ts';
 import styles from './alerts-pages.module.css';
@@ -38,7 +39,16 @@ const MessagesPage = () => {
             data-testid="message-item"
             data-read={m.read}
             prefix={m.read ? null : <Badge content={Badge.dot} />}
-            description={<span className={styles.body}>{m.body}</span>}
+            description={
+              <>
+                <span className={styles.body}>{m.body}</span>
+                {m.alarm ? (
+                  <div>
+                    <StartFacaButton prefill={{ ...m.alarm, count: 1 }} />
+                  </div>
+                ) : null}
+              </>
+            }
             extra={
               <span className={styles.time}>
                 {new Date(m.createdAt).toLocaleString('zh-CN', { hour12: false })}

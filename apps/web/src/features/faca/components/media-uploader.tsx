@@ -5,7 +5,7 @@ import {
   type MediaType,
 } from '@linewatch/contracts/faca';
 import { mediaPaths } from '@linewatch/contracts/faca-api';
-import { ProgressBar } from 'antd-mobile';
+import { Form, ProgressBar } from 'antd-mobile';
 import { AddOutline, CloseOutline } from 'antd-mobile-icons';
 import { useRef, useState } from 'react';
 import { upload } from '../../../shared/api-client.ts';
@@ -126,3 +126,27 @@ export const MediaStrip = ({ items }: { items: MediaRef[] }) =>
       )}
     </div>
   ) : null;
+
+/** A form's 图片 and 视频 fields (test ids `<testId>-pics`, `<testId>-videos`). */
+export const MediaFields = ({
+  pics,
+  videos,
+  onPics,
+  onVideos,
+  testId,
+}: {
+  pics: MediaRef[];
+  videos: MediaRef[];
+  onPics: (next: MediaRef[]) => void;
+  onVideos: (next: MediaRef[]) => void;
+  testId: string;
+}) => (
+  <>
+    <Form.Item label="图片" layout="vertical">
+      <MediaUploader type="pic" value={pics} onChange={onPics} testId={`${testId}-pics`} />
+    </Form.Item>
+    <Form.Item label="视频" layout="vertical">
+      <MediaUploader type="video" value={videos} onChange={onVideos} testId={`${testId}-videos`} />
+    </Form.Item>
+  </>
+);

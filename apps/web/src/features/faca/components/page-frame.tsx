@@ -1,4 +1,4 @@
-import { NavBar } from 'antd-mobile';
+import { Button, NavBar } from 'antd-mobile';
 import type { ReactNode } from 'react';
 import { useNavigate } from 'react-router';
 import styles from './page-frame.module.css';
@@ -40,4 +40,43 @@ export const Card = ({ children, testId }: { children: ReactNode; testId?: strin
 
 export const Footer = ({ children }: { children: ReactNode }) => (
   <div className={styles.footer}>{children}</div>
+);
+
+/** The bottom bar of a form: its one primary button (保存 unless named otherwise). */
+export const SubmitFooter = ({
+  pending,
+  onSubmit,
+  testId,
+  label = '保存',
+}: {
+  pending: boolean;
+  onSubmit: () => void;
+  testId: string;
+  label?: string;
+}) => (
+  <Footer>
+    <Button block color="primary" loading={pending} onClick={onSubmit} data-testid={testId}>
+      {label}
+    </Button>
+  </Footer>
+);
+
+/** 重置 and 搜索 under a list's search fields. */
+export const SearchActions = ({
+  onReset,
+  onSearch,
+  testId,
+}: {
+  onReset: () => void;
+  onSearch: () => void;
+  testId: string;
+}) => (
+  <div style={{ display: 'flex', gap: 8, marginTop: 8 }}>
+    <Button block onClick={onReset} data-testid={`${testId}-reset`}>
+      重置
+    </Button>
+    <Button block color="primary" onClick={onSearch} data-testid={`${testId}-submit`}>
+      搜索
+    </Button>
+  </div>
 );

@@ -1,5 +1,6 @@
 import type { CaInfo, FacaInfo, FaInfo } from '@linewatch/contracts/faca';
 import type { ReactNode } from 'react';
+import { formatDateTime } from '../../../shared/format.ts';
 import { MediaStrip } from './media-uploader.tsx';
 import { Card, InfoRow } from './page-frame.tsx';
 import { CaStatusTag, FacaStatusTags } from './status-tags.tsx';
@@ -22,7 +23,7 @@ export const QuestionInfo = ({ q, action }: { q: FacaInfo; action?: ReactNode })
     <InfoRow label="影响参数">{q.influenceParameters}</InfoRow>
     <InfoRow label="数据来源">{q.dataFrom}</InfoRow>
     <InfoRow label="更新">
-      {q.updateUser} {q.updateTime.slice(0, 16).replace('T', ' ')}
+      {q.updateUser} {formatDateTime(q.updateTime)}
     </InfoRow>
     <MediaStrip items={[...q.picList, ...q.videoList]} />
   </Card>

@@ -1,4 +1,7 @@
-import { toastFailure } from '../../../shared/toast.ts';
+import { facaMessages } from '@linewatch/contracts/faca';
+import type { Endpoint } from '@linewatch/contracts/endpoint';
+import { toastFailure, toastSuccess } from '../../../shared/toast.ts';
+import { useSave } from '../api.ts';
 
 /** What the page needs of a contract schema (zod's safeParse), without importing zod here. */
 interface Schema<T> {
@@ -11,9 +14,35 @@ interface Schema<T> {
  * Checks a form with the contract's schema (the server runs the same one): the parsed input, or
  * null after toasting the first Chinese message.
  */
-export const validated = <T>(schema: Schema<T>, values: unknown): T | null => {
+const validated = <T>(schema: Schema<T>, values: unknown): T | null => {
   const result = schema.safeParse(values);
   if (result.success) return result.data;
   toastFailure(result.error.issues[0]?.message ?? '参数错误');
   return null;
+};
+
+/**
+ * The save of a FACA form: the values checked by the contract's schema (nothing is sent when a
+ * message was toasted), sent, 保存成功, then `onSaved`. A refusal was toasted by the client.
+ */
+export const useFormSave = <Input, Reply, Parsed extends Input>(
+  endpoint: Endpoint<Input, Reply>,
+  schema: Schema<Parsed>,
+  onSaved: (reply: Reply) => void,
+) => {
+  const save = useSave(endpoint);
+  return {
+    pending: save.isPending,
+    submit: (values: unknown) => {
+      const body = validated(schema, values);
+      if (!body) return;
+      save.mutateAsync(body).then(
+        (reply) => {
+          toastSuccess(facaMessages.saved);
+          onSaved(reply);
+        },
+        () => undefined,
+      );
+    },
+  };
 };

@@ -5,15 +5,14 @@ import {
   type MediaRef,
 } from '@linewatch/contracts/faca';
 import { facaApi } from '@linewatch/contracts/faca-api';
-import { Button, Form, Input, Selector, TextArea } from 'antd-mobile';
+import { Form, Input, Selector, TextArea } from 'antd-mobile';
 import { Fragment, useEffect, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { links } from '../../../shared/paths.ts';
-import { toastSuccess } from '../../../shared/toast.ts';
-import { useOptions, useQuestion, useSave } from '../api.ts';
-import { MediaUploader } from '../components/media-uploader.tsx';
-import { Footer, PageFrame } from '../components/page-frame.tsx';
-import { validated } from '../components/validate.ts';
+import { nameOptions, useOptions, useQuestion } from '../api.ts';
+import { MediaFields } from '../components/media-uploader.tsx';
+import { PageFrame, SubmitFooter } from '../components/page-frame.tsx';
+import { useFormSave } from '../components/validate.ts';
 
 interface Values {
   snCode: string;
@@ -84,7 +83,9 @@ const AddQuestionPage = () => {
   const existing = useQuestion(id);
   const workmanships = useOptions('workmanship');
   const influences = useOptions('influence');
-  const save = useSave(facaApi.addOrUpdateFacaInfo);
+  const save = useFormSave(facaApi.addOrUpdateFacaInfo, facaInfoBody, (saved) => {
+    void navigate(links.facaEditFaca(saved.id), { replace: true });
+  });
   const [values, setValues] = useState<Values>(() => initial(params));
   useEffect(() => {
     if (existing.data) setValues(fromQuestion(existing.data));
@@ -94,8 +95,8 @@ const AddQuestionPage = () => {
     (value: Values[K]) =>
       setValues((v) => ({ ...v, [key]: value }));
 
-  const submit = async () => {
-    const body = validated(facaInfoBody, {
+  const submit = () =>
+    save.submit({
       ...(id ? { id } : {}),
       snCode: values.snCode,
       workmanship: values.workmanship,
@@ -110,11 +111,6 @@ const AddQuestionPage = () => {
       facaPicIds: values.pics.map((p) => p.id),
       facaVideoIds: values.videos.map((p) => p.id),
     });
-    if (!body) return;
-    const saved = await save.mutateAsync(body);
-    toastSuccess('保存成功');
-    void navigate(links.facaEditFaca(saved.id), { replace: true });
-  };
 
   return (
     <PageFrame title={id ? '编辑问题' : '新增问题'}>
@@ -129,10 +125,7 @@ const AddQuestionPage = () => {
         </Form.Item>
         <Form.Item label="工艺类型" required layout="vertical">
           <Selector
-            options={(workmanships.data?.content ?? []).map((w) => ({
-              label: w.name,
-              value: w.name,
-            }))}
+            options={nameOptions(workmanships.data)}
             value={values.workmanship ? [values.workmanship] : []}
             onChange={(v) => set('workmanship')(v[0] ?? '')}
             data-testid="q-workmanship"
@@ -184,39 +177,24 @@ const AddQuestionPage = () => {
         <Form.Item label="影响参数" required layout="vertical">
           <Selector
             multiple
-            options={(influences.data?.content ?? []).map((w) => ({
-              label: w.name,
-              value: w.name,
-            }))}
+            options={nameOptions(influences.data)}
             value={values.influenceParameters}
             onChange={set('influenceParameters')}
             data-testid="q-influence"
           />
         </Form.Item>
-        <Form.Item label="数据来源">{values.dataFrom}</Form.Item>
-        <Form.Item label="图片" layout="vertical">
-          <MediaUploader type="pic" value={values.pics} onChange={set('pics')} testId="q-pics" />
+        <Form.Item label="数据来源">
+          <span data-testid="q-data-from">{values.dataFrom}</span>
         </Form.Item>
-        <Form.Item label="视频" layout="vertical">
-          <MediaUploader
-            type="video"
-            value={values.videos}
-            onChange={set('videos')}
-            testId="q-videos"
-          />
-        </Form.Item>
+        <MediaFields
+          pics={values.pics}
+          videos={values.videos}
+          onPics={set('pics')}
+          onVideos={set('videos')}
+          testId="q"
+        />
       </Form>
-      <Footer>
-        <Button
-          block
-          color="primary"
-          loading={save.isPending}
-          onClick={() => void submit().catch(() => undefined)}
-          data-testid="q-submit"
-        >
-          保存
-        </Button>
-      </Footer>
+      <SubmitFooter pending={save.pending} onSubmit={submit} testId="q-submit" />
     </PageFrame>
   );
 };

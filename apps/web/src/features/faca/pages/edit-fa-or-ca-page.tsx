@@ -6,36 +6,30 @@ import {
   type MediaRef,
 } from '@linewatch/contracts/faca';
 import { facaApi } from '@linewatch/contracts/faca-api';
-import { Button, Form, Input, Selector, TextArea } from 'antd-mobile';
+import { Form, Input, Selector, TextArea } from 'antd-mobile';
 import { useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { ListState } from '../../../shared/components/list-state.tsx';
-import { toastSuccess } from '../../../shared/toast.ts';
-import { useHandlers, useQuestion, useSave } from '../api.ts';
-import { MediaUploader } from '../components/media-uploader.tsx';
-import { Footer, PageFrame } from '../components/page-frame.tsx';
-import { validated } from '../components/validate.ts';
+import { useHandlers, useQuestion } from '../api.ts';
+import { MediaFields } from '../components/media-uploader.tsx';
+import { PageFrame, SubmitFooter } from '../components/page-frame.tsx';
+import { useFormSave } from '../components/validate.ts';
 
 const FaForm = ({ q, id }: { q: FacaInfo; id: number | null }) => {
   const navigate = useNavigate();
-  const save = useSave(facaApi.addOrUpdateFaInfo);
+  const save = useFormSave(facaApi.addOrUpdateFaInfo, faInfoBody, () => void navigate(-1));
   const fa = q.faInfos.find((f) => f.id === id);
   const [text, setText] = useState(fa?.faDescription ?? '');
   const [pics, setPics] = useState<MediaRef[]>(fa?.faPicList ?? []);
   const [videos, setVideos] = useState<MediaRef[]>(fa?.faVideoList ?? []);
-  const submit = async () => {
-    const body = validated(faInfoBody, {
+  const submit = () =>
+    save.submit({
       ...(id ? { id } : {}),
       facaInfoId: q.id,
       faDescription: text,
       faPicIds: pics.map((p) => p.id),
       faVideoIds: videos.map((p) => p.id),
     });
-    if (!body) return;
-    await save.mutateAsync(body);
-    toastSuccess('保存成功');
-    void navigate(-1);
-  };
   return (
     <>
       <Form layout="vertical">
@@ -48,31 +42,22 @@ const FaForm = ({ q, id }: { q: FacaInfo; id: number | null }) => {
             data-testid="fa-description"
           />
         </Form.Item>
-        <Form.Item label="图片">
-          <MediaUploader type="pic" value={pics} onChange={setPics} testId="fa-pics" />
-        </Form.Item>
-        <Form.Item label="视频">
-          <MediaUploader type="video" value={videos} onChange={setVideos} testId="fa-videos" />
-        </Form.Item>
+        <MediaFields
+          pics={pics}
+          videos={videos}
+          onPics={setPics}
+          onVideos={setVideos}
+          testId="fa"
+        />
       </Form>
-      <Footer>
-        <Button
-          block
-          color="primary"
-          loading={save.isPending}
-          onClick={() => void submit().catch(() => undefined)}
-          data-testid="fa-submit"
-        >
-          保存
-        </Button>
-      </Footer>
+      <SubmitFooter pending={save.pending} onSubmit={submit} testId="fa-submit" />
     </>
   );
 };
 
 const CaForm = ({ q, id }: { q: FacaInfo; id: number | null }) => {
   const navigate = useNavigate();
-  const save = useSave(facaApi.addOrUpdateCaInfo);
+  const save = useFormSave(facaApi.addOrUpdateCaInfo, caInfoBody, () => void navigate(-1));
   const handlers = useHandlers(q.snCode);
   const ca = q.faInfos.flatMap((f) => f.caInfos).find((c) => c.id === id);
   const [v, setV] = useState({
@@ -87,8 +72,8 @@ const CaForm = ({ q, id }: { q: FacaInfo; id: number | null }) => {
   const [videos, setVideos] = useState<MediaRef[]>(ca?.caVideoList ?? []);
   const set = (key: keyof typeof v) => (value: string | string[]) =>
     setV((old) => ({ ...old, [key]: value }));
-  const submit = async () => {
-    const body = validated(caInfoBody, {
+  const submit = () =>
+    save.submit({
       ...(id ? { id } : {}),
       facaInfoId: q.id,
       faInfoId: v.faInfoId,
@@ -100,11 +85,6 @@ const CaForm = ({ q, id }: { q: FacaInfo; id: number | null }) => {
       caPicIds: pics.map((p) => p.id),
       caVideoIds: videos.map((p) => p.id),
     });
-    if (!body) return;
-    await save.mutateAsync(body);
-    toastSuccess('保存成功');
-    void navigate(-1);
-  };
   return (
     <>
       <Form layout="vertical">
@@ -160,24 +140,15 @@ const CaForm = ({ q, id }: { q: FacaInfo; id: number | null }) => {
             />
           </Form.Item>
         ) : null}
-        <Form.Item label="图片">
-          <MediaUploader type="pic" value={pics} onChange={setPics} testId="ca-pics" />
-        </Form.Item>
-        <Form.Item label="视频">
-          <MediaUploader type="video" value={videos} onChange={setVideos} testId="ca-videos" />
-        </Form.Item>
+        <MediaFields
+          pics={pics}
+          videos={videos}
+          onPics={setPics}
+          onVideos={setVideos}
+          testId="ca"
+        />
       </Form>
-      <Footer>
-        <Button
-          block
-          color="primary"
-          loading={save.isPending}
-          onClick={() => void submit().catch(() => undefined)}
-          data-testid="ca-submit"
-        >
-          保存
-        </Button>
-      </Footer>
+      <SubmitFooter pending={save.pending} onSubmit={submit} testId="ca-submit" />
     </>
   );
 };

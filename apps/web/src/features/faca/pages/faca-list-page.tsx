@@ -4,10 +4,11 @@ import { AddOutline } from 'antd-mobile-icons';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { ListState } from '../../../shared/components/list-state.tsx';
+import { formatDateTime } from '../../../shared/format.ts';
 import { listStateOf } from '../../../shared/list-state.ts';
 import { links, paths } from '../../../shared/paths.ts';
-import { useOptions, useQuestionPages, type QuestionFilter } from '../api.ts';
-import { Card, Footer, InfoRow, PageFrame } from '../components/page-frame.tsx';
+import { nameOptions, useOptions, useQuestionPages, type QuestionFilter } from '../api.ts';
+import { Card, Footer, InfoRow, PageFrame, SearchActions } from '../components/page-frame.tsx';
 import { FacaStatusTags } from '../components/status-tags.tsx';
 
 const statusOptions = Object.values(FACA_STATUS).map((v) => ({
@@ -26,7 +27,7 @@ const QuestionCard = ({ q, onOpen }: { q: FacaInfo; onOpen: () => void }) => (
       <InfoRow label="工艺类型">{q.workmanship}</InfoRow>
       <InfoRow label="现场描述">{q.facaDescription}</InfoRow>
       <InfoRow label="更新">
-        {q.updateUser} {q.updateTime.slice(0, 10)}
+        {q.updateUser} {formatDateTime(q.updateTime)}
       </InfoRow>
     </Card>
   </div>
@@ -37,6 +38,8 @@ const FacaListPage = () => {
   const workmanships = useOptions('workmanship');
   const [draft, setDraft] = useState<QuestionFilter>({});
   const [filter, setFilter] = useState<QuestionFilter>({});
+  // The search panel closes when a search runs, so the phone shows what was found.
+  const [searchOpen, setSearchOpen] = useState(false);
   const pages = useQuestionPages(filter);
   const items = pages.data?.pages.flatMap((p) => p.content) ?? [];
   const searching = Object.values(filter).some(Boolean);
@@ -55,7 +58,10 @@ const FacaListPage = () => {
         </Button>
       }
     >
-      <Collapse>
+      <Collapse
+        activeKey={searchOpen ? ['search'] : []}
+        onChange={(keys) => setSearchOpen(keys.includes('search'))}
+      >
         <Collapse.Panel key="search" title="搜索" data-testid="faca-search-toggle">
           <Input
             placeholder="设备SN码"
@@ -70,12 +76,10 @@ const FacaListPage = () => {
           />
           <div style={{ margin: '8px 0' }}>工艺类型</div>
           <Selector
-            options={(workmanships.data?.content ?? []).map((w) => ({
-              label: w.name,
-              value: w.name,
-            }))}
+            options={nameOptions(workmanships.data)}
             value={draft.workmanship ? [draft.workmanship] : []}
             onChange={(v) => setDraft({ ...draft, workmanship: v[0] ?? '' })}
+            data-testid="faca-search-workmanship"
           />
           <div style={{ margin: '8px 0' }}>状态</div>
           <Selector
@@ -83,25 +87,17 @@ const FacaListPage = () => {
             value={draft.facaStatus ? [draft.facaStatus] : []}
             onChange={(v) => setDraft({ ...draft, facaStatus: v[0] ?? '' })}
           />
-          <div style={{ display: 'flex', gap: 8, marginTop: 8 }}>
-            <Button
-              block
-              onClick={() => {
-                setDraft({});
-                setFilter({});
-              }}
-            >
-              重置
-            </Button>
-            <Button
-              block
-              color="primary"
-              onClick={() => setFilter(draft)}
-              data-testid="faca-search-submit"
-            >
-              搜索
-            </Button>
-          </div>
+          <SearchActions
+            onReset={() => {
+              setDraft({});
+              setFilter({});
+            }}
+            onSearch={() => {
+              setFilter(draft);
+              setSearchOpen(false);
+            }}
+            testId="faca-search"
+          />
         </Collapse.Panel>
       </Collapse>
       {items.map((q) => (

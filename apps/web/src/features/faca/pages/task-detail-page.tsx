@@ -1,15 +1,14 @@
 import { CA_STATUS, taskResultBody, type MediaRef } from '@linewatch/contracts/faca';
 import { facaApi } from '@linewatch/contracts/faca-api';
-import { Button, Form, Selector, TextArea } from 'antd-mobile';
+import { Form, Selector, TextArea } from 'antd-mobile';
 import { useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { ListState } from '../../../shared/components/list-state.tsx';
-import { toastSuccess } from '../../../shared/toast.ts';
-import { useQuestion, useSave } from '../api.ts';
+import { useQuestion } from '../api.ts';
 import { MediaUploader } from '../components/media-uploader.tsx';
-import { Card, Footer, PageFrame } from '../components/page-frame.tsx';
+import { Card, PageFrame, SubmitFooter } from '../components/page-frame.tsx';
 import { CaInfoView, FaInfoView, QuestionInfo } from '../components/question-card.tsx';
-import { validated } from '../components/validate.ts';
+import { useFormSave } from '../components/validate.ts';
 
 const TaskDetailPage = () => {
   const navigate = useNavigate();
@@ -18,7 +17,7 @@ const TaskDetailPage = () => {
   const faInfoId = Number(params.get('faInfoId'));
   const caInfoId = Number(params.get('caInfoId'));
   const question = useQuestion(facaInfoId);
-  const save = useSave(facaApi.submitTask);
+  const save = useFormSave(facaApi.submitTask, taskResultBody, () => void navigate(-1));
   const [treatment, setTreatment] = useState<string>('');
   const [ngReason, setNgReason] = useState('');
   const [pics, setPics] = useState<MediaRef[]>([]);
@@ -26,18 +25,8 @@ const TaskDetailPage = () => {
   const fa = q?.faInfos.find((f) => f.id === faInfoId);
   const ca = fa?.caInfos.find((c) => c.id === caInfoId);
 
-  const submit = async () => {
-    const body = validated(taskResultBody, {
-      caId: caInfoId,
-      treatment,
-      ngReason,
-      picIds: pics.map((p) => p.id),
-    });
-    if (!body) return;
-    await save.mutateAsync(body);
-    toastSuccess('保存成功');
-    void navigate(-1);
-  };
+  const submit = () =>
+    save.submit({ caId: caInfoId, treatment, ngReason, picIds: pics.map((p) => p.id) });
 
   return (
     <PageFrame title="任务详情">
@@ -84,17 +73,12 @@ const TaskDetailPage = () => {
               </Form.Item>
             </Form>
           </Card>
-          <Footer>
-            <Button
-              block
-              color="primary"
-              loading={save.isPending}
-              onClick={() => void submit().catch(() => undefined)}
-              data-testid="task-submit"
-            >
-              提交
-            </Button>
-          </Footer>
+          <SubmitFooter
+            pending={save.pending}
+            onSubmit={submit}
+            testId="task-submit"
+            label="提交"
+          />
         </>
       )}
     </PageFrame>

@@ -1,12 +1,12 @@
 import { taskStatusLabels, caStatusLabels, type Task } from '@linewatch/contracts/faca';
-import { Button, Input, Selector } from 'antd-mobile';
+import { Input, Selector } from 'antd-mobile';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { ListState } from '../../../shared/components/list-state.tsx';
 import { listStateOf } from '../../../shared/list-state.ts';
 import { links } from '../../../shared/paths.ts';
 import { useTaskPages, type TaskFilter } from '../api.ts';
-import { Card, InfoRow, PageFrame } from '../components/page-frame.tsx';
+import { Card, InfoRow, PageFrame, SearchActions } from '../components/page-frame.tsx';
 import { CaStatusTag } from '../components/status-tags.tsx';
 
 const TaskCard = ({ t, onOpen }: { t: Task; onOpen: () => void }) => (
@@ -58,21 +58,14 @@ const TaskListPage = () => {
           value={draft.treatment ? [draft.treatment] : []}
           onChange={(v) => setDraft({ ...draft, treatment: v[0] ?? '' })}
         />
-        <div style={{ display: 'flex', gap: 8, marginTop: 8 }}>
-          <Button
-            block
-            onClick={() => {
-              setDraft({});
-              setFilter({});
-            }}
-            data-testid="task-reset"
-          >
-            重置
-          </Button>
-          <Button block color="primary" onClick={() => setFilter(draft)} data-testid="task-search">
-            搜索
-          </Button>
-        </div>
+        <SearchActions
+          onReset={() => {
+            setDraft({});
+            setFilter({});
+          }}
+          onSearch={() => setFilter(draft)}
+          testId="task-search"
+        />
       </Card>
       {items.map((t) => (
         <TaskCard

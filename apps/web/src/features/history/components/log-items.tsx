@@ -1,8 +1,20 @@
 import type { OperationLog, StopAlarm } from '@linewatch/contracts/history';
+import type { ReactNode } from 'react';
 import styles from './log-items.module.css';
 
-/** A stop alarm: content, start and end; an alarm still active is flagged as an error. */
-export const StopAlarmItem = ({ alarm, current }: { alarm: StopAlarm; current?: boolean }) => (
+/**
+ * A stop alarm: content, start and end; an alarm still active is flagged as an error. `action`:
+ * what can be done with it (start a FACA question).
+ */
+export const StopAlarmItem = ({
+  alarm,
+  current,
+  action,
+}: {
+  alarm: StopAlarm;
+  current?: boolean;
+  action?: ReactNode;
+}) => (
   <li
     className={`${styles.item} ${alarm.state === 1 ? styles.error : ''}`}
     data-testid={current ? 'current-warning' : 'stop-alarm'}
@@ -14,6 +26,7 @@ export const StopAlarmItem = ({ alarm, current }: { alarm: StopAlarm; current?: 
     </div>
     <div className={styles.meta}>开始：{alarm.beginTime}</div>
     <div className={styles.meta}>结束：{alarm.endTime ?? '未结束'}</div>
+    {action ? <div className={styles.action}>{action}</div> : null}
   </li>
 );
 

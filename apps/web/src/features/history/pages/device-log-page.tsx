@@ -3,6 +3,10 @@ import { Tabs } from 'antd-mobile';
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { ListState } from '../../../shared/components/list-state.tsx';
+import {
+  StartFacaButton,
+  stopAlarmPrefill,
+} from '../../../shared/components/start-faca-button.tsx';
 import { useOperationLog, useStopAlarms } from '../api.ts';
 import { DayPicker } from '../components/day-picker.tsx';
 import { OperationItem, StopAlarmItem } from '../components/log-items.tsx';
@@ -30,7 +34,12 @@ const StopAlarms = ({ snCode, date }: { snCode: string; date: string }) => {
       {earlier.length > 0 ? (
         <ul className={styles.list} data-testid="current-warnings">
           {earlier.map((a) => (
-            <StopAlarmItem key={alarmKey(a)} alarm={a} current />
+            <StopAlarmItem
+              key={alarmKey(a)}
+              alarm={a}
+              current
+              action={<StartFacaButton prefill={stopAlarmPrefill(snCode, a)} />}
+            />
           ))}
         </ul>
       ) : null}
@@ -39,7 +48,11 @@ const StopAlarms = ({ snCode, date }: { snCode: string; date: string }) => {
         <>
           <ul className={styles.list}>
             {data.data.map((a) => (
-              <StopAlarmItem key={alarmKey(a)} alarm={a} />
+              <StopAlarmItem
+                key={alarmKey(a)}
+                alarm={a}
+                action={<StartFacaButton prefill={stopAlarmPrefill(snCode, a)} />}
+              />
             ))}
           </ul>
           <Pager

@@ -1,0 +1,99 @@
+import type { InboxMessage } from '@linewatch/contracts/alerts';
+import { alertsApi } from '@linewatch/contracts/alerts-api';
+import { facaApi } from '@linewatch/contracts/faca-api';
+import { historyApi } from '@linewatch/contracts/history-api';
+import { screen, within } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import { links, paths } from '../../../shared/paths.ts';
+import { fakeApi } from '../../../testing/fake-api.ts';
+import { renderPage } from '../../../testing/render-page.tsx';
+
+/** The first render of a lazy page loads its chunk: on a busy machine that takes a while. */
+const LAZY = { timeout: 15_000 };
+
+const options = (names: string[]) => ({
+  content: names.map((name, i) => ({ id: i + 1, name })),
+  totalElements: names.length,
+});
+
+/** The add-question form's options (the form opens after the tap). */
+const withFacaOptions = () =>
+  fakeApi()
+    .on(facaApi.getWorkmanshipPage, () => options(['贴片']))
+    .on(facaApi.getInfluenceParametersPage, () => options(['温度']));
+
+/** The question form's fields by placeholder; the duration by its unit. */
+const form = async () => {
+  const sn = await screen.findByPlaceholderText('请输入设备SN码', {}, LAZY);
+  const unit = (label: string) =>
+    (screen.getAllByLabelText(label).find((n) => n.tagName === 'INPUT') as HTMLInputElement).value;
+  return {
+    sn: (sn as HTMLInputElement).value,
+    warning: screen.getByPlaceholderText<HTMLInputElement>('请输入报警内容').value,
+    count: screen.getByPlaceholderText<HTMLInputElement>('请输入报警次数').value,
+    duration: [unit('时'), unit('分'), unit('秒')],
+    dataFrom: screen.getByTestId('q-data-from').textContent,
+  };
+};
+
+describe('a FACA question started from an alarm', () => {
+  it('from a stop alarm of the device log: SN, content, count 1 and how long it lasted', async () => {
+    const ended = {
+      contentStr: 'E101 吸嘴堵塞',
+      beginTime: '2026-11-20 08:00:00',
+      endTime: '2026-11-20 09:02:05',
+      state: 0 as const,
+    };
+    const api = withFacaOptions().on(historyApi.stopAlarms, () => ({
+      currentWarning: [],
+      data: [ended],
+      page: { pageNumber: 1, pageSize: 11, total: 1, totalPage: 1 },
+    }));
+    const { router, user } = renderPage(links.machine(paths.deviceLog, 'LW-S1-002'), { api });
+    const item = await screen.findByTestId('stop-alarm', {}, LAZY);
+    await user.click(within(item).getByTestId('start-faca'));
+    await vi.waitFor(() => expect(router.state.location.pathname).toBe(paths.facaAddQuestion));
+    expect(await form()).toEqual({
+      sn: 'LW-S1-002',
+      warning: 'E101 吸嘴堵塞',
+      count: '1',
+      duration: ['1', '2', '5'],
+      dataFrom: '报警记录',
+    });
+  }, 30_000);
+
+  it('from an alarm message of the inbox, and only from one', async () => {
+    const message = (over: Partial<InboxMessage>): InboxMessage => ({
+      id: 1,
+      kind: 'alarm',
+      title: '贴片机 报警',
+      body: 'SN：LW-S1-002，设备：贴片机，报警：E101 吸嘴堵塞',
+      link: '/faultAlarm?casesId=3',
+      createdAt: '2026-11-20T00:00:00.000Z',
+      read: true,
+      alarm: { snCode: 'LW-S1-002', warningContent: 'E101 吸嘴堵塞' },
+      ...over,
+    });
+    const api = withFacaOptions().on(alertsApi.inbox, () => ({
+      data: [
+        message({}),
+        message({ id: 2, kind: 'daily', title: '日报', body: '日报已生成', alarm: null }),
+      ],
+      totalNum: 2,
+      unread: 0,
+    }));
+    const { router, user } = renderPage(paths.messages, { api });
+    const items = await screen.findAllByTestId('message-item', {}, LAZY);
+    expect(items.map((i) => within(i).queryAllByTestId('start-faca').length)).toEqual([1, 0]);
+    await user.click(within(items[0]!).getByTestId('start-faca'));
+    // The tap starts a question; it does not open the message's own link as well.
+    await vi.waitFor(() => expect(router.state.location.pathname).toBe(paths.facaAddQuestion));
+    expect(await form()).toEqual({
+      sn: 'LW-S1-002',
+      warning: 'E101 吸嘴堵塞',
+      count: '1',
+      duration: ['0', '0', '0'],
+      dataFrom: '报警记录',
+    });
+  }, 30_000);
+});
