@@ -24,7 +24,7 @@ const DAY_MS = 86_400_000;
  */
 export const alertsModule = fp(
   async (app, { core }: { core: Core }) => {
-    const { config, live, registry } = core;
+    const { config, registry } = core;
     const { db } = core.database;
     const repo = createAlertsRepository(db);
     const descriptions = await repo.alarmDescriptions();
@@ -42,11 +42,9 @@ export const alertsModule = fp(
       notifications: app.notifications,
       deviceOf: (sn) => registry.get(sn),
       alarmDescription: description,
-      caseIdOf: (code) => app.cases.caseIdOf(code),
-      log: app.log,
+      caseIds: (executor) => app.cases.caseIds(executor),
     });
-    engine.prime([...registry.sns()].map((sn) => [sn, live.snapshot(sn)] as const));
-    const unsubscribe = live.onChange((sn) => engine.observe(sn, live.snapshot(sn)));
+    app.ingestor.onFlush((tx, batch) => engine.judgeFlush(tx, batch));
 
     const publicUrl = config.PUBLIC_URL?.replace(/\/$/, '');
     const outbox = new Outbox(db, buildChannels(config), app.log, {
@@ -81,12 +79,13 @@ export const alertsModule = fp(
 
     app.decorate('alerts', { service, engine, outbox });
     app.addHook('onClose', async () => {
-      unsubscribe();
       for (const job of reportJobs) job.stop();
-      await engine.idle();
       await outbox.close();
     });
     await app.register(alertsRoutes, { alerts: service });
   },
-  { name: 'alerts', dependencies: ['identity', 'notifications', 'cases', 'jobs', 'visibility'] },
+  {
+    name: 'alerts',
+    dependencies: ['identity', 'notifications', 'telemetry', 'cases', 'jobs', 'visibility'],
+  },
 );
