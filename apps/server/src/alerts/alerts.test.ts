@@ -151,6 +151,8 @@ beforeAll(async () => {
     DINGTALK_AGENT_ID: '1001',
     DINGTALK_API_URL: dingtalk.baseUrl,
     WEBHOOK_SECRET,
+    // The webhook receiver is on this machine.
+    WEBHOOK_ALLOW_HOSTS: '127.0.0.1',
     OUTBOX_RETRY_MS: '20',
     PUBLIC_URL,
   });
@@ -348,6 +350,30 @@ describe('alerts', () => {
       webhookUrl: webhook.url,
       account: { wechatBound: true },
     });
+  });
+
+  it('refuses a webhook address inside the network or on this machine, in Chinese', async () => {
+    const person = await subscriber(0);
+    for (const webhookUrl of [
+      'http://169.254.169.254/latest/meta-data',
+      'http://192.168.1.20:8080/hook',
+      'http://[::1]:8080/hook',
+    ]) {
+      const reply = await person.client.post(alertsApi.saveChannels.path, {
+        wechat: true,
+        dingtalk: true,
+        webhookUrl,
+      });
+      expect(reply.body).toMatchObject({ code: '0400', msg: alertMessages.webhookPrivate });
+    }
+    const unresolved = await person.client.post(alertsApi.saveChannels.path, {
+      wechat: true,
+      dingtalk: true,
+      webhookUrl: 'https://hooks.nothing.invalid/x',
+    });
+    expect(unresolved.body).toMatchObject({ code: '0400', msg: alertMessages.webhookUnresolved });
+    const read = await person.client.get<ChannelSettings>(alertsApi.channels.path);
+    expect(read.body.data.webhookUrl).toBe(webhook.url);
   });
 
   it('answers the report page: no device, a hidden device', async () => {

@@ -3,6 +3,7 @@ import fp from 'fastify-plugin';
 import type { Core } from '../core.ts';
 import { configuredChannels } from '../notifications/service.ts';
 import { buildChannels } from './channels/index.ts';
+import { WebhookTargets } from './channels/webhook-target.ts';
 import { AlertEngine } from './engine.ts';
 import { Outbox } from './outbox.ts';
 import { createReports } from './reports.ts';
@@ -29,11 +30,13 @@ export const alertsModule = fp(
     const repo = createAlertsRepository(db);
     const descriptions = await repo.alarmDescriptions();
     const description = (code: string) => descriptions.get(code) ?? null;
+    const webhookTargets = new WebhookTargets(config.WEBHOOK_ALLOW_HOSTS);
     const service = createAlertsService({
       db,
       reports: createReports(db, config.TIMEZONE, description),
       notifications: app.notifications,
       channels: configuredChannels(config),
+      webhookTargets,
       timeZone: config.TIMEZONE,
     });
     const engine = new AlertEngine({
@@ -47,7 +50,7 @@ export const alertsModule = fp(
     app.ingestor.onFlush((tx, batch) => engine.judgeFlush(tx, batch));
 
     const publicUrl = config.PUBLIC_URL?.replace(/\/$/, '');
-    const outbox = new Outbox(db, buildChannels(config), app.log, {
+    const outbox = new Outbox(db, buildChannels(config, webhookTargets), app.log, {
       baseDelayMs: config.OUTBOX_RETRY_MS,
       urlOf: (link) => (link && publicUrl ? publicUrl + link : null),
     });
