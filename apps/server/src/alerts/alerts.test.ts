@@ -289,6 +289,29 @@ describe('alerts', () => {
     expect([got.wechat.length, got.dingtalk.length, got.webhook.length]).toEqual([1, 1, 1]);
   });
 
+  it('judges a replayed buffer by reading time: a stop that ended in it, an alarm still active once', async () => {
+    const person = await subscriber(1);
+    const sn = person.sns[0]!;
+    const t = Date.now() - 30 * MINUTE;
+    // A gateway back from an outage sends its buffer at once: idle 7 minutes, then running, with
+    // an alarm that has no troubleshooting case and stays active over several readings.
+    await publish([
+      withAlarms(reading(sn, { produced: 1 }, { ts: t, status: 1 }), ['E999']),
+      withAlarms(reading(sn, { produced: 1 }, { ts: t + 3 * MINUTE, status: 1 }), ['E999']),
+      withAlarms(reading(sn, { produced: 2 }, { ts: t + 7 * MINUTE, status: 2 }), ['E999']),
+    ]);
+    await publish([withAlarms(reading(sn, { produced: 3 }, { ts: t + 8 * MINUTE }), ['E999'])]);
+    const messages = (await person.inbox()).data;
+    expect(messages.map((m) => m.kind).sort()).toEqual(['alarm', 'realTimeReminder']);
+    const alarm = messages.find((m) => m.kind === 'alarm')!;
+    expect(alarm.body).toBe(`SN：${sn}，设备：贴片机，报警：E999`);
+    expect(alarm.link).toBeNull();
+    expect(messages.find((m) => m.kind === 'realTimeReminder')!.body).toBe(
+      `SN：${sn} 已待机停机超过5分钟`,
+    );
+    await person.allSent(6);
+  });
+
   it('fetches a new WeChat token when the old one is no longer valid', async () => {
     const person = await subscriber(1);
     const tokensBefore = wechat.tokensIssued();
