@@ -127,6 +127,10 @@ describe('alert engine', () => {
       `alarm:${sn}:E101:${t}`,
       `realTimeReminder:${sn}:${t}`,
     ]);
+    // Told: a later stopped reading of the same stop finds no one left to tell (no write).
+    expect(
+      await createAlertsRepository(testDb.db).overdueStops(testDb.db, [{ sn, at: t + 6 * MINUTE }]),
+    ).toEqual([]);
     await testDb.db.deleteFrom('notifications').execute();
   });
 

@@ -3,7 +3,7 @@ import type { DeviceInfo } from '../devices/device-registry.ts';
 import type { Notice, Notifications } from '../notifications/service.ts';
 import { derive } from '../shared/metrics.ts';
 import type { MachineSnapshot } from '../telemetry/reading-effects.ts';
-import type { AlertsRepository, HourFigures } from './repository.ts';
+import { stopKey, type AlertsRepository, type HourFigures } from './repository.ts';
 
 export interface EngineDeps {
   db: Db;
@@ -98,7 +98,7 @@ export class AlertEngine {
         title: `${nameOf(sn, device)} 停机提醒`,
         body: `SN：${sn} 已${status === 3 ? '故障' : '待机'}停机超过${minutesText(timeLength)}`,
         link: `/currentDataReport?snCode=${encodeURIComponent(sn)}`,
-        dedupeKey: `realTimeReminder:${sn}:${since}`,
+        dedupeKey: stopKey(sn, since),
       };
     });
   }

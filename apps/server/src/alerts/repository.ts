@@ -10,11 +10,16 @@ const RULE_COLUMN = {
   threeParameters: 'three_parameters',
 } as const;
 
-export interface Subscriber {
+interface Subscriber {
   sn: string;
   userId: number;
   timeLength: number;
 }
+
+const STOP_KEY_PREFIX = 'realTimeReminder:';
+const stopKeyPrefix = sql.lit(STOP_KEY_PREFIX);
+/** A stop's message key: `realTimeReminder:<sn>:<epoch ms of the stop's start>`. */
+export const stopKey = (sn: string, since: number) => `${STOP_KEY_PREFIX}${sn}:${since}`;
 
 export interface HourFigures {
   sn: string;
@@ -87,6 +92,10 @@ export const createAlertsRepository = (db: Db) => ({
       where stop.since is not null and uf.real_time_reminder and uf.time_length > 0
         and stop.at - stop.since > uf.time_length * interval '1 millisecond'
         and ${visibleToSubscriber}
+        -- Told already (the engine's dedupe key): a long stop costs no write on every flush.
+        and not exists (select 1 from notifications n where n.user_id = uf.user_id
+          and n.dedupe_key = ${stopKeyPrefix} || stop.sn || ':'
+            || (extract(epoch from stop.since) * 1000)::bigint)
       order by uf.sn_code, stop.since, uf.user_id, stop.at desc`.execute(executor);
     return rows.rows.map((r) => ({
       sn: r.sn_code,

@@ -66,7 +66,7 @@ const FLUSH_AT_MESSAGES = 5000;
  * nothing of the flush commits and the flush is retried later (not dead-lettered: the readings
  * are not at fault).
  */
-export type FlushHook = (tx: Db, batch: Readonly<Batch>) => Promise<void>;
+type FlushHook = (tx: Db, batch: Readonly<Batch>) => Promise<void>;
 
 /** A flush hook's failure, kept apart from the database refusing the readings themselves. */
 class FlushHookError extends Error {}
