@@ -4,7 +4,7 @@ import { emptyFigures, figureColumns } from '../shared/metrics.ts';
 import { factories } from '../test/factories.ts';
 import { openTestDb, type TestDb } from '../test/test-db.ts';
 import type { MachineSnapshot } from '../telemetry/reading-effects.ts';
-import { AlertEngine, type FlushedReadings } from './engine.ts';
+import { AlertEngine, shortfalls, type FlushedReadings } from './engine.ts';
 import { createAlertsRepository } from './repository.ts';
 
 const MINUTE = 60_000;
@@ -147,5 +147,25 @@ describe('alert engine', () => {
       { kind: 'threeParameters', dedupe_key: `threeParameters:${sn}:${T0}` },
       { kind: 'threeParameters', dedupe_key: `threeParameters:${sn}:${T0 + 2 * HOUR}` },
     ]);
+  });
+
+  it('names each of PPM, yield and utilisation below its target; no data and no target are never a miss', () => {
+    const hour = {
+      ...emptyFigures(),
+      produced: 100,
+      ok: 90,
+      ng: 10,
+      runningMs: 40 * MINUTE,
+      idleMs: 20 * MINUTE,
+    };
+    expect(shortfalls({ figures: hour, ppmTarget: 3, yieldTarget: 95, useRateTarget: 80 })).toEqual(
+      ['PPM 2.5 低于目标 3', '良率 90% 低于目标 95%', '稼动率 66.67% 低于目标 80%'],
+    );
+    expect(shortfalls({ figures: hour, ppmTarget: 2, yieldTarget: 90, useRateTarget: 0 })).toEqual(
+      [],
+    );
+    expect(
+      shortfalls({ figures: emptyFigures(), ppmTarget: 60, yieldTarget: 95, useRateTarget: 80 }),
+    ).toEqual([]);
   });
 });
