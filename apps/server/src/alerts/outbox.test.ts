@@ -219,5 +219,20 @@ describe('outbox', () => {
     await literal.close();
     expect((await outboxRows())[0]?.last_error).toBe('webhook: 127.0.0.1 is not allowed');
     expect(receiver.attempts).toBe(before);
+    // The same name, its address allowed: resolved through the guard and delivered.
+    await testDb.db
+      .updateTable('outbox')
+      .set({
+        target: `http://localhost:${local.port}/hook`,
+        status: 'pending',
+        attempts: 0,
+        next_attempt_at: new Date(0),
+      })
+      .execute();
+    const allowed = worker({}, [webhookChannel(SECRET, new WebhookTargets(['127.0.0.0/8']))]);
+    await allowed.kick();
+    await allowed.close();
+    expect((await outboxRows())[0]?.status).toBe('sent');
+    expect(receiver.deliveries.map((d) => d.title)).toEqual(['内网']);
   });
 });
