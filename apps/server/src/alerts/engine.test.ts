@@ -101,7 +101,7 @@ beforeAll(async () => {
 afterAll(() => testDb?.close());
 
 describe('alert engine', () => {
-  it('judges a replayed flush after a restart as it did before: nothing new; a stop begun before it still counts', async () => {
+  it('judges a replayed flush after a restart as it did before: nothing new; a stop begun before it still counts; a new stop after running is told again', async () => {
     const t = T0 - 10 * HOUR;
     const raise: FlushedReadings = {
       alarmEdges: [{ sn, code: 'E101', ts: t, active: true }],
@@ -131,6 +131,22 @@ describe('alert engine', () => {
     expect(
       await createAlertsRepository(testDb.db).overdueStops(testDb.db, [{ sn, at: t + 6 * MINUTE }]),
     ).toEqual([]);
+    // Stopped again after running: a new episode, told again once it outlasts 5 minutes.
+    await flush({
+      alarmEdges: [],
+      statusChanges: [{ sn, ts: t + 10 * MINUTE, status: 1 }],
+      snapshots: new Map([[sn, snapshot(t + 10 * MINUTE, 1)]]),
+    });
+    await flush({
+      alarmEdges: [],
+      statusChanges: [],
+      snapshots: new Map([[sn, snapshot(t + 16 * MINUTE, 1)]]),
+    });
+    expect((await notices()).map((n) => n.dedupe_key)).toEqual([
+      `alarm:${sn}:E101:${t}`,
+      `realTimeReminder:${sn}:${t}`,
+      `realTimeReminder:${sn}:${t + 10 * MINUTE}`,
+    ]);
     await testDb.db.deleteFrom('notifications').execute();
   });
 
