@@ -102,6 +102,19 @@ const schema = z.object({
   WECHAT_TEMPLATE_ID: z.string().optional(),
   /** HMAC-SHA256 key of webhook deliveries; unset: no webhook channel. */
   WEBHOOK_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
+  /**
+   * Webhook targets allowed although not public (comma-separated host names, addresses, CIDR
+   * ranges), e.g. a receiver inside the factory network; everything else private is refused.
+   */
+  WEBHOOK_ALLOW_HOSTS: z
+    .string()
+    .default('')
+    .transform((v) =>
+      v
+        .split(',')
+        .map((h) => h.trim())
+        .filter(Boolean),
+    ),
   /** First retry of a failed delivery after this long, doubling per attempt (up to an hour). */
   OUTBOX_RETRY_MS: z.coerce.number().int().positive().default(5_000),
   /** Report jobs' schedules (croner patterns, in TIMEZONE). */

@@ -9,6 +9,8 @@ export const alertMessages = {
   badPage: '页码必须是正整数',
   badIds: '请选择消息',
   badWebhook: '请输入以 http:// 或 https:// 开头的地址',
+  webhookPrivate: '不能推送到内网或本机地址',
+  webhookUnresolved: '无法解析该地址的域名',
   saved: '保存成功',
 } as const;
 

@@ -27,19 +27,15 @@ afterAll(() => server?.close());
 
 describe('an alarm message names its alarm (a FACA question can start from it, issue 11)', () => {
   it('carries the machine and the alarm content; other messages carry none', async () => {
-    const engine = server.linewatch.app.alerts.engine;
-    const snapshot = {
-      ts: Date.now(),
-      status: 3 as const,
-      idleReason: null,
-      produced: 0,
-      ok: 0,
-      ng: 0,
-      firstPassOk: 0,
-      activeAlarms: ['E101'],
-    };
-    engine.observe(sn, snapshot);
-    await engine.idle();
+    // What an ingest flush hands the engine when the machine raises E101.
+    const { db } = server.linewatch.database;
+    await db.transaction().execute((tx) =>
+      server.linewatch.app.alerts.engine.judgeFlush(tx, {
+        alarmEdges: [{ sn, code: 'E101', ts: Date.now(), active: true }],
+        statusChanges: [],
+        snapshots: new Map(),
+      }),
+    );
     await server.linewatch.app.notifications.notify(server.linewatch.database.db, [
       { userId, kind: 'daily', title: '日报', body: '…', dedupeKey: 'daily:test' },
     ]);

@@ -3,6 +3,7 @@ import fp from 'fastify-plugin';
 import type { Core } from '../core.ts';
 import { configuredChannels } from '../notifications/service.ts';
 import { buildChannels } from './channels/index.ts';
+import { WebhookTargets } from './channels/webhook-target.ts';
 import { AlertEngine } from './engine.ts';
 import { Outbox } from './outbox.ts';
 import { createReports } from './reports.ts';
@@ -24,16 +25,18 @@ const DAY_MS = 86_400_000;
  */
 export const alertsModule = fp(
   async (app, { core }: { core: Core }) => {
-    const { config, live, registry } = core;
+    const { config, registry } = core;
     const { db } = core.database;
     const repo = createAlertsRepository(db);
     const descriptions = await repo.alarmDescriptions();
     const description = (code: string) => descriptions.get(code) ?? null;
+    const webhookTargets = new WebhookTargets(config.WEBHOOK_ALLOW_HOSTS);
     const service = createAlertsService({
       db,
       reports: createReports(db, config.TIMEZONE, description),
       notifications: app.notifications,
       channels: configuredChannels(config),
+      webhookTargets,
       timeZone: config.TIMEZONE,
     });
     const engine = new AlertEngine({
@@ -42,14 +45,12 @@ export const alertsModule = fp(
       notifications: app.notifications,
       deviceOf: (sn) => registry.get(sn),
       alarmDescription: description,
-      caseIdOf: (code) => app.cases.caseIdOf(code),
-      log: app.log,
+      caseIds: (executor) => app.cases.caseIds(executor),
     });
-    engine.prime([...registry.sns()].map((sn) => [sn, live.snapshot(sn)] as const));
-    const unsubscribe = live.onChange((sn) => engine.observe(sn, live.snapshot(sn)));
+    app.ingestor.onFlush((tx, batch) => engine.judgeFlush(tx, batch));
 
     const publicUrl = config.PUBLIC_URL?.replace(/\/$/, '');
-    const outbox = new Outbox(db, buildChannels(config), app.log, {
+    const outbox = new Outbox(db, buildChannels(config, webhookTargets), app.log, {
       baseDelayMs: config.OUTBOX_RETRY_MS,
       urlOf: (link) => (link && publicUrl ? publicUrl + link : null),
     });
@@ -81,12 +82,13 @@ export const alertsModule = fp(
 
     app.decorate('alerts', { service, engine, outbox });
     app.addHook('onClose', async () => {
-      unsubscribe();
       for (const job of reportJobs) job.stop();
-      await engine.idle();
       await outbox.close();
     });
     await app.register(alertsRoutes, { alerts: service });
   },
-  { name: 'alerts', dependencies: ['identity', 'notifications', 'cases', 'jobs', 'visibility'] },
+  {
+    name: 'alerts',
+    dependencies: ['identity', 'notifications', 'telemetry', 'cases', 'jobs', 'visibility'],
+  },
 );

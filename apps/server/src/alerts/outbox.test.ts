@@ -1,9 +1,16 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createNotifications } from '../notifications/service.ts';
+import {
+  startDingtalkMessageFake,
+  type DingtalkMessageFake,
+} from '../test/fakes/dingtalk-message-fake.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../test/fakes/webhook-receiver.ts';
 import { openTestDb, type TestDb } from '../test/test-db.ts';
 import { waitFor } from '../test/wait.ts';
+import type { Channel } from './channels/channel.ts';
+import { dingtalkChannel } from './channels/dingtalk.ts';
 import { webhookChannel } from './channels/webhook.ts';
+import { WebhookTargets } from './channels/webhook-target.ts';
 import { backoffMs, Outbox } from './outbox.ts';
 
 const SECRET = 'webhook-test-secret-0123456789';
@@ -11,12 +18,14 @@ const silent = { warn: () => undefined, error: () => undefined };
 
 let testDb: TestDb;
 let receiver: WebhookReceiver;
+let dingtalk: DingtalkMessageFake;
 let userId: number;
 let sequence = 0;
 
 beforeAll(async () => {
   testDb = await openTestDb();
   receiver = await startWebhookReceiver(SECRET);
+  dingtalk = await startDingtalkMessageFake({ appKey: 'dd-key', appSecret: 'dd-secret' });
   ({ id: userId } = await testDb.db
     .insertInto('users')
     .values({ psn_code: 'outbox-1', name: '投递', password_hash: 'x' })
@@ -26,9 +35,13 @@ beforeAll(async () => {
     .insertInto('notification_settings')
     .values({ user_id: userId, webhook_url: receiver.url })
     .execute();
+  await testDb.db
+    .insertInto('user_identities')
+    .values({ provider: 'dingtalk', subject: 'dd-outbox-1', user_id: userId })
+    .execute();
 });
 afterAll(async () => {
-  await receiver?.close();
+  await Promise.all([receiver?.close(), dingtalk?.close()]);
   await testDb?.close();
 });
 beforeEach(async () => {
@@ -37,10 +50,10 @@ beforeEach(async () => {
 });
 
 /** A notice written as a cause would write it: in-app row and one outbox row per channel. */
-const queue = async (title: string) => {
+const queue = async (title: string, channel: 'webhook' | 'dingtalk' = 'webhook') => {
   const key = `test:${++sequence}`;
   await testDb.db.transaction().execute((tx) =>
-    createNotifications(['webhook']).notify(tx, [
+    createNotifications([channel]).notify(tx, [
       {
         userId,
         kind: 'alarm',
@@ -61,8 +74,14 @@ const outboxRows = () =>
     .orderBy('id')
     .execute();
 
-const worker = (options: ConstructorParameters<typeof Outbox>[3] = {}) =>
-  new Outbox(testDb.db, [webhookChannel(SECRET)], silent, {
+/** The receiver is on 127.0.0.1: allowed as the test configuration allows it. */
+const LOCAL = new WebhookTargets(['127.0.0.1']);
+
+const worker = (
+  options: ConstructorParameters<typeof Outbox>[3] = {},
+  channels: Channel[] = [webhookChannel(SECRET, LOCAL)],
+) =>
+  new Outbox(testDb.db, channels, silent, {
     pollMs: 20,
     baseDelayMs: 10,
     ...options,
@@ -146,5 +165,74 @@ describe('outbox', () => {
     await Promise.all([successor.close(), crashed.close()]);
     expect(receiver.deliveries.map((d) => d.title)).toEqual(['崩溃']);
     expect((await outboxRows())[0]?.attempts).toBe(2);
+  });
+
+  it('a DingTalk work notice resent after a crash mid-delivery reaches the person once', async () => {
+    await queue('钉钉崩溃', 'dingtalk');
+    const ding = () =>
+      dingtalkChannel({
+        apiBase: dingtalk.baseUrl,
+        appKey: 'dd-key',
+        appSecret: 'dd-secret',
+        agentId: '7',
+      });
+    const before = dingtalk.attempts;
+    const gate = dingtalk.hold();
+    const crashed = worker({ leaseMs: 100 }, [ding()]);
+    void crashed.kick();
+    await gate.arrived;
+    // DingTalk took the notice but its answer never reached the dead worker: the successor
+    // sends it again after the lease, with the same delivery id in the content.
+    const successor = worker({ leaseMs: 100 }, [ding()]);
+    successor.start();
+    await waitFor(() => dingtalk.attempts - before === 2, { what: 'the resend' });
+    gate.release();
+    await waitFor(async () => (await outboxRows())[0]?.status === 'sent', { what: 'sent' });
+    await Promise.all([successor.close(), crashed.close()]);
+    const mine = dingtalk.notices.filter((n) => n.userid_list === 'dd-outbox-1');
+    expect(mine.map((n) => n.msg.markdown?.title)).toEqual(['钉钉崩溃']);
+    const { id } = await testDb.db.selectFrom('outbox').select('id').executeTakeFirstOrThrow();
+    expect(mine[0]!.msg.markdown?.text.endsWith(`消息编号：lw-${id}`)).toBe(true);
+  });
+
+  it('never connects to a webhook address the allow-list does not take', async () => {
+    await queue('内网');
+    const local = new URL(receiver.url);
+    await testDb.db
+      .updateTable('outbox')
+      .set({ target: `http://localhost:${local.port}/hook` })
+      .execute();
+    const before = receiver.attempts;
+    // Saved before the address was refused (or resolving elsewhere now): refused at connect.
+    const w = worker({ maxAttempts: 1 }, [webhookChannel(SECRET, new WebhookTargets())]);
+    await w.kick();
+    await w.close();
+    expect(await outboxRows()).toEqual([
+      { status: 'failed', attempts: 1, last_error: 'webhook: localhost is 127.0.0.1, not allowed' },
+    ]);
+    await testDb.db
+      .updateTable('outbox')
+      .set({ target: receiver.url, status: 'pending', next_attempt_at: new Date(0) })
+      .execute();
+    const literal = worker({ maxAttempts: 2 }, [webhookChannel(SECRET, new WebhookTargets())]);
+    await literal.kick();
+    await literal.close();
+    expect((await outboxRows())[0]?.last_error).toBe('webhook: 127.0.0.1 is not allowed');
+    expect(receiver.attempts).toBe(before);
+    // The same name, its address allowed: resolved through the guard and delivered.
+    await testDb.db
+      .updateTable('outbox')
+      .set({
+        target: `http://localhost:${local.port}/hook`,
+        status: 'pending',
+        attempts: 0,
+        next_attempt_at: new Date(0),
+      })
+      .execute();
+    const allowed = worker({}, [webhookChannel(SECRET, new WebhookTargets(['127.0.0.0/8']))]);
+    await allowed.kick();
+    await allowed.close();
+    expect((await outboxRows())[0]?.status).toBe('sent');
+    expect(receiver.deliveries.map((d) => d.title)).toEqual(['内网']);
   });
 });

@@ -10,10 +10,16 @@ const RULE_COLUMN = {
   threeParameters: 'three_parameters',
 } as const;
 
-export interface Subscriber {
+interface Subscriber {
+  sn: string;
   userId: number;
   timeLength: number;
 }
+
+const STOP_KEY_PREFIX = 'realTimeReminder:';
+const stopKeyPrefix = sql.lit(STOP_KEY_PREFIX);
+/** A stop's message key: `realTimeReminder:<sn>:<epoch ms of the stop's start>`. */
+export const stopKey = (sn: string, since: number) => `${STOP_KEY_PREFIX}${sn}:${since}`;
 
 export interface HourFigures {
   sn: string;
@@ -35,28 +41,69 @@ export const createAlertsRepository = (db: Db) => ({
     return new Map(rows.map((r) => [r.code, r.description]));
   },
 
-  async subscribers(sn: string, rule: Rule): Promise<Subscriber[]> {
-    const rows = await sql<{ user_id: number; time_length: number }>`
-      select uf.user_id, uf.time_length from user_follows uf
+  /** Who follows these machines for this rule and still sees them, read in `executor`. */
+  async subscribers(executor: Db, sns: readonly string[], rule: Rule): Promise<Subscriber[]> {
+    if (sns.length === 0) return [];
+    const rows = await sql<{ sn_code: string; user_id: number; time_length: number }>`
+      select uf.sn_code, uf.user_id, uf.time_length from user_follows uf
       join users u on u.id = uf.user_id join devices d on d.sn_code = uf.sn_code
-      where uf.sn_code = ${sn} and ${sql.ref(`uf.${RULE_COLUMN[rule]}`)} and ${visibleToSubscriber}
-      order by uf.user_id`.execute(db);
-    return rows.rows.map((r) => ({ userId: r.user_id, timeLength: r.time_length }));
+      where uf.sn_code in (${sql.join(sns)}) and ${sql.ref(`uf.${RULE_COLUMN[rule]}`)}
+        and ${visibleToSubscriber}
+      order by uf.sn_code, uf.user_id`.execute(executor);
+    return rows.rows.map((r) => ({ sn: r.sn_code, userId: r.user_id, timeLength: r.time_length }));
   },
 
   /**
-   * Since when a machine has been stopped (idle or fault) without running in between, from its
-   * status changes; null when the record has none (the engine then counts from what it sees).
+   * For each (machine, moment): the stop (idle or fault) the machine was in at that moment, from
+   * its status changes — the first non-running change after the last running one before the
+   * moment — with the state it was stopped in (1 idle, 3 fault) at the latest such moment, and
+   * each realTimeReminder subscriber whose timeLength that stop had outlasted by then. A moment is
+   * a stopped reading, or the running change that ended a stop.
    */
-  async stoppedSince(sn: string): Promise<number | null> {
-    const row = await sql<{ since: Date | null }>`
-      select min(ts) as since from status_changes
-      where sn_code = ${sn} and status <> 2 and ts > coalesce(
-        (select max(ts) from status_changes where sn_code = ${sn} and status = 2), '-infinity')`.execute(
-      db,
-    );
-    const since = row.rows[0]?.since;
-    return since ? new Date(since).getTime() : null;
+  async overdueStops(
+    executor: Db,
+    moments: readonly { sn: string; at: number }[],
+  ): Promise<{ sn: string; since: number; status: number; userId: number; timeLength: number }[]> {
+    if (moments.length === 0) return [];
+    const values = moments.map((m) => sql`(${m.sn}, ${new Date(m.at)}::timestamptz)`);
+    const rows = await sql<{
+      sn_code: string;
+      since: Date;
+      status: number;
+      user_id: number;
+      time_length: number;
+    }>`
+      with p (sn, at) as (values ${sql.join(values)}),
+      stop as (
+        select p.sn, p.at, (
+          select min(sc.ts) from status_changes sc
+          where sc.sn_code = p.sn and sc.status <> 2 and sc.ts <= p.at and sc.ts > coalesce((
+            select max(r.ts) from status_changes r
+            where r.sn_code = p.sn and r.status = 2 and r.ts < p.at), '-infinity')
+        ) as since, (
+          select sc.status from status_changes sc
+          where sc.sn_code = p.sn and sc.status <> 2 and sc.ts <= p.at order by sc.ts desc limit 1
+        ) as status
+        from p)
+      select distinct on (uf.sn_code, stop.since, uf.user_id)
+        uf.sn_code, stop.since, stop.status, uf.user_id, uf.time_length
+      from stop join user_follows uf on uf.sn_code = stop.sn
+      join users u on u.id = uf.user_id join devices d on d.sn_code = uf.sn_code
+      where stop.since is not null and uf.real_time_reminder and uf.time_length > 0
+        and stop.at - stop.since > uf.time_length * interval '1 millisecond'
+        and ${visibleToSubscriber}
+        -- Told already (the engine's dedupe key): a long stop costs no write on every flush.
+        and not exists (select 1 from notifications n where n.user_id = uf.user_id
+          and n.dedupe_key = ${stopKeyPrefix} || stop.sn || ':'
+            || (extract(epoch from stop.since) * 1000)::bigint)
+      order by uf.sn_code, stop.since, uf.user_id, stop.at desc`.execute(executor);
+    return rows.rows.map((r) => ({
+      sn: r.sn_code,
+      since: new Date(r.since).getTime(),
+      status: r.status,
+      userId: r.user_id,
+      timeLength: r.time_length,
+    }));
   },
 
   /** The window's figures of every machine someone watches the three parameters of. */

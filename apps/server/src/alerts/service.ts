@@ -5,22 +5,28 @@ import type {
   dailyOrWeeklyQuery,
   saveChannelsBody,
 } from '@linewatch/contracts/alerts';
+import { alertMessages } from '@linewatch/contracts/alerts';
+import { ReplyCode } from '@linewatch/contracts/envelope';
 import ExcelJS from 'exceljs';
 import { sql } from 'kysely';
 import type { z } from 'zod';
 import type { Db } from '../db/database.ts';
 import type { DeviceInfo } from '../devices/device-registry.ts';
+import { DomainError } from '../http/envelope.ts';
 import type { SessionUser } from '../identity/service.ts';
 import type { ChannelName, Notice, Notifications } from '../notifications/service.ts';
 import { derive } from '../shared/metrics.ts';
 import { dayOf } from '../shared/time.ts';
 import { addDays, type Reports } from './reports.ts';
+import type { WebhookTargets } from './channels/webhook-target.ts';
 
 export interface AlertsServiceDeps {
   db: Db;
   reports: Reports;
   notifications: Notifications;
   channels: readonly ChannelName[];
+  /** Where a webhook may go (SSRF guard), checked when a person saves one. */
+  webhookTargets: WebhookTargets;
   timeZone: string;
 }
 
@@ -31,6 +37,7 @@ export const createAlertsService = ({
   reports,
   notifications,
   channels,
+  webhookTargets,
   timeZone,
 }: AlertsServiceDeps) => {
   const targetsOf = (sn: string) =>
@@ -269,6 +276,12 @@ export const createAlertsService = ({
     },
 
     async saveChannels(user: SessionUser, body: z.output<typeof saveChannelsBody>) {
+      const refusal = body.webhookUrl ? await webhookTargets.refusal(body.webhookUrl) : null;
+      if (refusal)
+        throw new DomainError(
+          ReplyCode.badInput,
+          refusal === 'private' ? alertMessages.webhookPrivate : alertMessages.webhookUnresolved,
+        );
       const values = {
         wechat: body.wechat,
         dingtalk: body.dingtalk,

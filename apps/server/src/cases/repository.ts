@@ -16,9 +16,9 @@ export const createCasesRepository = (db: Db) => ({
       .where('c.id', '=', id)
       .executeTakeFirst(),
 
-  /** Case id per alarm code (the lowest when a code has several). */
-  async idsByCode(): Promise<Map<string, number>> {
-    const rows = await db
+  /** Case id per alarm code (the lowest when a code has several); `executor`: a caller's transaction. */
+  async idsByCode(executor: Db = db): Promise<Map<string, number>> {
+    const rows = await executor
       .selectFrom('failure_cases')
       .select(['warning_code', (eb) => eb.fn.min('id').as('id')])
       .groupBy('warning_code')

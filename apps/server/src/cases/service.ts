@@ -1,5 +1,6 @@
 import { caseMessages, type FailureCase } from '@linewatch/contracts/cases';
 import { ReplyCode } from '@linewatch/contracts/envelope';
+import type { Db } from '../db/database.ts';
 import { DomainError } from '../http/envelope.ts';
 import type { CasesRepository } from './repository.ts';
 
@@ -17,7 +18,13 @@ export const createCasesService = (repo: CasesRepository) => ({
     };
   },
 
-  /** The troubleshooting case of an alarm code, for an alarm message's link; null when none. */
+  /**
+   * The troubleshooting case of each alarm code that has one, for an alarm message's link; read in
+   * `executor` when given (the transaction that writes the message).
+   */
+  caseIds: (executor?: Db): Promise<ReadonlyMap<string, number>> => repo.idsByCode(executor),
+
+  /** The troubleshooting case of an alarm code; null when none. */
   async caseIdOf(code: string): Promise<number | null> {
     return (await repo.idsByCode()).get(code) ?? null;
   },

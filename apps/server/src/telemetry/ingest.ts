@@ -7,6 +7,7 @@ import {
   type TelemetryMessage,
 } from '@linewatch/contracts/mqtt';
 import type { FastifyBaseLogger } from 'fastify';
+import type { Db } from '../db/database.ts';
 import type { DeviceRegistry } from '../devices/device-registry.ts';
 import type { LiveState } from './live-state.ts';
 import { addFigures } from '../shared/metrics.ts';
@@ -58,6 +59,17 @@ export interface IngestorDeps {
 }
 
 const FLUSH_AT_MESSAGES = 5000;
+
+/**
+ * Work another domain does with what a flush writes, in the flush's transaction (alerts: the
+ * messages an alarm or a stop causes). It sees the batch's rows already written; if it fails,
+ * nothing of the flush commits and the flush is retried later (not dead-lettered: the readings
+ * are not at fault).
+ */
+type FlushHook = (tx: Db, batch: Readonly<Batch>) => Promise<void>;
+
+/** A flush hook's failure, kept apart from the database refusing the readings themselves. */
+class FlushHookError extends Error {}
 
 /**
  * A message accepted since the last commit, kept small: if its flush is refused, its effects are
@@ -180,6 +192,7 @@ const operationOf = (event: EventsMessage['events'][number]): Batch['operations'
  * may pass on retry.
  */
 const isDataError = (error: unknown) => {
+  if (error instanceof FlushHookError) return false;
   const code = (error as { code?: unknown } | null)?.code;
   return typeof code === 'string' && /^2[23]/.test(code);
 };
@@ -213,8 +226,30 @@ export class Ingestor {
   #flushing: Promise<void> | null = null;
   #timer: NodeJS.Timeout | null = null;
   #retryAt = 0;
+  readonly #hooks = new Set<FlushHook>();
 
   constructor(private readonly deps: IngestorDeps) {}
+
+  /**
+   * Adds work done in every flush's transaction (see FlushHook), in the order added; register
+   * before intake starts. Returns its removal.
+   */
+  onFlush(hook: FlushHook): () => void {
+    this.#hooks.add(hook);
+    return () => this.#hooks.delete(hook);
+  }
+
+  #write(batch: Batch) {
+    return this.deps.repo.writeBatch(batch, async (tx) => {
+      for (const hook of this.#hooks) {
+        try {
+          await hook(tx, batch);
+        } catch (error) {
+          throw new FlushHookError('a flush hook failed', { cause: error });
+        }
+      }
+    });
+  }
 
   async start(): Promise<void> {
     for (const [gw, seq] of await this.deps.loadGatewaySeqs()) {
@@ -394,7 +429,7 @@ export class Ingestor {
       let unwritten: Pending = pending;
       try {
         try {
-          this.deps.live.settle(await this.deps.repo.writeBatch(pending.batch));
+          this.deps.live.settle(await this.#write(pending.batch));
           this.counters.flushes++;
           this.#committed(pending.messages, 0, pending.messages.length);
         } catch (error) {
@@ -444,7 +479,7 @@ export class Ingestor {
     progress: { done: number },
   ): Promise<void> {
     try {
-      this.deps.live.settle(await this.deps.repo.writeBatch(batchOf(messages, from, to)));
+      this.deps.live.settle(await this.#write(batchOf(messages, from, to)));
       this.counters.flushes++;
     } catch (error) {
       if (!isDataError(error)) throw error;

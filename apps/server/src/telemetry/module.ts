@@ -36,9 +36,13 @@ export const telemetryModule = fp(
     app.addHook('preClose', () => ingestor.stop());
     gateways.onGatewayOnline((gatewayId) => ingestor.requestAck(gatewayId));
     gateways.onGatewayAdded((gatewayId) => ingestor.registerGateway(gatewayId));
-    const handle = (topic: string, payload: Buffer) => ingestor.handle(topic, payload);
-    await bus.subscribe('telemetry', handle);
-    await bus.subscribe('events', handle);
+    // Intake starts once every domain is registered: a flush hook (alerts) added later than the
+    // first flush would miss what that flush committed.
+    app.addHook('onReady', async () => {
+      const handle = (topic: string, payload: Buffer) => ingestor.handle(topic, payload);
+      await bus.subscribe('telemetry', handle);
+      await bus.subscribe('events', handle);
+    });
 
     await app.register(healthRoutes, {
       ingestor,

@@ -99,11 +99,16 @@ export const createTelemetryRepository = (db: Db, timeZone: string) => ({
   },
 
   /**
-   * Writes a batch in one transaction. Returns each written minute's stored observed count (its
-   * total after the write, not the batch's part), so the live state can say what the database
-   * says about max PPM however late a reading arrived.
+   * Writes a batch in one transaction, and last in it `alsoInTransaction` (what other domains
+   * derive from the batch, ingest's flush hooks: it commits with the readings that caused it or
+   * not at all). Returns each written minute's stored observed count (its total after the write,
+   * not the batch's part), so the live state can say what the database says about max PPM however
+   * late a reading arrived.
    */
-  async writeBatch(batch: Batch): Promise<StoredMinute[]> {
+  async writeBatch(
+    batch: Batch,
+    alsoInTransaction?: (tx: Db) => Promise<void>,
+  ): Promise<StoredMinute[]> {
     const storedMinutes: StoredMinute[] = [];
     await db.transaction().execute(async (tx) => {
       storedMinutes.length = 0;
@@ -251,6 +256,7 @@ export const createTelemetryRepository = (db: Db, timeZone: string) => ({
           .where('id', '=', gatewayId)
           .execute();
       }
+      await alsoInTransaction?.(tx);
     });
     return storedMinutes;
   },

@@ -5,7 +5,7 @@ export interface OutgoingMessage {
   /**
    * The outbox row's id: the same on every attempt, so a receiver that was reached by an attempt
    * whose answer got lost (a crash, a timeout) can drop the repeat (WeChat's client_msg_id, the
-   * webhook's X-Linewatch-Delivery).
+   * last line of a DingTalk work notice, the webhook's X-Linewatch-Delivery).
    */
   deliveryId: string;
   /** openId, DingTalk userid or webhook URL. */

@@ -18,6 +18,11 @@ const TOKEN_ERRORS = new Set([40014, 42001]);
 /**
  * DingTalk work notice (topapi/message/corpconversation/asyncsend_v2) with the app's access
  * token (gettoken, appkey/appsecret). The message is markdown with the link at the end.
+ *
+ * The API takes no idempotency key, but DingTalk shows a user one message of one app with the
+ * same content once a day (a repeat is answered ok and dropped). The content ends with the
+ * delivery id, so a resend of one delivery (a crash after DingTalk took it) is that repeat, and
+ * two different messages with the same text (a second episode the same day) are never one.
  */
 export const dingtalkChannel = (o: DingtalkOptions, now?: () => number): Channel => {
   const tokens = new TokenCache(async () => {
@@ -34,9 +39,12 @@ export const dingtalkChannel = (o: DingtalkOptions, now?: () => number): Channel
   return {
     name: 'dingtalk',
     async send(m) {
-      const text = [`### ${m.title}`, m.body, ...(m.url ? [`[查看详情](${m.url})`] : [])].join(
-        '\n\n',
-      );
+      const text = [
+        `### ${m.title}`,
+        m.body,
+        ...(m.url ? [`[查看详情](${m.url})`] : []),
+        `消息编号：${m.deliveryId}`,
+      ].join('\n\n');
       for (let attempt = 0; ; attempt++) {
         const token = await tokens.get();
         const reply = await fetchJson<DingtalkReply>(

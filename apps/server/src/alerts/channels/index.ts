@@ -3,10 +3,11 @@ import { configuredChannels } from '../../notifications/service.ts';
 import type { Channel } from './channel.ts';
 import { dingtalkChannel } from './dingtalk.ts';
 import { webhookChannel } from './webhook.ts';
+import type { WebhookTargets } from './webhook-target.ts';
 import { wechatChannel } from './wechat.ts';
 
 /** The clients of the channels the configuration enables (the same list notify() writes rows for). */
-export const buildChannels = (config: Config): Channel[] =>
+export const buildChannels = (config: Config, webhookTargets: WebhookTargets): Channel[] =>
   configuredChannels(config).map((name) => {
     switch (name) {
       case 'wechat':
@@ -24,6 +25,6 @@ export const buildChannels = (config: Config): Channel[] =>
           agentId: config.DINGTALK_AGENT_ID!,
         });
       case 'webhook':
-        return webhookChannel(config.WEBHOOK_SECRET!);
+        return webhookChannel(config.WEBHOOK_SECRET!, webhookTargets);
     }
   });

@@ -7,6 +7,7 @@ export interface DingtalkWorkNotice {
 }
 
 export interface DingtalkMessageFake extends FakeServer {
+  /** Notices a user would see: DingTalk shows one app's same content to one user once a day. */
   notices: DingtalkWorkNotice[];
   tokensIssued(): number;
 }
@@ -14,15 +15,18 @@ export interface DingtalkMessageFake extends FakeServer {
 /**
  * The DingTalk API as the server uses it: GET /gettoken (appkey, appsecret) and POST
  * /topapi/message/corpconversation/asyncsend_v2?access_token=…, with DingTalk's reply shapes
- * (errcode 0 and task_id; 40014 invalid token).
+ * (errcode 0 and task_id; 40014 invalid token), and its rule that one app's message with the same
+ * content reaches one user once a day (a repeat is answered ok, and dropped).
  */
 export const startDingtalkMessageFake = async (credentials: {
   appKey: string;
   appSecret: string;
 }): Promise<DingtalkMessageFake> => {
   const notices: DingtalkWorkNotice[] = [];
+  const seen = new Set<string>();
   let token = '';
   let tokensIssued = 0;
+  let tasks = 0;
   const server = await startFakeServer(
     (r) => {
       if (r.url.pathname === '/gettoken') {
@@ -38,13 +42,17 @@ export const startDingtalkMessageFake = async (credentials: {
       if (r.url.pathname === '/topapi/message/corpconversation/asyncsend_v2') {
         if (!token || r.url.searchParams.get('access_token') !== token)
           return { errcode: 40014, errmsg: '不合法的access_token' };
-        notices.push(r.json as DingtalkWorkNotice);
-        return {
-          errcode: 0,
-          errmsg: 'ok',
-          task_id: notices.length,
-          request_id: `req-${notices.length}`,
-        };
+        const notice = r.json as DingtalkWorkNotice;
+        // DingTalk's day is China's (UTC+8).
+        const day = new Date(Date.now() + 8 * 3_600_000).toISOString().slice(0, 10);
+        for (const user of notice.userid_list.split(',')) {
+          const key = JSON.stringify([notice.agent_id, user, day, notice.msg]);
+          if (seen.has(key)) continue;
+          seen.add(key);
+          notices.push({ ...notice, userid_list: user });
+        }
+        tasks++;
+        return { errcode: 0, errmsg: 'ok', task_id: tasks, request_id: `req-${tasks}` };
       }
       return { errcode: 404, errmsg: 'not found' };
     },
