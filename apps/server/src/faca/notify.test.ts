@@ -13,7 +13,12 @@ let webhook: WebhookReceiver;
 
 beforeAll(async () => {
   webhook = await startWebhookReceiver(WEBHOOK_SECRET);
-  server = await startTestServer({ WEBHOOK_SECRET, OUTBOX_RETRY_MS: '20' });
+  // The receiver listens on loopback, which the webhook guard refuses unless allowed.
+  server = await startTestServer({
+    WEBHOOK_SECRET,
+    WEBHOOK_ALLOW_HOSTS: '127.0.0.1',
+    OUTBOX_RETRY_MS: '20',
+  });
 });
 afterAll(async () => {
   await server?.close();
