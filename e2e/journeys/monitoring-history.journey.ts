@@ -16,6 +16,11 @@ const WAITING = 'LW-S1-005';
 /** A day as the phone (Asia/Shanghai, support/browser.ts) names it, n days before today. */
 const shanghai = new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Shanghai' });
 const daysAgo = (n: number) => shanghai.format(Date.now() - n * 86_400_000);
+/** The Monday (YYYY-MM-DD) of a day's week. */
+const mondayOf = (day: string) => {
+  const t = Date.parse(`${day}T00:00:00Z`);
+  return new Date(t - ((new Date(t).getUTCDay() + 6) % 7) * 86_400_000).toISOString().slice(0, 10);
+};
 
 describe('monitoring history: an engineer looks back at a machine', () => {
   const journey = useJourney('monitoring-history');
@@ -62,6 +67,19 @@ describe('monitoring history: an engineer looks back at a machine', () => {
     await history.dtRows.first().waitFor();
     expect(await history.dtRows.count()).toBe(7);
     await journey.shot(journey.page, 'range-dt-list');
+  });
+
+  it('groups the range by week (pageType week): a row per week, by its Monday', async () => {
+    const history = new DeviceHistoryPage(journey.page);
+    await history.tap(history.paramTab);
+    await history.tap(history.byWeek);
+    const mondays = [...new Set([7, 6, 5, 4, 3, 2, 1].map((n) => mondayOf(daysAgo(n))))];
+    await expect.poll(() => history.rowLabels()).toEqual(mondays.map((m) => `${m.slice(5)}起`));
+    await journey.shot(journey.page, 'range-by-week');
+    await history.tap(history.dtTab);
+    await expect.poll(() => history.dtRows.count()).toBe(mondays.length);
+    await history.tap(history.byDate);
+    await expect.poll(() => history.dtRows.count()).toBe(7);
   });
 
   it('draws the range as a chart, then turns it fullscreen', async () => {
