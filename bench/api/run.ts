@@ -8,24 +8,23 @@
  *     [--only statistics]   run the scenarios whose name contains this
  *     [--connections 1]     every scenario at this many connections instead of its own
  *
- * A new scenario (the 31-day history query, say) is one more entry of SCENARIOS.
+ * A new scenario is one more entry of SCENARIOS.
  */
 import { devicesApi } from '@linewatch/contracts/devices-api';
+import { historyApi } from '@linewatch/contracts/history-api';
 import { identityApi } from '@linewatch/contracts/identity-api';
 import { encryptPassword } from '@linewatch/contracts/password-cipher';
 import { statisticsApi } from '@linewatch/contracts/statistics-api';
 import autocannon from 'autocannon';
 import { sql } from 'kysely';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../../apps/server/src/config.ts';
 import { openDatabase } from '../../apps/server/src/db/database.ts';
 import { hashSecret } from '../../apps/server/src/shared/secrets.ts';
+import { startServer } from '../support/server.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -100,6 +99,21 @@ const SCENARIOS: Scenario[] = [
     },
   },
   {
+    // One phone asking for one machine's last 31 days: its bare latency.
+    name: 'history, one machine, 31 days by day',
+    target: 'p50 ≤ 10 ms',
+    percentile: 'p50',
+    limitMs: 10,
+    connections: 1,
+    path: historyApi.history.path,
+    query: {
+      snCode: 'B-000001',
+      beginTime: factoryDay(-31),
+      endTime: factoryDay(-1),
+      pageType: 'date',
+    },
+  },
+  {
     name: 'map summary, world, all machines',
     target: '(no target; live every 10 s per phone)',
     percentile: 'p99',
@@ -109,14 +123,6 @@ const SCENARIOS: Scenario[] = [
     query: { mapLevel: 'world' },
   },
 ];
-
-const freePort = () =>
-  new Promise<number>((done) => {
-    const s = createServer().listen(0, () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => done(port));
-    });
-  });
 
 const dataDir = mkdtempSync(join(tmpdir(), 'lw-bench-api-'));
 const env = {
@@ -167,30 +173,9 @@ const env = {
   );
 }
 
-const serverEntry = resolve(fileURLToPath(new URL('../..', import.meta.url)), args['server-entry']);
-const server = spawn(
-  process.execPath,
-  [...(serverEntry.endsWith('.ts') ? ['--import', 'tsx'] : []), serverEntry],
-  {
-    env: {
-      ...env,
-      PORT: '0',
-      MQTT_PORT: String(await freePort()),
-      MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2',
-    },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  },
-);
+const server = await startServer({ entry: args['server-entry'], env });
 try {
-  const baseUrl = await new Promise<string>((done, fail) => {
-    let out = '';
-    server.stdout.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const match = /http:\/\/localhost:(\d+)\//.exec(out);
-      if (match) done(`http://127.0.0.1:${match[1]}`);
-    });
-    server.once('exit', (code) => fail(new Error(`server exited ${code}`)));
-  });
+  const { baseUrl } = server;
   const login = await fetch(`${baseUrl}${identityApi.wechatBindUser.path}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -227,7 +212,6 @@ try {
   }
   process.exitCode = missed ? 1 : 0;
 } finally {
-  server.kill('SIGTERM');
-  await new Promise((done) => server.once('exit', done));
+  await server.stop();
   rmSync(dataDir, { recursive: true, force: true });
 }

@@ -27,6 +27,9 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { historyApi } from '@linewatch/contracts/history-api';
+import { statisticsApi } from '@linewatch/contracts/statistics-api';
+import autocannon from 'autocannon';
 import { sql } from 'kysely';
 import mqtt from 'mqtt';
 import WebSocket from 'ws';
@@ -49,6 +52,12 @@ const { values: args } = parseArgs({
     'server-entry': { type: 'string', default: 'apps/server/src/main.ts' },
     /** Appends each server thread's memory breakdown to this file (ingest/memory-log.mjs). */
     'memory-log': { type: 'string' },
+    /**
+     * While measuring, also run the 31-day queries (one machine's history, and the statistics
+     * over every machine), one request after another each, over 90 days of seeded day rollups:
+     * what they cost ingest, and what ingest costs them.
+     */
+    queries: { type: 'boolean', default: false },
   },
 });
 const GATEWAYS = Number(args.gateways);
@@ -56,6 +65,10 @@ const MACHINES = Number(args.machines);
 const SECONDS = Number(args.seconds);
 const WARMUP = Number(args.warmup);
 const SOCKETS = Number(args.sockets);
+const TIMEZONE = 'Asia/Shanghai';
+/** 'YYYY-MM-DD' of the factory day `offset` days from today. */
+const factoryDay = (offset: number) =>
+  new Intl.DateTimeFormat('en-CA', { timeZone: TIMEZONE }).format(Date.now() + offset * 86_400_000);
 const WINDOW = Number(args.window);
 const RATE = Number(args.rate);
 const PER_MESSAGE = Math.max(1, Math.min(Number(args['per-message']), Number(args.machines)));
@@ -81,6 +94,7 @@ const env = {
   DEMO: '0',
   SECRET,
   LOG_LEVEL: 'warn',
+  TIMEZONE,
   ...(process.env.DATABASE_URL ? { DATABASE_SCHEMA: schema } : {}),
 };
 const gatewayIds = Array.from({ length: GATEWAYS }, (_, g) => `BENCH${String(g).padStart(7, '0')}`);
@@ -121,6 +135,13 @@ const snOf = (g: number, m: number) => `B-${g}-${m}`;
         })),
       )
       .execute();
+  }
+  if (args.queries) {
+    await sql`insert into rollup_day (sn_code, day, produced, ok, ng, first_pass_ok, running_ms,
+        idle_ms, fault_ms, idle_upstream_ms, idle_downstream_ms, gap_produced, max_minute_produced)
+      select d.sn_code, (${factoryDay(0)}::date - g), 60000, 59000, 400, 58000, 72000000, 10000000,
+        4400000, 6000000, 4000000, 0, 75
+      from devices d cross join generate_series(1, 90) g`.execute(db);
   }
   await close();
 }
@@ -293,7 +314,39 @@ const startAcked = ackedTotal();
 const started = Date.now();
 let peakRss = 0;
 const rssTimer = setInterval(() => (peakRss = Math.max(peakRss, rssMb())), 1000);
+const queryRuns = args.queries
+  ? Object.entries({
+      history: `${historyApi.history.path}?${new URLSearchParams({
+        snCode: snOf(0, 0),
+        beginTime: factoryDay(-31),
+        endTime: factoryDay(-1),
+      })}`,
+      statistics: `${statisticsApi.statistics.path}?${new URLSearchParams({
+        dataStartDate: `${factoryDay(-31)} 00:00:00`,
+        dataEndDate: `${factoryDay(0)} 00:00:00`,
+        pageIndex: '1',
+        pageSize: '5',
+      })}`,
+    }).map(async ([name, path]) => {
+      const r = await autocannon({
+        url: `${baseUrl}${path}`,
+        connections: 1,
+        duration: SECONDS,
+        headers: { keyId },
+      });
+      return [
+        name,
+        {
+          p50: r.latency.p50,
+          p99: r.latency.p99,
+          requests: r.requests.total,
+          errors: r.non2xx + r.errors,
+        },
+      ] as const;
+    })
+  : [];
 await new Promise((r) => setTimeout(r, SECONDS * 1000));
+const queries = Object.fromEntries(await Promise.all(queryRuns));
 const elapsed = (Date.now() - started) / 1000;
 const measuredAcked = ackedTotal() - startAcked;
 measuring = false;
@@ -336,6 +389,7 @@ console.log(
         max: latencies.at(-1),
       },
       serverRssMb: { peak: peakRss, end: rssMb() },
+      ...(args.queries && { queriesWhileIngesting: queries }),
       ingest: health.data.ingest,
     },
     null,
