@@ -222,6 +222,36 @@ describe('device history page', { timeout: 30_000 }, () => {
     expect(screen.getByRole('columnheader', { name: '日期' })).toBeTruthy();
   });
 
+  it('never shows the day’s hours as the range’s DT list while the range loads', async () => {
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const hours = Array.from({ length: 24 }, (_, h) =>
+      dtRow(`${String(h).padStart(2, '0')}:00`, 0),
+    );
+    const api = fakeApi()
+      .on(historyApi.history, (q) => reply([row(String(q.beginTime)), row(String(q.endTime))]))
+      .on(historyApi.historyDt, async (q) => {
+        const range = q.beginTime !== q.endTime;
+        if (range) await held;
+        return {
+          snCode: 'SN-1',
+          pageType: 'date' as const,
+          hasData: true,
+          dt: [],
+          dtList: range ? [dtRow(String(q.beginTime), 0), dtRow(String(q.endTime), 5)] : hours,
+        };
+      })
+      .on(historyApi.detail, (q) => ({ detailData: [row(String(q.startTime))], dtData: [] }));
+    const { user } = renderPage(links.machine(paths.deviceHistory, 'SN-1'), { api });
+    await user.click(await screen.findByTestId('history-tab-dt', {}, FIRST));
+    await screen.findByTestId('dt-chart', {}, FIRST);
+    await user.click(screen.getByTestId('history-mode-range'));
+    await vi.waitFor(() => expect(api.calls(historyApi.historyDt)).toHaveLength(2));
+    expect(screen.queryAllByTestId('dt-row')).toHaveLength(0);
+    release();
+    await vi.waitFor(() => expect(screen.getAllByTestId('dt-row')).toHaveLength(2));
+  });
+
   it('shows the alarm TOP5 with the manual description', async () => {
     const { user } = renderPage(links.machine(paths.deviceHistory, 'SN-1'), {
       api: historyServer(),

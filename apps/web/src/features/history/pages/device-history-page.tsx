@@ -91,9 +91,11 @@ const DeviceHistoryPage = () => {
     }
     const asTable = mode === 'range' && display === 'table';
     if (activeTab === 'top') return <TopAlarms items={data.dtTop} />;
+    // A list or table shows only its own rows: the previous view's kept while the next loads (an
+    // hour's 24 rows, say, as the range's days) would be read as this one's.
     if (activeTab === 'dt') {
       const dtData = dt.data;
-      if (!dtData) return <Waiting query={dt} testId="dt" />;
+      if (!dtData || (asTable && dt.isPlaceholderData)) return <Waiting query={dt} testId="dt" />;
       return asTable ? (
         <DtList rows={dtData.dtList} byWeek={byWeek} />
       ) : (
@@ -101,7 +103,10 @@ const DeviceHistoryPage = () => {
       );
     }
     if (asTable) {
-      if (byWeek) return <DetailTable rows={data.threeParamList} byWeek />;
+      if (byWeek) {
+        if (history.isPlaceholderData) return <Waiting query={history} testId="week" />;
+        return <DetailTable rows={data.threeParamList} byWeek />;
+      }
       if (!detail.data) return <Waiting query={detail} testId="detail" />;
       return <DetailTable rows={detail.data.detailData} />;
     }
