@@ -1,3 +1,4 @@
+import { historyApi } from '@linewatch/contracts/history-api';
 import { describe, expect, it } from 'vitest';
 import { DeviceHistoryPage } from '../pages/device-history.page.ts';
 import { DeviceLogPage } from '../pages/device-log.page.ts';
@@ -107,6 +108,19 @@ describe('monitoring history: an engineer looks back at a machine', () => {
     expect(await history.noData.textContent()).toBe('该日期无生产数据');
     expect(await history.topTab.count()).toBe(0);
     await journey.shot(journey.page, 'day-no-data');
+  });
+
+  it('a failed request shows the retry row; tapping it loads the day', async () => {
+    const { page } = journey;
+    const history = new DeviceHistoryPage(page);
+    const figures = `**${historyApi.history.path}?**`;
+    await page.route(figures, (route) => route.abort());
+    await history.open(FAULTY);
+    await history.retry.waitFor();
+    await journey.shot(page, 'history-retry');
+    await page.unroute(figures);
+    await history.retry.tap();
+    await history.waitForChart(history.paramChart);
   });
 
   it('opens the device log of a machine in fault: its current warning flagged', async () => {

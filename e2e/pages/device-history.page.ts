@@ -27,6 +27,8 @@ export class DeviceHistoryPage {
   readonly dtRows: Locator;
   readonly topAlarms: Locator;
   readonly noData: Locator;
+  /** The row that says the request failed; a tap asks again. */
+  readonly retry: Locator;
 
   constructor(private readonly page: Page) {
     this.title = page.getByTestId('history-title');
@@ -52,6 +54,7 @@ export class DeviceHistoryPage {
     this.dtRows = page.getByTestId('dt-row');
     this.topAlarms = page.getByTestId('top-alarm');
     this.noData = page.getByTestId('history-no-data');
+    this.retry = page.locator('[data-testid="list-state"][data-state="error"]');
   }
 
   async open(snCode: string): Promise<void> {
