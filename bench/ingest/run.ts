@@ -20,9 +20,7 @@ import { topicOf } from '@linewatch/contracts/mqtt';
 import { encryptPassword } from '@linewatch/contracts/password-cipher';
 import type { RealtimePayload } from '@linewatch/contracts/socket';
 import { sockets as socketPaths, telemetryApi } from '@linewatch/contracts/telemetry-api';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -36,6 +34,7 @@ import WebSocket from 'ws';
 import { loadConfig } from '../../apps/server/src/config.ts';
 import { openDatabase } from '../../apps/server/src/db/database.ts';
 import { hashSecret } from '../../apps/server/src/shared/secrets.ts';
+import { freePort, startServer } from '../support/server.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -76,14 +75,6 @@ const SECRET = 'bench-secret-0123456789';
 const PASSWORD = 'Bench@2026';
 /** Wait for ack progress before the first resend: the agent's default (its ackTimeoutMs). */
 const ACK_TIMEOUT_MS = 10_000;
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = createServer().listen(0, () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
 
 const dataDir = mkdtempSync(join(tmpdir(), 'lw-bench-'));
 // With DATABASE_URL the run gets its own schema in that PostgreSQL.
@@ -152,34 +143,16 @@ const nodeArgs = process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
 const memoryLog = args['memory-log'] ? resolve(args['memory-log']) : undefined;
 if (memoryLog)
   nodeArgs.unshift('--import', fileURLToPath(new URL('./memory-log.mjs', import.meta.url)));
-const serverEntry = resolve(fileURLToPath(new URL('../..', import.meta.url)), args['server-entry']);
-const server = spawn(
-  process.execPath,
-  [...nodeArgs, ...(serverEntry.endsWith('.ts') ? ['--import', 'tsx'] : []), serverEntry],
-  {
-    // glibc's malloc arenas as `npm start` sets them (docs/benchmarks.md, memory).
-    env: {
-      ...env,
-      PORT: '0',
-      MQTT_PORT: String(mqttPort),
-      MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2',
-      ...(memoryLog && { LW_MEMORY_LOG: memoryLog }),
-    },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  },
-);
-const baseUrl = await new Promise<string>((resolve, reject) => {
-  let out = '';
-  server.stdout.on('data', (chunk: Buffer) => {
-    out += chunk.toString();
-    const match = /http:\/\/localhost:(\d+)\//.exec(out);
-    if (match) resolve(`http://127.0.0.1:${match[1]}`);
-  });
-  server.once('exit', (code) => reject(new Error(`server exited ${code}`)));
+const server = await startServer({
+  entry: args['server-entry'],
+  env: { ...env, ...(memoryLog && { LW_MEMORY_LOG: memoryLog }) },
+  nodeArgs,
+  mqttPort,
 });
+const { baseUrl } = server;
 const brokerUrl = process.env.MQTT_URL ?? `mqtt://127.0.0.1:${mqttPort}`;
 const rssMb = () => {
-  const status = readFileSync(`/proc/${server.pid}/status`, 'utf8');
+  const status = readFileSync(`/proc/${server.process.pid}/status`, 'utf8');
   return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024);
 };
 
@@ -399,8 +372,7 @@ console.log(
 
 for (const ws of sockets) ws.close();
 await Promise.all(gateways.map((gw) => gw.client.endAsync(true)));
-server.kill('SIGTERM');
-await new Promise((r) => server.once('exit', r));
+await server.stop();
 rmSync(dataDir, { recursive: true, force: true });
 if (process.env.DATABASE_URL) {
   const { db, close } = await openDatabase(loadConfig({ ...env, DATABASE_SCHEMA: 'public' }));
