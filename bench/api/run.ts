@@ -24,6 +24,7 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from '../../apps/server/src/config.ts';
 import { openDatabase } from '../../apps/server/src/db/database.ts';
 import { hashSecret } from '../../apps/server/src/shared/secrets.ts';
+import { factoryDay, seedDayRollups, TIMEZONE } from '../support/seed.ts';
 import { startServer } from '../support/server.ts';
 
 const { values: args } = parseArgs({
@@ -42,11 +43,6 @@ const DAYS = Number(args.days);
 const SECONDS = Number(args.seconds);
 const LINES = 20;
 const PASSWORD = 'Bench@2026';
-const TIMEZONE = 'Asia/Shanghai';
-
-/** 'YYYY-MM-DD' of the factory day `offset` days from today. */
-const factoryDay = (offset: number) =>
-  new Intl.DateTimeFormat('en-CA', { timeZone: TIMEZONE }).format(Date.now() + offset * 86_400_000);
 
 interface Scenario {
   name: string;
@@ -162,11 +158,7 @@ const env = {
       60, 97, 80, 60 * 60 * 20, 500, '广东省', '深圳市', 114 + (i % 100) / 1000.0, 22.5
     from generate_series(1, ${MACHINES}) i
     join production_lines l on l.sort = 1 + i % ${LINES}`.execute(db);
-  await sql`insert into rollup_day (sn_code, day, produced, ok, ng, first_pass_ok, running_ms,
-      idle_ms, fault_ms, idle_upstream_ms, idle_downstream_ms, gap_produced, max_minute_produced)
-    select d.sn_code, (${factoryDay(0)}::date - g), 60000 + (g * 37 + length(d.sn_code)) % 5000,
-      59000, 400, 58000, 72000000, 10000000, 4400000, 6000000, 4000000, 0, 75
-    from devices d cross join generate_series(1, ${DAYS}) g`.execute(db);
+  await seedDayRollups(db, DAYS);
   await close();
   console.log(
     `seeded ${MACHINES} machines × ${DAYS} days of rollups in ${((Date.now() - started) / 1000).toFixed(1)} s`,

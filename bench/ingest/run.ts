@@ -34,6 +34,7 @@ import WebSocket from 'ws';
 import { loadConfig } from '../../apps/server/src/config.ts';
 import { openDatabase } from '../../apps/server/src/db/database.ts';
 import { hashSecret } from '../../apps/server/src/shared/secrets.ts';
+import { factoryDay, seedDayRollups, TIMEZONE } from '../support/seed.ts';
 import { freePort, startServer } from '../support/server.ts';
 
 const { values: args } = parseArgs({
@@ -64,10 +65,6 @@ const MACHINES = Number(args.machines);
 const SECONDS = Number(args.seconds);
 const WARMUP = Number(args.warmup);
 const SOCKETS = Number(args.sockets);
-const TIMEZONE = 'Asia/Shanghai';
-/** 'YYYY-MM-DD' of the factory day `offset` days from today. */
-const factoryDay = (offset: number) =>
-  new Intl.DateTimeFormat('en-CA', { timeZone: TIMEZONE }).format(Date.now() + offset * 86_400_000);
 const WINDOW = Number(args.window);
 const RATE = Number(args.rate);
 const PER_MESSAGE = Math.max(1, Math.min(Number(args['per-message']), Number(args.machines)));
@@ -128,11 +125,7 @@ const snOf = (g: number, m: number) => `B-${g}-${m}`;
       .execute();
   }
   if (args.queries) {
-    await sql`insert into rollup_day (sn_code, day, produced, ok, ng, first_pass_ok, running_ms,
-        idle_ms, fault_ms, idle_upstream_ms, idle_downstream_ms, gap_produced, max_minute_produced)
-      select d.sn_code, (${factoryDay(0)}::date - g), 60000, 59000, 400, 58000, 72000000, 10000000,
-        4400000, 6000000, 4000000, 0, 75
-      from devices d cross join generate_series(1, 90) g`.execute(db);
+    await seedDayRollups(db, 90);
   }
   await close();
 }
