@@ -4,6 +4,7 @@ import { DeviceHistoryPage } from '../pages/device-history.page.ts';
 import { DeviceLogPage } from '../pages/device-log.page.ts';
 import { DeviceListPage } from '../pages/device-list.page.ts';
 import { LoginPage } from '../pages/login.page.ts';
+import { Toast } from '../pages/toast.ts';
 import { useJourney } from '../support/journey.ts';
 
 /**
@@ -117,6 +118,8 @@ describe('monitoring history: an engineer looks back at a machine', () => {
     await page.route(figures, (route) => route.abort());
     await history.open(FAULTY);
     await history.retry.waitFor();
+    // The failure's toast (网络异常) goes; the retry row stays.
+    await new Toast(page).waitUntilGone();
     await journey.shot(page, 'history-retry');
     await page.unroute(figures);
     await history.retry.tap();
