@@ -12,7 +12,8 @@ const roundStep = (max: number, whole: boolean): number => {
   if (!(wanted > 0)) return 1;
   const power = 10 ** Math.floor(Math.log10(wanted));
   for (const s of STEPS) {
-    const step = s * power;
+    // 2.5 × 0.01 is 0.025000000000000001 in floating point: keep the round figure.
+    const step = Number((s * power).toPrecision(12));
     if (step >= wanted && (!whole || Number.isInteger(step))) return step;
   }
   return 10 * power;
