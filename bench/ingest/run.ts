@@ -20,19 +20,22 @@ import { topicOf } from '@linewatch/contracts/mqtt';
 import { encryptPassword } from '@linewatch/contracts/password-cipher';
 import type { RealtimePayload } from '@linewatch/contracts/socket';
 import { sockets as socketPaths, telemetryApi } from '@linewatch/contracts/telemetry-api';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { historyApi } from '@linewatch/contracts/history-api';
+import { statisticsApi } from '@linewatch/contracts/statistics-api';
+import autocannon from 'autocannon';
 import { sql } from 'kysely';
 import mqtt from 'mqtt';
 import WebSocket from 'ws';
 import { loadConfig } from '../../apps/server/src/config.ts';
 import { openDatabase } from '../../apps/server/src/db/database.ts';
 import { hashSecret } from '../../apps/server/src/shared/secrets.ts';
+import { factoryDay, seedDayRollups, TIMEZONE } from '../support/seed.ts';
+import { freePort, startServer } from '../support/server.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -49,6 +52,12 @@ const { values: args } = parseArgs({
     'server-entry': { type: 'string', default: 'apps/server/src/main.ts' },
     /** Appends each server thread's memory breakdown to this file (ingest/memory-log.mjs). */
     'memory-log': { type: 'string' },
+    /**
+     * While measuring, also run the 31-day queries (one machine's history, and the statistics
+     * over every machine), one request after another each, over 90 days of seeded day rollups:
+     * what they cost ingest, and what ingest costs them.
+     */
+    queries: { type: 'boolean', default: false },
   },
 });
 const GATEWAYS = Number(args.gateways);
@@ -69,14 +78,6 @@ const PASSWORD = 'Bench@2026';
 /** Wait for ack progress before the first resend: the agent's default (its ackTimeoutMs). */
 const ACK_TIMEOUT_MS = 10_000;
 
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = createServer().listen(0, () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-
 const dataDir = mkdtempSync(join(tmpdir(), 'lw-bench-'));
 // With DATABASE_URL the run gets its own schema in that PostgreSQL.
 const schema = `bench_${process.pid}`;
@@ -86,6 +87,7 @@ const env = {
   DEMO: '0',
   SECRET,
   LOG_LEVEL: 'warn',
+  TIMEZONE,
   ...(process.env.DATABASE_URL ? { DATABASE_SCHEMA: schema } : {}),
 };
 const gatewayIds = Array.from({ length: GATEWAYS }, (_, g) => `BENCH${String(g).padStart(7, '0')}`);
@@ -127,6 +129,9 @@ const snOf = (g: number, m: number) => `B-${g}-${m}`;
       )
       .execute();
   }
+  if (args.queries) {
+    await seedDayRollups(db, 90);
+  }
   await close();
 }
 
@@ -136,34 +141,16 @@ const nodeArgs = process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
 const memoryLog = args['memory-log'] ? resolve(args['memory-log']) : undefined;
 if (memoryLog)
   nodeArgs.unshift('--import', fileURLToPath(new URL('./memory-log.mjs', import.meta.url)));
-const serverEntry = resolve(fileURLToPath(new URL('../..', import.meta.url)), args['server-entry']);
-const server = spawn(
-  process.execPath,
-  [...nodeArgs, ...(serverEntry.endsWith('.ts') ? ['--import', 'tsx'] : []), serverEntry],
-  {
-    // glibc's malloc arenas as `npm start` sets them (docs/benchmarks.md, memory).
-    env: {
-      ...env,
-      PORT: '0',
-      MQTT_PORT: String(mqttPort),
-      MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2',
-      ...(memoryLog && { LW_MEMORY_LOG: memoryLog }),
-    },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  },
-);
-const baseUrl = await new Promise<string>((resolve, reject) => {
-  let out = '';
-  server.stdout.on('data', (chunk: Buffer) => {
-    out += chunk.toString();
-    const match = /http:\/\/localhost:(\d+)\//.exec(out);
-    if (match) resolve(`http://127.0.0.1:${match[1]}`);
-  });
-  server.once('exit', (code) => reject(new Error(`server exited ${code}`)));
+const server = await startServer({
+  entry: args['server-entry'],
+  env: { ...env, ...(memoryLog && { LW_MEMORY_LOG: memoryLog }) },
+  nodeArgs,
+  mqttPort,
 });
+const { baseUrl } = server;
 const brokerUrl = process.env.MQTT_URL ?? `mqtt://127.0.0.1:${mqttPort}`;
 const rssMb = () => {
-  const status = readFileSync(`/proc/${server.pid}/status`, 'utf8');
+  const status = readFileSync(`/proc/${server.process.pid}/status`, 'utf8');
   return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024);
 };
 
@@ -298,7 +285,39 @@ const startAcked = ackedTotal();
 const started = Date.now();
 let peakRss = 0;
 const rssTimer = setInterval(() => (peakRss = Math.max(peakRss, rssMb())), 1000);
+const queryRuns = args.queries
+  ? Object.entries({
+      history: `${historyApi.history.path}?${new URLSearchParams({
+        snCode: snOf(0, 0),
+        beginTime: factoryDay(-31),
+        endTime: factoryDay(-1),
+      })}`,
+      statistics: `${statisticsApi.statistics.path}?${new URLSearchParams({
+        dataStartDate: `${factoryDay(-31)} 00:00:00`,
+        dataEndDate: `${factoryDay(0)} 00:00:00`,
+        pageIndex: '1',
+        pageSize: '5',
+      })}`,
+    }).map(async ([name, path]) => {
+      const r = await autocannon({
+        url: `${baseUrl}${path}`,
+        connections: 1,
+        duration: SECONDS,
+        headers: { keyId },
+      });
+      return [
+        name,
+        {
+          p50: r.latency.p50,
+          p99: r.latency.p99,
+          requests: r.requests.total,
+          errors: r.non2xx + r.errors,
+        },
+      ] as const;
+    })
+  : [];
 await new Promise((r) => setTimeout(r, SECONDS * 1000));
+const queries = Object.fromEntries(await Promise.all(queryRuns));
 const elapsed = (Date.now() - started) / 1000;
 const measuredAcked = ackedTotal() - startAcked;
 measuring = false;
@@ -341,6 +360,7 @@ console.log(
         max: latencies.at(-1),
       },
       serverRssMb: { peak: peakRss, end: rssMb() },
+      ...(args.queries && { queriesWhileIngesting: queries }),
       ingest: health.data.ingest,
     },
     null,
@@ -350,8 +370,7 @@ console.log(
 
 for (const ws of sockets) ws.close();
 await Promise.all(gateways.map((gw) => gw.client.endAsync(true)));
-server.kill('SIGTERM');
-await new Promise((r) => server.once('exit', r));
+await server.stop();
 rmSync(dataDir, { recursive: true, force: true });
 if (process.env.DATABASE_URL) {
   const { db, close } = await openDatabase(loadConfig({ ...env, DATABASE_SCHEMA: 'public' }));

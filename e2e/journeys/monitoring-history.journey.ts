@@ -1,8 +1,10 @@
+import { historyApi } from '@linewatch/contracts/history-api';
 import { describe, expect, it } from 'vitest';
 import { DeviceHistoryPage } from '../pages/device-history.page.ts';
 import { DeviceLogPage } from '../pages/device-log.page.ts';
 import { DeviceListPage } from '../pages/device-list.page.ts';
 import { LoginPage } from '../pages/login.page.ts';
+import { Toast } from '../pages/toast.ts';
 import { useJourney } from '../support/journey.ts';
 
 /**
@@ -16,6 +18,11 @@ const WAITING = 'LW-S1-005';
 /** A day as the phone (Asia/Shanghai, support/browser.ts) names it, n days before today. */
 const shanghai = new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Shanghai' });
 const daysAgo = (n: number) => shanghai.format(Date.now() - n * 86_400_000);
+/** The Monday (YYYY-MM-DD) of a day's week. */
+const mondayOf = (day: string) => {
+  const t = Date.parse(`${day}T00:00:00Z`);
+  return new Date(t - ((new Date(t).getUTCDay() + 6) % 7) * 86_400_000).toISOString().slice(0, 10);
+};
 
 describe('monitoring history: an engineer looks back at a machine', () => {
   const journey = useJourney('monitoring-history');
@@ -64,6 +71,19 @@ describe('monitoring history: an engineer looks back at a machine', () => {
     await journey.shot(journey.page, 'range-dt-list');
   });
 
+  it('groups the range by week (pageType week): a row per week, by its Monday', async () => {
+    const history = new DeviceHistoryPage(journey.page);
+    await history.tap(history.paramTab);
+    await history.tap(history.byWeek);
+    const mondays = [...new Set([7, 6, 5, 4, 3, 2, 1].map((n) => mondayOf(daysAgo(n))))];
+    await expect.poll(() => history.rowLabels()).toEqual(mondays.map((m) => `${m.slice(5)}起`));
+    await journey.shot(journey.page, 'range-by-week');
+    await history.tap(history.dtTab);
+    await expect.poll(() => history.dtRows.count()).toBe(mondays.length);
+    await history.tap(history.byDate);
+    await expect.poll(() => history.dtRows.count()).toBe(7);
+  });
+
   it('draws the range as a chart, then turns it fullscreen', async () => {
     const history = new DeviceHistoryPage(journey.page);
     await history.tap(history.paramTab);
@@ -89,6 +109,21 @@ describe('monitoring history: an engineer looks back at a machine', () => {
     expect(await history.noData.textContent()).toBe('该日期无生产数据');
     expect(await history.topTab.count()).toBe(0);
     await journey.shot(journey.page, 'day-no-data');
+  });
+
+  it('a failed request shows the retry row; tapping it loads the day', async () => {
+    const { page } = journey;
+    const history = new DeviceHistoryPage(page);
+    const figures = `**${historyApi.history.path}?**`;
+    await page.route(figures, (route) => route.abort());
+    await history.open(FAULTY);
+    await history.retry.waitFor();
+    // The failure's toast (网络异常) goes; the retry row stays.
+    await new Toast(page).waitUntilGone();
+    await journey.shot(page, 'history-retry');
+    await page.unroute(figures);
+    await history.retry.tap();
+    await history.waitForChart(history.paramChart);
   });
 
   it('opens the device log of a machine in fault: its current warning flagged', async () => {

@@ -129,9 +129,29 @@ describe('monitoring: the operator looks at the map and the statistics', () => {
     await expect.poll(async () => (await map.summaryCounts()).totalNum).toBe(machines);
   });
 
-  it('opens the statistics from the device list, searching from 08:00 to now', async () => {
+  it('selects nine machines in selection mode: a count, eight names, then an ellipsis', async () => {
     const { page } = journey;
     await page.getByTestId('tab-device-list').tap();
+    const list = new DeviceListPage(page);
+    await list.waitUntilLoaded();
+    await list.subscribeToggle.tap();
+    await list.checkboxes.first().waitFor();
+    // Both lines open, so at least nine cards are on the page.
+    for (const line of OPERATOR_LINES)
+      if (!(await list.isExpanded(line))) await list.toggleGroup(line);
+    await expect.poll(() => list.checkboxes.count()).toBeGreaterThanOrEqual(9);
+    for (let i = 0; i < 9; i++) await list.checkboxes.nth(i).tap();
+    await expect.poll(() => list.selectionCount.textContent()).toBe('9');
+    const names = (await list.selectionList.textContent()) ?? '';
+    expect(names.endsWith('…')).toBe(true);
+    expect(names.slice(0, -1).split('、')).toHaveLength(8);
+    await journey.shot(page, 'list-selection');
+    await list.selectionCancel.tap();
+    await list.checkboxes.first().waitFor({ state: 'detached' });
+  });
+
+  it('opens the statistics from the device list, searching from 08:00 to now', async () => {
+    const { page } = journey;
     const list = new DeviceListPage(page);
     await list.waitUntilLoaded();
     await page.getByTestId('statistics-button').tap();

@@ -8,6 +8,8 @@ export class DeviceHistoryPage {
   readonly dayMode: Locator;
   readonly rangeMode: Locator;
   readonly displayToggle: Locator;
+  readonly byDate: Locator;
+  readonly byWeek: Locator;
   readonly day: Locator;
   readonly from: Locator;
   readonly to: Locator;
@@ -25,12 +27,16 @@ export class DeviceHistoryPage {
   readonly dtRows: Locator;
   readonly topAlarms: Locator;
   readonly noData: Locator;
+  /** The row that says the request failed; a tap asks again. */
+  readonly retry: Locator;
 
   constructor(private readonly page: Page) {
     this.title = page.getByTestId('history-title');
     this.dayMode = page.getByTestId('history-mode-day');
     this.rangeMode = page.getByTestId('history-mode-range');
     this.displayToggle = page.getByTestId('history-display');
+    this.byDate = page.getByTestId('history-group-date');
+    this.byWeek = page.getByTestId('history-group-week');
     this.day = page.getByTestId('history-day');
     this.from = page.getByTestId('history-from');
     this.to = page.getByTestId('history-to');
@@ -48,6 +54,7 @@ export class DeviceHistoryPage {
     this.dtRows = page.getByTestId('dt-row');
     this.topAlarms = page.getByTestId('top-alarm');
     this.noData = page.getByTestId('history-no-data');
+    this.retry = page.locator('[data-testid="list-state"][data-state="error"]');
   }
 
   async open(snCode: string): Promise<void> {
@@ -69,6 +76,13 @@ export class DeviceHistoryPage {
 
   async tap(target: Locator): Promise<void> {
     await target.tap();
+  }
+
+  /** The period of each table row as shown (MM-DD, or MM-DD起 for a week). */
+  async rowLabels(): Promise<string[]> {
+    return this.tableRows.evaluateAll((rows) =>
+      rows.map((r) => (r.querySelector('th')?.firstChild?.textContent ?? '').trim()),
+    );
   }
 
   async dtStates(): Promise<string[]> {

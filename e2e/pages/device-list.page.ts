@@ -27,6 +27,12 @@ export class DeviceListPage {
   readonly cards: Locator;
   readonly summary: Locator;
   readonly updatedAt: Locator;
+  /** Selection mode (订阅设置): a checkbox per card, the bar with the count and names. */
+  readonly subscribeToggle: Locator;
+  readonly checkboxes: Locator;
+  readonly selectionCount: Locator;
+  readonly selectionList: Locator;
+  readonly selectionCancel: Locator;
 
   constructor(private readonly page: Page) {
     this.tabBar = page.getByTestId('tab-bar');
@@ -37,6 +43,11 @@ export class DeviceListPage {
     this.cards = page.getByTestId('device-card');
     this.summary = page.getByTestId('status-summary');
     this.updatedAt = page.getByTestId('list-updated-at');
+    this.subscribeToggle = page.getByTestId('subscribe-toggle');
+    this.checkboxes = page.getByTestId('card-checkbox');
+    this.selectionCount = page.getByTestId('selection-count');
+    this.selectionList = page.getByTestId('selection-list');
+    this.selectionCancel = page.getByTestId('selection-cancel');
   }
 
   /** The status summary's entry for one status: running, standBy, error or offLine. */

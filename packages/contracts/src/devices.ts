@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { PAGE_SIZE } from './limits.ts';
 import { listMessages } from './list-messages.ts';
-import { calendarDate, primitiveMessages, text } from './primitives.ts';
+import { primitiveMessages } from './primitive-messages.ts';
+import { calendarDate, text } from './primitives.ts';
 
 export const deviceMessages = {
   listFailed: '获取设备列表失败',

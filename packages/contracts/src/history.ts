@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { PAGE_SIZE } from './limits.ts';
-import { calendarDate, isCalendarDate, primitiveMessages, text } from './primitives.ts';
+import { primitiveMessages } from './primitive-messages.ts';
+import { calendarDate, isCalendarDate, text } from './primitives.ts';
 
 /** The history and device-log messages (spec sections 5, 8). */
 export const historyMessages = {

@@ -1,17 +1,15 @@
 import { z } from 'zod';
 import { isCalendarDate } from './calendar.ts';
+import { primitiveMessages } from './primitive-messages.ts';
 
-export { isCalendarDate };
+// The messages live in a zod-free file: pages that show one do not load zod for it.
+export { isCalendarDate, primitiveMessages };
 
 /*
  * The building blocks every request, socket and MQTT schema uses for text and dates, so that
  * nothing the contracts accept is refused later by the database (a NUL in text, 2026-02-30 as a
  * date): those refusals surfaced as HTTP 500 or as a flush that failed for every gateway.
  */
-export const primitiveMessages = {
-  controlCharacter: '不能包含控制字符',
-  badDate: '日期格式应为 YYYY-MM-DD 且为有效日期',
-} as const;
 
 // C0/C1 controls (NUL included) and lone surrogates, which UTF-8 cannot carry.
 const UNSAFE_TEXT = /[\p{Cc}\p{Cs}]/u;

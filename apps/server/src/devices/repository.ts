@@ -89,7 +89,12 @@ export const createDevicesRepository = (db: Db) => ({
     return rows.map((r) => r.sn_code);
   },
 
-  /** A page of machines; within a line, those in `faultFirst` (in fault now) come first. */
+  /**
+   * A page of machines; within a line, those in `faultFirst` (in fault now) come first. The page
+   * is chosen on the devices alone (a sort of SNs), and only its rows are joined with their day's
+   * rollup and follow mark: with 10,000 machines, joining every machine before the sort cost
+   * hundreds of ms a page.
+   */
   pageDevices(
     filter: DeviceFilter,
     day: string,
@@ -98,7 +103,27 @@ export const createDevicesRepository = (db: Db) => ({
     limit: number,
     faultFirst: string[] = [],
   ) {
-    let q = filtered(db, filter)
+    const faultRank = faultFirst.length
+      ? sql<number>`case when d.sn_code in (${sql.join(faultFirst.map((sn) => sql`${sn}`))}) then 0 else 1 end`
+      : sql<number>`1`;
+    const page = filtered(db, filter)
+      .select([
+        'd.sn_code',
+        'l.sort as line_sort',
+        'l.id as line_id',
+        'l.name as line_name',
+        'g.name as group_name',
+        faultRank.as('fault_rank'),
+      ])
+      .orderBy('l.sort')
+      .orderBy('l.id')
+      .orderBy('fault_rank')
+      .orderBy('d.sn_code')
+      .offset(offset)
+      .limit(limit);
+    return db
+      .selectFrom(page.as('p'))
+      .innerJoin('devices as d', 'd.sn_code', 'p.sn_code')
       .leftJoin('rollup_day as r', (join) =>
         join.onRef('r.sn_code', '=', 'd.sn_code').on('r.day', '=', day),
       )
@@ -113,8 +138,8 @@ export const createDevicesRepository = (db: Db) => ({
         'd.use_rate_target',
         'd.produce_target_number',
         'd.ng_target_number',
-        'l.name as line_name',
-        'g.name as group_name',
+        'p.line_name',
+        'p.group_name',
         // The day's figures (figuresFromRow), zero for a machine with no rollup that day.
         ...([...ADDED_COLUMNS, 'max_minute_produced'] as const).map((c) =>
           sql<number>`coalesce(${sql.ref(`r.${c}`)}, 0)`.as(c),
@@ -123,13 +148,11 @@ export const createDevicesRepository = (db: Db) => ({
           'is_collect',
         ),
       ])
-      .orderBy('l.sort')
-      .orderBy('l.id');
-    if (faultFirst.length)
-      q = q.orderBy(
-        sql`case when d.sn_code in (${sql.join(faultFirst.map((sn) => sql`${sn}`))}) then 0 else 1 end`,
-      );
-    return q.orderBy('d.sn_code').offset(offset).limit(limit).execute();
+      .orderBy('p.line_sort')
+      .orderBy('p.line_id')
+      .orderBy('p.fault_rank')
+      .orderBy('d.sn_code')
+      .execute();
   },
 
   /** Machines per line and product group, for the menu. */

@@ -10,7 +10,6 @@ export const statisticsModule = fp(
     const statistics = createStatisticsService({
       repo: createStatisticsRepository(core.database.db),
       devices: app.devices,
-      live: core.live,
       timeZone: core.config.TIMEZONE,
     });
     await app.register(statisticsRoutes, { statistics });

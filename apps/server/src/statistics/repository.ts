@@ -35,12 +35,55 @@ const summed = (maxMinute: Expression<number>) => [
   sql<number>`max(${maxMinute})`.as('max_minute_produced'),
 ];
 
+/** A machine's place, by the column the map's levels name it. */
+export type PlaceColumn = 'country' | 'province' | 'city';
+/** An area of the map: every machine (null), or those whose `column` is `name`. */
+export type AreaFilter = { column: PlaceColumn; name: string } | null;
+
+const inArea = (db: Db, f: MachineFilter, area: AreaFilter) => {
+  const q = machines(db, f);
+  return area ? q.where(`d.${area.column}`, '=', area.name) : q;
+};
+
+/** device_live's status codes (the reading's: 1 idle, 2 running, 3 fault). */
+const countWithStatus = (status: 1 | 2 | 3, onlineSince: Date) =>
+  sql<number>`(count(*) filter (where dl.ts >= ${onlineSince} and dl.status = ${status}))::int`;
+
 export const createStatisticsRepository = (db: Db) => ({
-  /** Where each machine the user may see stands, for the map. */
-  locatedMachines: (f: MachineFilter) =>
-    machines(db, f)
-      .select(['d.sn_code', 'd.country', 'd.province', 'd.city', 'd.lng', 'd.lat'])
-      .execute(),
+  /**
+   * An area's machines by status, counted in SQL from each machine's last committed reading
+   * (device_live, one flush behind the live state, ≤ 100 ms): one row whatever the machine count.
+   * A machine silent since before `onlineSince`, or never heard, is off line.
+   */
+  async statusCounts(f: MachineFilter, area: AreaFilter, onlineSince: Date) {
+    return inArea(db, f, area)
+      .leftJoin('device_live as dl', 'dl.sn_code', 'd.sn_code')
+      .select([
+        sql<number>`count(*)::int`.as('total'),
+        countWithStatus(2, onlineSince).as('running'),
+        countWithStatus(1, onlineSince).as('standby'),
+        countWithStatus(3, onlineSince).as('error'),
+      ])
+      .executeTakeFirstOrThrow();
+  },
+
+  /**
+   * An area's machines grouped by `by` (a region of the next level), named regions only, each
+   * with its count and the mean position of its placed machines (null when none is placed).
+   */
+  regions: (f: MachineFilter, area: AreaFilter, by: PlaceColumn) => {
+    const placed = sql`d.lng is not null and d.lat is not null`;
+    return inArea(db, f, area)
+      .where(`d.${by}`, '<>', '')
+      .select([
+        sql<string>`${sql.ref(`d.${by}`)}`.as('name'),
+        sql<number>`count(*)::int`.as('value'),
+        sql<number | null>`avg(d.lng) filter (where ${placed})`.as('lng'),
+        sql<number | null>`avg(d.lat) filter (where ${placed})`.as('lat'),
+      ])
+      .groupBy(`d.${by}`)
+      .execute();
+  },
 
   async countMachines(f: MachineFilter): Promise<number> {
     const row = await machines(db, f)

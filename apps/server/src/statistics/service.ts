@@ -1,4 +1,5 @@
 import { ReplyCode } from '@linewatch/contracts/envelope';
+import { OFFLINE_AFTER_MS } from '@linewatch/contracts/limits';
 import {
   type MapPoint,
   type MapStatus,
@@ -16,15 +17,13 @@ import type { DevicesService } from '../devices/service.ts';
 import { DomainError } from '../http/envelope.ts';
 import type { SessionUser } from '../identity/service.ts';
 import { derive } from '../shared/metrics.ts';
-import type { LiveState } from '../telemetry/live-state.ts';
-import type { StatisticsRepository } from './repository.ts';
+import type { AreaFilter, PlaceColumn, StatisticsRepository } from './repository.ts';
 import { instantOf, splitRange, wallClockOf } from './time-range.ts';
 
 export interface StatisticsDeps {
   repo: StatisticsRepository;
   /** Line visibility and the product lines and groups, as the device list has them. */
   devices: Pick<DevicesService, 'visibleLineIds' | 'menu'>;
-  live: Pick<LiveState, 'statusOf'>;
   timeZone: string;
 }
 
@@ -44,10 +43,8 @@ interface StatisticsInput {
 const badInput = (message: string, path: string) =>
   new DomainError(ReplyCode.badInput, message, { errors: [{ path, message }] });
 
-type Located = Awaited<ReturnType<StatisticsRepository['locatedMachines']>>[number];
-
 /** Which machines an area holds, and by which field its next level is grouped. */
-const AREA: Record<MapLevel, { within: keyof Located | null; by: keyof Located }> = {
+const AREA: Record<MapLevel, { within: PlaceColumn | null; by: PlaceColumn }> = {
   world: { within: null, by: 'country' },
   country: { within: 'country', by: 'province' },
   province: { within: 'province', by: 'city' },
@@ -57,11 +54,10 @@ const AREA: Record<MapLevel, { within: keyof Located | null; by: keyof Located }
 
 const DAY_MS = 86_400_000;
 
-export const createStatisticsService = ({ repo, devices, live, timeZone }: StatisticsDeps) => {
-  const machinesIn = async (user: SessionUser, area: MapArea) => {
-    const rows = await repo.locatedMachines({ lineIds: await devices.visibleLineIds(user) });
-    const { within } = AREA[area.mapLevel];
-    return within ? rows.filter((r) => r[within] === area.positionName) : rows;
+export const createStatisticsService = ({ repo, devices, timeZone }: StatisticsDeps) => {
+  const areaOf = ({ mapLevel, positionName }: MapArea): AreaFilter => {
+    const { within } = AREA[mapLevel];
+    return within ? { column: within, name: positionName } : null;
   };
 
   /** The lines the user may see, each with its product groups (the device list's menu). */
@@ -69,46 +65,36 @@ export const createStatisticsService = ({ repo, devices, live, timeZone }: Stati
     (await devices.menu(user, false)).filter((node) => node.kind === 'line');
 
   return {
-    /** The area's visible machines by live status (spec section 3, map status). */
+    /**
+     * The area's visible machines by live status (spec section 3, map status): off line after
+     * OFFLINE_AFTER_MS of silence, as the device list counts them. Counted in SQL.
+     */
     async mapStatus(user: SessionUser, area: MapArea, now = Date.now()): Promise<MapStatus> {
-      const status: MapStatus = {
-        totalNum: 0,
-        runningNum: 0,
-        standbyNum: 0,
-        errorNum: 0,
-        offLineNum: 0,
+      const c = await repo.statusCounts(
+        { lineIds: await devices.visibleLineIds(user) },
+        areaOf(area),
+        new Date(now - OFFLINE_AFTER_MS),
+      );
+      return {
+        totalNum: c.total,
+        runningNum: c.running,
+        standbyNum: c.standby,
+        errorNum: c.error,
+        offLineNum: c.total - c.running - c.standby - c.error,
       };
-      for (const m of await machinesIn(user, area)) {
-        status.totalNum += 1;
-        const s = live.statusOf(m.sn_code, now);
-        if (s === 'running') status.runningNum += 1;
-        else if (s === 'standBy') status.standbyNum += 1;
-        else if (s === 'error') status.errorNum += 1;
-        else status.offLineNum += 1;
-      }
-      return status;
     },
 
-    /** The area's next-level regions with their machine counts and mean position. */
+    /** The area's next-level regions with their machine counts and mean position (in SQL). */
     async mapPoints(user: SessionUser, area: MapArea): Promise<MapPoint[]> {
-      const { by } = AREA[area.mapLevel];
-      const regions = new Map<string, { n: number; lng: number; lat: number; placed: number }>();
-      for (const m of await machinesIn(user, area)) {
-        const name = String(m[by] ?? '');
-        if (!name) continue;
-        const r = regions.get(name) ?? { n: 0, lng: 0, lat: 0, placed: 0 };
-        r.n += 1;
-        if (m.lng !== null && m.lat !== null) {
-          r.lng += m.lng;
-          r.lat += m.lat;
-          r.placed += 1;
-        }
-        regions.set(name, r);
-      }
-      return [...regions].map(([name, r]) => ({
-        name,
-        value: r.n,
-        coord: r.placed ? [r.lng / r.placed, r.lat / r.placed] : null,
+      const regions = await repo.regions(
+        { lineIds: await devices.visibleLineIds(user) },
+        areaOf(area),
+        AREA[area.mapLevel].by,
+      );
+      return regions.map((r) => ({
+        name: r.name,
+        value: r.value,
+        coord: r.lng !== null && r.lat !== null ? [r.lng, r.lat] : null,
       }));
     },
 

@@ -66,6 +66,19 @@ describe('real-time report', () => {
     }
   });
 
+  it('reads a message sent the moment the socket opens, while the session is still being checked', async () => {
+    const socket = socketFor(sn);
+    try {
+      expect(await socket.opened).toBe(true);
+      // A malformed request closes the socket with 4400: proof that the message was read, not
+      // dropped because it arrived before the server listened.
+      socket.send({ SN: sn, MsgType: 'machineFunction', machineFunctionName: 'nothing' });
+      expect(await socket.closed).toMatchObject({ code: SOCKET_CLOSE.badRequest });
+    } finally {
+      socket.close();
+    }
+  });
+
   it('closes with 4404 for an SN no machine has', async () => {
     const socket = socketFor('NO-SUCH-MACHINE');
     expect(await socket.closed).toMatchObject({ code: SOCKET_CLOSE.unknownMachine });

@@ -79,37 +79,54 @@ export const realtimeSocket = async (app: FastifyInstance, deps: RealtimeDeps) =
       config: { public: true },
       preValidation: refuseForeignOrigin(deps.publicUrl),
     },
-    async (socket, request) => {
+    (socket, request) => {
       const sn = request.params.snCode;
-      const user = await deps.socketAuth.authenticate(request, socket);
-      if (!user) return;
-      const check = await deps.devices.checkMachine(user, sn);
-      if (!check.ok) {
-        // An SN no machine has (a stale link): the phone asks to choose again from the list.
-        return check.reason === 'unknown'
-          ? socket.close(SOCKET_CLOSE.unknownMachine, 'unknown machine')
-          : socket.close(SOCKET_CLOSE.forbidden, 'forbidden');
-      }
-      let set = sockets.get(sn);
-      if (!set) sockets.set(sn, (set = new Set()));
-      set.add(socket);
-      socket.on('message', (data: Buffer) => {
-        let message: unknown;
-        try {
-          message = JSON.parse(data.toString('utf8'));
-        } catch {
-          message = null;
+      // Listening before the session and the machine are checked: the phone sends as soon as the
+      // socket opens, and a message arriving during the check would otherwise be lost. Messages
+      // wait for the check (the gateways' maintenance socket does the same).
+      const admitted = (async () => {
+        const user = await deps.socketAuth.authenticate(request, socket);
+        if (!user) return false;
+        const check = await deps.devices.checkMachine(user, sn);
+        if (!check.ok) {
+          // An SN no machine has (a stale link): the phone asks to choose again from the list.
+          socket.close(
+            check.reason === 'unknown' ? SOCKET_CLOSE.unknownMachine : SOCKET_CLOSE.forbidden,
+            check.reason === 'unknown' ? 'unknown machine' : 'forbidden',
+          );
+          return false;
         }
-        if (!realtimeClientMessage.safeParse(message).success) {
-          return socket.close(SOCKET_CLOSE.badRequest, 'bad message');
-        }
+        // Closed while it was checked: nothing to register.
+        if (socket.readyState !== socket.OPEN) return false;
+        let set = sockets.get(sn);
+        if (!set) sockets.set(sn, (set = new Set()));
+        set.add(socket);
+        socket.on('close', () => {
+          set.delete(socket);
+          if (set.size === 0) sockets.delete(sn);
+        });
         push(sn);
+        return true;
+      })().catch((error: unknown) => {
+        request.log.error({ err: error }, 'real-time socket check failed');
+        if (socket.readyState === socket.OPEN) socket.close(1011, 'server error');
+        return false;
       });
-      socket.on('close', () => {
-        set.delete(socket);
-        if (set.size === 0) sockets.delete(sn);
+      socket.on('message', (data: Buffer) => {
+        void admitted.then((ok) => {
+          if (!ok) return;
+          let message: unknown;
+          try {
+            message = JSON.parse(data.toString('utf8'));
+          } catch {
+            message = null;
+          }
+          if (!realtimeClientMessage.safeParse(message).success) {
+            return socket.close(SOCKET_CLOSE.badRequest, 'bad message');
+          }
+          push(sn);
+        });
       });
-      push(sn);
     },
   );
 };

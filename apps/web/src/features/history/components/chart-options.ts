@@ -1,5 +1,6 @@
 import type { DtPoint, ThreeParamPoint } from '@linewatch/contracts/history';
 import type { ChartOption } from '../../../shared/charts/chart.tsx';
+import { fiveTicks } from '../../../shared/charts/value-axis.ts';
 
 /*
  * The history charts (spec section 9: 4–5 ticks, percent axes 0–100). Readable at 375 px: small
@@ -16,7 +17,13 @@ export const threeParamOption = (points: readonly ThreeParamPoint[]): ChartOptio
   legend: { top: 0, itemWidth: 14, textStyle: { fontSize: 11 } },
   xAxis: { type: 'category', data: points.map((p) => p.date), axisLabel },
   yAxis: [
-    { type: 'value', name: 'PPM', splitNumber: 4, nameTextStyle: { fontSize: 10 }, axisLabel },
+    {
+      type: 'value',
+      name: 'PPM',
+      ...fiveTicks(points.map((p) => p.ppm)),
+      nameTextStyle: { fontSize: 10 },
+      axisLabel,
+    },
     {
       type: 'value',
       name: '%',
@@ -55,8 +62,10 @@ export const dtOption = (points: readonly DtPoint[]): ChartOption => ({
   yAxis: {
     type: 'value',
     name: 'DT(分钟)',
-    minInterval: 1,
-    splitNumber: 4,
+    ...fiveTicks(
+      points.map((p) => p.value),
+      { whole: true },
+    ),
     nameTextStyle: { fontSize: 10 },
     axisLabel,
   },

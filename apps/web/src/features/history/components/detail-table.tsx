@@ -14,16 +14,27 @@ const Figure = ({ text, target, ok }: { text: string; target: string; ok: boolea
   </td>
 );
 
+/** A row's period: the day (MM-DD), or the week by its Monday (MM-DD起). */
+const periodLabel = (dataDate: string, byWeek: boolean) =>
+  byWeek ? `${dataDate.slice(5)}起` : dataDate.slice(5);
+
 /**
- * The range view's table (spec section 2): per date PPM, 优率 and 稼动率 against their targets,
- * a warning mark when any misses, and the OK count; a day with nothing recorded says so.
+ * The range view's table (spec section 2): per date (or per week) PPM, 优率 and 稼动率 against
+ * their targets, a warning mark when any misses, and the OK count; a period with nothing recorded
+ * says so.
  */
-export const DetailTable = ({ rows }: { rows: readonly DetailRow[] }) => (
+export const DetailTable = ({
+  rows,
+  byWeek = false,
+}: {
+  rows: readonly DetailRow[];
+  byWeek?: boolean;
+}) => (
   <div className={styles.wrap}>
     <table className={styles.table} data-testid="history-table">
       <thead>
         <tr>
-          <th>日期</th>
+          <th>{byWeek ? '周' : '日期'}</th>
           <th>PPM</th>
           <th>优率</th>
           <th>稼动率</th>
@@ -41,7 +52,7 @@ export const DetailTable = ({ rows }: { rows: readonly DetailRow[] }) => (
           return (
             <tr key={row.dataDate} data-testid="history-row" data-missed={String(missed)}>
               <th scope="row" className={styles.date}>
-                {row.dataDate.slice(5)}
+                {periodLabel(row.dataDate, byWeek)}
                 {missed ? (
                   <span className={styles.warning} aria-label="未达标" data-testid="row-warning">
                     !
@@ -81,7 +92,7 @@ export const DetailTable = ({ rows }: { rows: readonly DetailRow[] }) => (
 );
 
 /** DT per date (spec section 2): green when the machine had no fault time, red otherwise. */
-export const DtList = ({ rows }: { rows: readonly DtRow[] }) => (
+export const DtList = ({ rows, byWeek = false }: { rows: readonly DtRow[]; byWeek?: boolean }) => (
   <ul className={styles.dtList} data-testid="dt-list">
     {rows.map((row) => (
       <li
@@ -90,7 +101,7 @@ export const DtList = ({ rows }: { rows: readonly DtRow[] }) => (
         data-testid="dt-row"
         data-zero={String(row.dtTime === 0)}
       >
-        <span>{row.dataDate}</span>
+        <span>{byWeek ? `${row.dataDate}起一周` : row.dataDate}</span>
         <span>{row.hasData ? `${formatNumber(row.dtTime)} 分钟` : '无生产数据'}</span>
       </li>
     ))}

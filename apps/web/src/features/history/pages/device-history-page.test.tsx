@@ -153,6 +153,105 @@ describe('device history page', { timeout: 30_000 }, () => {
     expect(await screen.findByTestId('dt-chart', {}, FIRST)).toBeTruthy();
   });
 
+  it('range by week: 按周 asks for pageType week, and the table and DT list go by week', async () => {
+    const weeks = ['2026-11-02', '2026-11-09'];
+    const api = fakeApi()
+      .on(historyApi.history, (q) =>
+        q.pageType === 'week'
+          ? reply(
+              weeks.map((w) => row(w, { ppm: 40 })),
+              { pageType: 'week' },
+            )
+          : reply([row(String(q.beginTime)), row(String(q.endTime))]),
+      )
+      .on(historyApi.historyDt, (q) => ({
+        snCode: 'SN-1',
+        pageType: q.pageType === 'week' ? ('week' as const) : ('date' as const),
+        hasData: true,
+        dt: [],
+        dtList:
+          q.pageType === 'week' ? weeks.map((w) => dtRow(w, 30)) : [dtRow(String(q.beginTime), 0)],
+      }))
+      .on(historyApi.detail, (q) => ({ detailData: [row(String(q.startTime))], dtData: [] }));
+    const { user } = renderPage(links.machine(paths.deviceHistory, 'SN-1'), { api });
+    await screen.findByTestId('param-chart', {}, FIRST);
+    // The day view has no grouping: a day is shown by hour.
+    expect(screen.queryByTestId('history-group-week')).toBeNull();
+    await user.click(screen.getByTestId('history-mode-range'));
+    await screen.findAllByTestId('history-row', {}, FIRST);
+    expect(screen.getByTestId('history-group-date').getAttribute('aria-pressed')).toBe('true');
+    expect(api.calls(historyApi.history).at(-1)).toMatchObject({ pageType: 'date' });
+    const detailCalls = api.calls(historyApi.detail).length;
+
+    await user.click(screen.getByTestId('history-group-week'));
+    const range = defaultRange();
+    await vi.waitFor(() =>
+      expect(api.calls(historyApi.history).at(-1)).toMatchObject({
+        snCode: 'SN-1',
+        beginTime: range.from,
+        endTime: range.to,
+        pageType: 'week',
+      }),
+    );
+    await vi.waitFor(() =>
+      expect(
+        screen.getAllByTestId('history-row').map((r) => r.querySelector('th')!.textContent),
+      ).toEqual(['11-02起!', '11-09起!']),
+    );
+    expect(screen.getByRole('columnheader', { name: '周' })).toBeTruthy();
+    // The weekly rows come with the history reply: no call of the day-by-day detail.
+    expect(api.calls(historyApi.detail)).toHaveLength(detailCalls);
+
+    await user.click(screen.getByTestId('history-tab-dt'));
+    await vi.waitFor(() =>
+      expect(screen.getAllByTestId('dt-row').map((r) => r.textContent)).toEqual([
+        '2026-11-02起一周30 分钟',
+        '2026-11-09起一周30 分钟',
+      ]),
+    );
+    expect(api.calls(historyApi.historyDt).at(-1)).toMatchObject({ pageType: 'week' });
+
+    // Back to 按日: the day-by-day table again (its figures already fetched).
+    await user.click(screen.getByTestId('history-tab-param'));
+    await user.click(screen.getByTestId('history-group-date'));
+    await vi.waitFor(() =>
+      expect(
+        screen.getAllByTestId('history-row').map((r) => r.querySelector('th')!.textContent),
+      ).toEqual([range.from.slice(5)]),
+    );
+    expect(screen.getByRole('columnheader', { name: '日期' })).toBeTruthy();
+  });
+
+  it('never shows the day’s hours as the range’s DT list while the range loads', async () => {
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const hours = Array.from({ length: 24 }, (_, h) =>
+      dtRow(`${String(h).padStart(2, '0')}:00`, 0),
+    );
+    const api = fakeApi()
+      .on(historyApi.history, (q) => reply([row(String(q.beginTime)), row(String(q.endTime))]))
+      .on(historyApi.historyDt, async (q) => {
+        const range = q.beginTime !== q.endTime;
+        if (range) await held;
+        return {
+          snCode: 'SN-1',
+          pageType: 'date' as const,
+          hasData: true,
+          dt: [],
+          dtList: range ? [dtRow(String(q.beginTime), 0), dtRow(String(q.endTime), 5)] : hours,
+        };
+      })
+      .on(historyApi.detail, (q) => ({ detailData: [row(String(q.startTime))], dtData: [] }));
+    const { user } = renderPage(links.machine(paths.deviceHistory, 'SN-1'), { api });
+    await user.click(await screen.findByTestId('history-tab-dt', {}, FIRST));
+    await screen.findByTestId('dt-chart', {}, FIRST);
+    await user.click(screen.getByTestId('history-mode-range'));
+    await vi.waitFor(() => expect(api.calls(historyApi.historyDt)).toHaveLength(2));
+    expect(screen.queryAllByTestId('dt-row')).toHaveLength(0);
+    release();
+    await vi.waitFor(() => expect(screen.getAllByTestId('dt-row')).toHaveLength(2));
+  });
+
   it('shows the alarm TOP5 with the manual description', async () => {
     const { user } = renderPage(links.machine(paths.deviceHistory, 'SN-1'), {
       api: historyServer(),

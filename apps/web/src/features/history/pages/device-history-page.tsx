@@ -1,4 +1,4 @@
-import { historyMessages, type HistoryQuery } from '@linewatch/contracts/history';
+import { historyMessages, type HistoryQuery, type PageType } from '@linewatch/contracts/history';
 import { Button, DotLoading, Tabs } from 'antd-mobile';
 import { LeftOutline, RightOutline } from 'antd-mobile-icons';
 import { useMemo, useState } from 'react';
@@ -19,10 +19,15 @@ type Mode = 'day' | 'range';
 type Display = 'chart' | 'table';
 type Tab = 'param' | 'dt' | 'top';
 
+const GROUPINGS: readonly { key: PageType; label: string }[] = [
+  { key: 'date', label: '按日' },
+  { key: 'week', label: '按周' },
+];
+
 /**
  * Device history (spec section 2), also opened as /threeParam from a message link: one day by
- * hour, or a range (at most 31 days) by day as charts or a table; tabs for the three parameters,
- * DT and the alarm TOP5.
+ * hour, or a range (at most 31 days) by day or by week (the history reply's pageType date or
+ * week, spec section 3) as charts or a table; tabs for the three parameters, DT and the alarm TOP5.
  */
 const DeviceHistoryPage = () => {
   const [params] = useSearchParams();
@@ -32,17 +37,20 @@ const DeviceHistoryPage = () => {
   const [tab, setTab] = useState<Tab>('param');
   const [day, setDay] = useState(defaultDay);
   const [range, setRange] = useState(defaultRange);
+  const [grouping, setGrouping] = useState<PageType>('date');
 
   const query = useMemo<HistoryQuery | null>(() => {
     if (!snCode) return null;
     return mode === 'day'
       ? { snCode, beginTime: day, endTime: day }
-      : { snCode, beginTime: range.from, endTime: range.to };
-  }, [snCode, mode, day, range]);
+      : { snCode, beginTime: range.from, endTime: range.to, pageType: grouping };
+  }, [snCode, mode, day, range, grouping]);
   const history = useHistory(query);
   const dt = useHistoryDt(tab === 'dt' ? query : null);
+  // The detail endpoint is by day; a table by week reads the history reply's weekly rows.
+  const byWeek = mode === 'range' && grouping === 'week';
   const detail = useHistoryDetail(
-    query && mode === 'range' && display === 'table'
+    query && mode === 'range' && display === 'table' && !byWeek
       ? { snCode: query.snCode, startTime: query.beginTime, endTime: query.endTime }
       : null,
   );
@@ -83,16 +91,22 @@ const DeviceHistoryPage = () => {
     }
     const asTable = mode === 'range' && display === 'table';
     if (activeTab === 'top') return <TopAlarms items={data.dtTop} />;
+    // A list or table shows only its own rows: the previous view's kept while the next loads (an
+    // hour's 24 rows, say, as the range's days) would be read as this one's.
     if (activeTab === 'dt') {
       const dtData = dt.data;
-      if (!dtData) return <Waiting query={dt} testId="dt" />;
+      if (!dtData || (asTable && dt.isPlaceholderData)) return <Waiting query={dt} testId="dt" />;
       return asTable ? (
-        <DtList rows={dtData.dtList} />
+        <DtList rows={dtData.dtList} byWeek={byWeek} />
       ) : (
         <ChartCard title="DT(停机时间)" option={dtOption(dtData.dt)} testId="dt-chart" />
       );
     }
     if (asTable) {
+      if (byWeek) {
+        if (history.isPlaceholderData) return <Waiting query={history} testId="week" />;
+        return <DetailTable rows={data.threeParamList} byWeek />;
+      }
       if (!detail.data) return <Waiting query={detail} testId="detail" />;
       return <DetailTable rows={detail.data.detailData} />;
     }
@@ -131,6 +145,23 @@ const DeviceHistoryPage = () => {
             </Button>
           ) : null}
         </div>
+        {mode === 'range' ? (
+          <div className={styles.modes}>
+            {GROUPINGS.map((g) => (
+              <Button
+                key={g.key}
+                size="mini"
+                color={grouping === g.key ? 'primary' : 'default'}
+                fill={grouping === g.key ? 'solid' : 'outline'}
+                onClick={() => setGrouping(g.key)}
+                data-testid={`history-group-${g.key}`}
+                aria-pressed={grouping === g.key}
+              >
+                {g.label}
+              </Button>
+            ))}
+          </div>
+        ) : null}
         {mode === 'day' ? (
           <div className={styles.dates}>
             <Button

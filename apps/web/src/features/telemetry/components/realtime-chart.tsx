@@ -1,6 +1,7 @@
 import type { RealtimePayload } from '@linewatch/contracts/socket';
 import { useMemo } from 'react';
 import { Chart, type ChartOption } from '../../../shared/charts/chart.tsx';
+import { fiveTicks } from '../../../shared/charts/value-axis.ts';
 import { hourSeries } from './hour-series.ts';
 
 /** The 24-hour output of one machine, the hour in progress marked apart. */
@@ -20,7 +21,7 @@ export const RealtimeChart = ({ points }: { points: RealtimePayload['dateData'] 
       yAxis: {
         type: 'value',
         name: '产量',
-        splitNumber: 4,
+        ...fiveTicks([...series.complete, ...series.projected, ...series.current], { whole: true }),
         nameTextStyle: { fontSize: 10 },
         axisLabel: { fontSize: 10 },
       },

@@ -1,0 +1,115 @@
+/*
+ * Lighthouse mobile performance (DESIGN.md section 7: ≥ 95) on /deviceList, /map and
+ * /deviceHistory. Starts the server with the demo on a fresh data directory (it serves the built web
+ * app, compressed as in production), signs in as the demo operator, and runs Lighthouse's default
+ * mobile configuration (Moto G Power emulation, simulated slow 4G and 4× CPU throttling) in Debian's
+ * chromium, the session cookie sent with every request. Prints each page's score and its metrics;
+ * exits non-zero when a page is under the target.
+ *
+ *   npm run build -w @linewatch/web && npm run lighthouse -w @linewatch/bench [-- --runs 3]
+ *
+ * CHROMIUM_PATH overrides /usr/bin/chromium (`apt-get install chromium`).
+ */
+import { KEY_ID_COOKIE } from '@linewatch/contracts/limits';
+import { identityApi } from '@linewatch/contracts/identity-api';
+import { encryptPassword } from '@linewatch/contracts/password-cipher';
+import lighthouse from 'lighthouse';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { freePort, startServer } from '../support/server.ts';
+
+const { values: args } = parseArgs({
+  options: {
+    runs: { type: 'string', default: '1' },
+    'server-entry': { type: 'string', default: 'apps/server/src/main.ts' },
+  },
+});
+const TARGET = 95;
+/** A demo machine with alarms every day (apps/server/src/demo/seed.ts). */
+const PAGES = ['/deviceList', '/map', '/deviceHistory?snCode=LW-S1-002'];
+const METRICS = [
+  'first-contentful-paint',
+  'largest-contentful-paint',
+  'total-blocking-time',
+  'cumulative-layout-shift',
+  'speed-index',
+] as const;
+
+const dataDir = mkdtempSync(join(tmpdir(), 'lw-bench-lighthouse-'));
+const profileDir = mkdtempSync(join(tmpdir(), 'lw-bench-chromium-'));
+const server = await startServer({
+  entry: args['server-entry'],
+  env: {
+    ...process.env,
+    DATA_DIR: dataDir,
+    DEMO: '1',
+    SECRET: 'bench-secret-0123456789',
+    LOG_LEVEL: 'warn',
+  },
+});
+const debugPort = await freePort();
+const chromium = spawn(
+  process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  [
+    '--headless=new',
+    '--no-sandbox',
+    '--disable-dev-shm-usage',
+    `--remote-debugging-port=${debugPort}`,
+    `--user-data-dir=${profileDir}`,
+    'about:blank',
+  ],
+  { stdio: 'ignore' },
+);
+try {
+  // Chromium listens once its DevTools endpoint answers.
+  for (let i = 0; ; i++) {
+    const up = await fetch(`http://127.0.0.1:${debugPort}/json/version`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (up) break;
+    if (i > 100) throw new Error('chromium did not start');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const login = await fetch(`${server.baseUrl}${identityApi.wechatBindUser.path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ psnCode: 'operator', passWord: encryptPassword('Operator@2026') }),
+  });
+  const keyId = ((await login.json()) as { data: { keyId: string } }).data.keyId;
+
+  console.log(`| page | score | ${METRICS.join(' | ')} |`);
+  console.log(`| --- | ---: | ${METRICS.map(() => '---:').join(' | ')} |`);
+  let under = 0;
+  for (const page of PAGES) {
+    for (let run = 0; run < Number(args.runs); run++) {
+      const result = await lighthouse(`${server.baseUrl}${page}`, {
+        port: debugPort,
+        output: 'json',
+        logLevel: 'error',
+        onlyCategories: ['performance'],
+        extraHeaders: { Cookie: `${KEY_ID_COOKIE}=${keyId}` },
+      });
+      if (!result) throw new Error(`no Lighthouse result for ${page}`);
+      const { lhr } = result;
+      const score = Math.round((lhr.categories.performance?.score ?? 0) * 100);
+      if (score < TARGET) under++;
+      const landed = new URL(lhr.finalDisplayedUrl).pathname;
+      console.log(
+        `| ${page}${landed === page.split('?')[0] ? '' : ` (landed on ${landed})`} | ${score} | ${METRICS.map(
+          (m) => lhr.audits[m]?.displayValue ?? '—',
+        ).join(' | ')} |`,
+      );
+    }
+  }
+  console.log(`target: performance ≥ ${TARGET} on every page`);
+  process.exitCode = under ? 1 : 0;
+} finally {
+  chromium.kill('SIGTERM');
+  await server.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+  rmSync(profileDir, { recursive: true, force: true });
+}
