@@ -76,6 +76,14 @@ export const useProductGroups = () =>
     queryFn: ({ signal }) => call(subscriptionsApi.processSections, undefined, { signal }),
   });
 
+/** The user dictionary: which of the machines matching nameTag this user follows. */
+export const useUserDict = (nameTag: string, enabled: boolean) =>
+  useQuery({
+    queryKey: queryKeys.subscriptions.userDict(nameTag),
+    enabled,
+    queryFn: ({ signal }) => call(subscriptionsApi.userDict, { nameTag }, { signal }),
+  });
+
 /** The spec's selector pacing: 20 per chunk, each chunk after 500 ms. */
 export const SELECTOR_CHUNK_DELAY_MS = 500;
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

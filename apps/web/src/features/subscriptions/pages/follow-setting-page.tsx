@@ -61,7 +61,8 @@ const FollowSettingPage = () => {
     );
 
   const set = (patch: Partial<Form>) => setForm((f) => ({ ...f, ...patch }));
-  // Checking 统计 with no report type selects both; unchecking clears them (spec section 5).
+  // Checking 统计 with no report type selects both; unchecking clears them (spec section 5). A
+  // report type checked checks 统计; unchecking both leaves it checked, for the save to refuse.
   const setStatistics = (on: boolean) =>
     set(
       on && !form.daily && !form.week
@@ -145,14 +146,14 @@ const FollowSettingPage = () => {
           <div className={styles.reportTypes}>
             <Checkbox
               checked={form.daily}
-              onChange={(daily) => set({ daily, statistics: daily || form.week })}
+              onChange={(daily) => set({ daily, ...(daily && { statistics: true }) })}
               data-testid="follow-daily"
             >
               日报
             </Checkbox>
             <Checkbox
               checked={form.week}
-              onChange={(week) => set({ week, statistics: week || form.daily })}
+              onChange={(week) => set({ week, ...(week && { statistics: true }) })}
               data-testid="follow-week"
             >
               周报
