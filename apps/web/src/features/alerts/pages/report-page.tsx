@@ -1,4 +1,8 @@
-import { alertMessages, type ReportReply } from '@linewatch/contracts/alerts';
+import {
+  alertMessages,
+  type DailyOrWeeklyQuery,
+  type ReportReply,
+} from '@linewatch/contracts/alerts';
 import { Button, NavBar, Selector, Tabs } from 'antd-mobile';
 import { ExclamationCircleOutline } from 'antd-mobile-icons';
 import { useMemo, useState } from 'react';
@@ -57,13 +61,6 @@ const ReportPage = () => {
       }) as const,
     [snCode, alarmType, params],
   );
-  const report = useReport(query);
-  const data = report.data;
-  const options = useMemo(
-    () =>
-      data ? { three: threeParamOption(data), dt: dtOption(data), alarm: alarmOption(data) } : null,
-    [data],
-  );
 
   if (snCodes.length === 0)
     return (
@@ -86,11 +83,44 @@ const ReportPage = () => {
           />
         </div>
       ) : null}
+      {snCode === '' ? (
+        // The machines' selector deselected: nothing to read until one is chosen again.
+        <BlankState
+          icon={<ExclamationCircleOutline />}
+          title={alertMessages.chooseDevice}
+          testId="report-choose-device"
+        />
+      ) : (
+        <ReportOf query={query} tab={tab} onTab={setTab} />
+      )}
+    </div>
+  );
+};
+
+/** One machine's report: its title, the download and the three tabs. */
+const ReportOf = ({
+  query,
+  tab,
+  onTab,
+}: {
+  query: DailyOrWeeklyQuery;
+  tab: string;
+  onTab: (tab: string) => void;
+}) => {
+  const report = useReport(query);
+  const data = report.data;
+  const options = useMemo(
+    () =>
+      data ? { three: threeParamOption(data), dt: dtOption(data), alarm: alarmOption(data) } : null,
+    [data],
+  );
+  return (
+    <>
       <div className={styles.toolbar}>
         <span data-testid="report-title">
           {data
             ? `${data.nickSnCode || data.snCode} ${data.deviceName} ${data.beginTime}${data.beginTime === data.endTime ? '' : ` 至 ${data.endTime}`}`
-            : snCode}
+            : query.snCode}
         </span>
         <Button
           size="mini"
@@ -101,7 +131,7 @@ const ReportPage = () => {
           下载Excel
         </Button>
       </div>
-      <Tabs activeKey={tab} onChange={setTab}>
+      <Tabs activeKey={tab} onChange={onTab}>
         <Tabs.Tab title="三参数" key="three" />
         <Tabs.Tab title="DT" key="dt" />
         <Tabs.Tab title="报警记录" key="alarm" />
@@ -135,7 +165,7 @@ const ReportPage = () => {
           </table>
         ) : null}
       </div>
-    </div>
+    </>
   );
 };
 
