@@ -4,6 +4,7 @@ import { subscriptionMessages } from '@linewatch/contracts/subscriptions';
 import { subscriptionsApi } from '@linewatch/contracts/subscriptions-api';
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { call } from '../../shared/api-client.ts';
+import { nextPageByTotalNum } from '../../shared/list-state.ts';
 import { queryKeys } from '../../shared/query-keys.ts';
 import { toastFailure, toastSuccess } from '../../shared/toast.ts';
 
@@ -64,10 +65,7 @@ export const useFollowPages = (filter: FollowFilter) =>
         { ...filter, pageNumber: pageParam, pageSize: PAGE_SIZE.subscription },
         { signal },
       ),
-    getNextPageParam: (last, pages) =>
-      pages.reduce((n, p) => n + p.data.length, 0) < last.totalNum && last.data.length > 0
-        ? pages.length + 1
-        : undefined,
+    getNextPageParam: nextPageByTotalNum,
   });
 
 export const useProductGroups = () =>
@@ -101,8 +99,5 @@ export const useSnCodeChunks = (nameTag: string, enabled: boolean) =>
         { signal },
       );
     },
-    getNextPageParam: (last, pages) =>
-      pages.reduce((n, p) => n + p.data.length, 0) < last.totalNum && last.data.length > 0
-        ? pages.length + 1
-        : undefined,
+    getNextPageParam: nextPageByTotalNum,
   });

@@ -39,6 +39,23 @@ const durationText = (ms: number) => {
   return `${hours}小时${minutes}分钟`;
 };
 
+/** A rule of the subscription, on or off. */
+const SwitchItem = ({
+  label,
+  checked,
+  onChange,
+  testId,
+}: {
+  label: string;
+  checked: boolean;
+  onChange: (on: boolean) => void;
+  testId: string;
+}) => (
+  <List.Item extra={<Switch checked={checked} onChange={onChange} data-testid={testId} />}>
+    {label}
+  </List.Item>
+);
+
 /** /followSetting?snCode=a,b: the subscription of one machine or a batch (spec sections 2, 5). */
 const FollowSettingPage = () => {
   const navigate = useNavigate();
@@ -89,28 +106,18 @@ const FollowSettingPage = () => {
           : `已选 ${snCodes.length} 台：${snCodes.slice(0, 8).join('、')}${snCodes.length > 8 ? '…' : ''}`}
       </div>
       <List header="告警">
-        <List.Item
-          extra={
-            <Switch
-              checked={form.alarm}
-              onChange={(alarm) => set({ alarm })}
-              data-testid="follow-alarm"
-            />
-          }
-        >
-          报警推送
-        </List.Item>
-        <List.Item
-          extra={
-            <Switch
-              checked={form.realTimeReminder}
-              onChange={(realTimeReminder) => set({ realTimeReminder })}
-              data-testid="follow-reminder"
-            />
-          }
-        >
-          停机提醒
-        </List.Item>
+        <SwitchItem
+          label="报警推送"
+          checked={form.alarm}
+          onChange={(alarm) => set({ alarm })}
+          testId="follow-alarm"
+        />
+        <SwitchItem
+          label="停机提醒"
+          checked={form.realTimeReminder}
+          onChange={(realTimeReminder) => set({ realTimeReminder })}
+          testId="follow-reminder"
+        />
         {form.realTimeReminder ? (
           <List.Item
             extra={durationText(form.timeLength)}
@@ -120,17 +127,12 @@ const FollowSettingPage = () => {
             停机时长超过
           </List.Item>
         ) : null}
-        <List.Item
-          extra={
-            <Switch
-              checked={form.threeParameters}
-              onChange={(threeParameters) => set({ threeParameters })}
-              data-testid="follow-three"
-            />
-          }
-        >
-          三参数未达标
-        </List.Item>
+        <SwitchItem
+          label="三参数未达标"
+          checked={form.threeParameters}
+          onChange={(threeParameters) => set({ threeParameters })}
+          testId="follow-three"
+        />
       </List>
       <List header="统计">
         <List.Item>
