@@ -3,6 +3,7 @@ import {
   type AddFollowBody,
   type FollowSettings,
 } from '@linewatch/contracts/subscriptions';
+import { listMessages } from '@linewatch/contracts/list-messages';
 import { subscriptionsApi } from '@linewatch/contracts/subscriptions-api';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
@@ -128,5 +129,20 @@ describe('follow setting page', () => {
       { timeout: 5000 },
     );
     expect(api.calls(subscriptionsApi.delFollows)).toEqual([{ snCodes: 'SN-1' }]);
+  });
+
+  it('shows the form only with the settings; a failed read offers a retry', async () => {
+    const { api } = server();
+    let fail = true;
+    api.on(subscriptionsApi.followSettings, () =>
+      fail ? failure('0500', '数据库不可用') : settings,
+    );
+    const { user } = renderPage(links.followSetting(['SN-1']), { api });
+    const retry = await screen.findByText(listMessages.retry, {}, { timeout: 5000 });
+    expect(screen.queryByTestId('follow-save')).toBeNull();
+    fail = false;
+    await user.click(retry);
+    await screen.findByText('1小时25分钟', {}, { timeout: 5000 });
+    expect(screen.getByTestId('follow-alarm').classList).toContain('adm-switch-checked');
   });
 });

@@ -1,9 +1,14 @@
-import { subscriptionMessages, TIME_LENGTH } from '@linewatch/contracts/subscriptions';
+import {
+  subscriptionMessages,
+  TIME_LENGTH,
+  type FollowSettings,
+} from '@linewatch/contracts/subscriptions';
 import { Button, Checkbox, List, NavBar, Picker, Switch } from 'antd-mobile';
 import { ExclamationCircleOutline } from 'antd-mobile-icons';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { BlankState } from '../../../shared/components/blank-state.tsx';
+import { ListState } from '../../../shared/components/list-state.tsx';
 import { paths } from '../../../shared/paths.ts';
 import { toastFailure } from '../../../shared/toast.ts';
 import { useAddFollow, useCancelFollow, useFollowSettings } from '../api.ts';
@@ -19,15 +24,16 @@ interface Form {
   timeLength: number;
 }
 
-const EMPTY: Form = {
-  realTimeReminder: false,
-  threeParameters: false,
-  alarm: false,
-  daily: false,
-  week: false,
-  statistics: false,
-  timeLength: 0,
-};
+/** The form starts from the machine's settings; 统计 is on when a report type is. */
+const formOf = (s: FollowSettings): Form => ({
+  realTimeReminder: s.realTimeReminder,
+  threeParameters: s.threeParameters,
+  alarm: s.alarm,
+  daily: s.daily,
+  week: s.week,
+  statistics: s.daily || s.week,
+  timeLength: s.timeLength,
+});
 
 const pickerColumns = [
   TIME_LENGTH.hours.map((h) => ({ label: `${h}小时`, value: String(h) })),
@@ -56,26 +62,45 @@ const SwitchItem = ({
   </List.Item>
 );
 
-/** /followSetting?snCode=a,b: the subscription of one machine or a batch (spec sections 2, 5). */
+/**
+ * /followSetting?snCode=a,b: the subscription of one machine or a batch (spec sections 2, 5),
+ * shown once the first machine's settings are here, so no tap is overwritten by their arrival.
+ */
 const FollowSettingPage = () => {
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const snCodes = (params.get('snCode') ?? '').split(',').filter(Boolean);
   const settings = useFollowSettings(snCodes[0] ?? '');
-  const add = useAddFollow();
-  const cancel = useCancelFollow();
-  const [form, setForm] = useState<Form>(EMPTY);
-  const [pickerOpen, setPickerOpen] = useState(false);
-
-  useEffect(() => {
-    const s = settings.data;
-    if (s) setForm({ ...s, statistics: s.daily || s.week });
-  }, [settings.data]);
 
   if (snCodes.length === 0)
     return (
       <BlankState icon={<ExclamationCircleOutline />} title={subscriptionMessages.selectMachine} />
     );
+  if (!settings.data)
+    return (
+      <div className={styles.page}>
+        <NavBar onBack={() => void navigate(-1)}>订阅设置</NavBar>
+        <ListState
+          state={settings.isError ? 'error' : 'loading'}
+          onRetry={() => void settings.refetch()}
+        />
+      </div>
+    );
+  return <SettingsForm key={snCodes.join(',')} snCodes={snCodes} settings={settings.data} />;
+};
+
+const SettingsForm = ({
+  snCodes,
+  settings,
+}: {
+  snCodes: readonly string[];
+  settings: FollowSettings;
+}) => {
+  const navigate = useNavigate();
+  const add = useAddFollow();
+  const cancel = useCancelFollow();
+  const [form, setForm] = useState<Form>(() => formOf(settings));
+  const [pickerOpen, setPickerOpen] = useState(false);
 
   const set = (patch: Partial<Form>) => setForm((f) => ({ ...f, ...patch }));
   // Checking 统计 with no report type selects both; unchecking clears them (spec section 5). A
@@ -173,7 +198,7 @@ const FollowSettingPage = () => {
         >
           保存
         </Button>
-        {settings.data?.isFollow || snCodes.length > 1 ? (
+        {settings.isFollow || snCodes.length > 1 ? (
           <Button
             block
             loading={cancel.isPending}
