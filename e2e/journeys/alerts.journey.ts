@@ -228,7 +228,11 @@ describe('alerts: an operator subscribes to a machine and hears about it', () =>
       .toContain('通过微信登录后可用');
     expect(await set.channel('钉钉工作通知').textContent()).toContain('通过钉钉登录后可用');
     expect(await set.channel('站内消息').textContent()).toContain('始终开启');
-    expect(await set.wechat.getAttribute('class')).toContain('adm-switch-disabled');
+    for (const channel of [set.wechat, set.dingtalk]) {
+      const switchClass = await channel.getAttribute('class');
+      expect(switchClass).toContain('adm-switch-disabled');
+      expect(switchClass).not.toContain('adm-switch-checked');
+    }
     await journey.shot(journey.page, 'set');
   });
 

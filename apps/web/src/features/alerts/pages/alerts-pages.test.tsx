@@ -94,3 +94,31 @@ describe('messages page', () => {
     expect(api.calls(alertsApi.markRead)).toEqual([{ ids: [2] }]);
   });
 });
+
+describe('set page', () => {
+  it('shows a channel the person cannot get as off and disabled, saying how to get it', async () => {
+    const api = fakeApi().on(alertsApi.channels, () => ({
+      wechatAvailable: false,
+      dingtalkAvailable: true,
+      webhookAvailable: false,
+      wechat: true,
+      dingtalk: true,
+      webhookUrl: null,
+      account: {
+        psnCode: 'operator',
+        name: '操作员',
+        nickName: '李班长',
+        mobile: null,
+        wechatBound: false,
+        dingtalkBound: true,
+      },
+    }));
+    renderPage(paths.set, { api });
+    await screen.findByText('通过微信登录后可用', {}, { timeout: 5000 });
+    const wechat = screen.getByTestId('set-wechat');
+    expect(wechat.className).toContain('adm-switch-disabled');
+    expect(wechat.className).not.toContain('adm-switch-checked');
+    expect(screen.getByTestId('set-dingtalk').className).toContain('adm-switch-checked');
+    expect(screen.queryByText('通过钉钉登录后可用')).toBeNull();
+  });
+});

@@ -12,29 +12,37 @@ import { BlankState } from '../../../shared/components/blank-state.tsx';
 import { downloadReport, useReport } from '../api.ts';
 import styles from './alerts-pages.module.css';
 
-const threeParamOption = (r: ReportReply): ChartOption => ({
-  grid: { left: 36, right: 12, top: 24, bottom: 24 },
+/** Each chart names its series above the plot (the tabs hold several lines or bars). */
+const frame = {
+  grid: { left: 36, right: 36, top: 48, bottom: 24 },
+  legend: { top: 0 },
   tooltip: { trigger: 'axis' },
+} as const;
+
+/** Utilisation and yield in percent on the left (0–100), PPM on its own axis on the right. */
+const threeParamOption = (r: ReportReply): ChartOption => ({
+  ...frame,
   xAxis: { type: 'category', data: r.threeParam.map((p) => p.date) },
-  yAxis: { type: 'value', min: 0, max: 100, splitNumber: 4 },
+  yAxis: [
+    { type: 'value', min: 0, max: 100, splitNumber: 4, name: '%' },
+    { type: 'value', min: 0, splitNumber: 4, name: 'PPM', splitLine: { show: false } },
+  ],
   series: [
     { name: '稼动率', type: 'line', data: r.threeParam.map((p) => p.activation) },
     { name: '良率', type: 'line', data: r.threeParam.map((p) => p.yield) },
-    { name: 'PPM', type: 'line', data: r.threeParam.map((p) => p.ppm) },
+    { name: 'PPM', type: 'line', yAxisIndex: 1, data: r.threeParam.map((p) => p.ppm) },
   ],
 });
 
 const dtOption = (r: ReportReply): ChartOption => ({
-  grid: { left: 36, right: 12, top: 24, bottom: 24 },
-  tooltip: { trigger: 'axis' },
+  ...frame,
   xAxis: { type: 'category', data: r.dt.map((p) => p.date) },
   yAxis: { type: 'value', splitNumber: 4, name: '分钟' },
   series: [{ name: 'DT', type: 'bar', data: r.dt.map((p) => p.value) }],
 });
 
 const alarmOption = (r: ReportReply): ChartOption => ({
-  grid: { left: 36, right: 12, top: 24, bottom: 24 },
-  tooltip: { trigger: 'axis' },
+  ...frame,
   xAxis: { type: 'category', data: r.dtTop.map((a) => a.code) },
   yAxis: { type: 'value', splitNumber: 4 },
   series: [
