@@ -6,7 +6,7 @@ import type { Executor } from '../../notifications/service.ts';
  * pictures only). Served like the cases' pictures, as static files of the web app
  * (apps/web/public/cases/): /faultAlarm is public, and a video is part of the public case.
  */
-export const CASE_VIDEOS = [
+const CASE_VIDEOS = [
   { warningCode: 'E518', shooting: 0, videoUrl: '/cases/e518-guide.mp4' },
 ] as const;
 
