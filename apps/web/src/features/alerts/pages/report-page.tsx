@@ -24,7 +24,7 @@ const threeParamOption = (r: ReportReply): ChartOption => ({
   ...frame,
   xAxis: { type: 'category', data: r.threeParam.map((p) => p.date) },
   yAxis: [
-    { type: 'value', min: 0, max: 100, splitNumber: 4, name: '%' },
+    { type: 'value', min: 0, max: 100, interval: 25, name: '%' },
     { type: 'value', min: 0, splitNumber: 4, name: 'PPM', splitLine: { show: false } },
   ],
   series: [
