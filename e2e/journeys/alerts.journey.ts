@@ -258,6 +258,7 @@ describe('alerts: an operator subscribes to a machine and hears about it', () =>
       expect(await guide.content.textContent()).toContain('E518 温度过高');
       expect((await guide.carousels.first().boundingBox())?.height).toBe(200);
       expect(currentPath(page)).toBe(links.faultAlarm(5));
+      await guide.waitForPictures();
       await journey.shot(page, 'fault-alarm');
     } finally {
       await tab.close();

@@ -80,6 +80,24 @@ export class FaultAlarmPage {
     this.video = page.getByTestId('fault-video');
   }
 
+  /** Waits until the first carousel's first picture has loaded (antd-mobile shows a placeholder before). */
+  async waitForPictures(): Promise<void> {
+    await this.carousels
+      .first()
+      .locator('img')
+      .first()
+      .evaluate(
+        (img: HTMLImageElement) =>
+          new Promise<void>((resolve, reject) => {
+            if (img.complete && img.naturalWidth > 0) return resolve();
+            img.addEventListener('load', () => resolve(), { once: true });
+            img.addEventListener('error', () => reject(new Error(`no picture ${img.src}`)), {
+              once: true,
+            });
+          }),
+      );
+  }
+
   /** Loads the guidance video's metadata and gives its length and picture size. */
   videoMetadata(): Promise<{ duration: number; width: number; height: number }> {
     return this.video.evaluate(
