@@ -25,24 +25,48 @@ export class SubscriptionListPage {
     return this.page.locator(`[data-testid="subscription-row"][data-sn="${sn}"]`);
   }
 
-  /** Drags a row to the left, as a thumb does, until its 编辑 / 删除 buttons show. */
+  /**
+   * Swipes a row to the left with a finger, until its 编辑 / 删除 buttons show. antd-mobile's
+   * SwipeAction follows touch events only (use-gesture with `pointer.touch`), which Playwright
+   * cannot move, so the touches go through the DevTools protocol as a phone's screen sends them.
+   */
   async swipe(sn: string): Promise<void> {
-    // A row below the fold would be dragged outside the viewport.
-    await this.row(sn).scrollIntoViewIfNeeded();
-    const box = (await this.row(sn).boundingBox())!;
+    const row = this.row(sn);
+    // The finger must land on the row: one below the fold is scrolled up first.
+    await row.scrollIntoViewIfNeeded();
+    const box = (await row.boundingBox())!;
     const y = box.y + box.height / 2;
-    await this.page.mouse.move(box.x + box.width - 10, y);
-    await this.page.mouse.down();
-    for (let i = 1; i <= 10; i++) await this.page.mouse.move(box.x + box.width - 10 - i * 20, y);
-    await this.page.mouse.up();
+    const from = box.x + box.width - 20;
+    const touch = await this.page.context().newCDPSession(this.page);
+    try {
+      const at = (x: number) => [{ x, y, id: 1, radiusX: 4, radiusY: 4, force: 1 }];
+      await touch.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: at(from) });
+      for (let i = 1; i <= 12; i++) {
+        await touch.send('Input.dispatchTouchEvent', {
+          type: 'touchMove',
+          touchPoints: at(from - i * 15),
+        });
+      }
+      await touch.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+    } finally {
+      await touch.detach();
+    }
     await waitUntilSettled(this.action(sn, '编辑'));
+  }
+
+  /** The 已订阅 tag of a row (none when the machine is not followed). */
+  subscribedTag(sn: string): Locator {
+    return this.row(sn).locator('.adm-tag', { hasText: '已订阅' });
   }
 
   /** A swipe button of one row (every row has its own, hidden until swiped). */
   action(sn: string, name: '编辑' | '删除'): Locator {
-    return this.row(sn)
-      .locator('xpath=ancestor::div[contains(@class,"adm-swipe-action")][1]')
-      .locator('.adm-swipe-action-actions-right .adm-button', { hasText: name });
+    return (
+      this.row(sn)
+        // The SwipeAction's root (its track and content have classes that begin the same).
+        .locator('xpath=ancestor::div[contains(concat(" ", @class, " "), " adm-swipe-action ")][1]')
+        .locator('.adm-swipe-action-actions-right .adm-button', { hasText: name })
+    );
   }
 }
 
@@ -53,6 +77,8 @@ export class FollowSettingPage {
   readonly reminder: Locator;
   readonly duration: Locator;
   readonly statistics: Locator;
+  readonly daily: Locator;
+  readonly week: Locator;
   readonly save: Locator;
 
   constructor(private readonly page: Page) {
@@ -61,6 +87,8 @@ export class FollowSettingPage {
     this.reminder = page.getByTestId('follow-reminder');
     this.duration = page.getByTestId('follow-duration');
     this.statistics = page.getByTestId('follow-statistics');
+    this.daily = page.getByTestId('follow-daily');
+    this.week = page.getByTestId('follow-week');
     this.save = page.getByTestId('follow-save');
   }
 
@@ -76,21 +104,28 @@ export class FollowSettingPage {
     return this.page.getByTestId(testId).locator('input').isChecked();
   }
 
-  /** Opens the duration picker and confirms the hours and minutes shown first (0 h 5 min from 0 h 0 min). */
-  async chooseDuration(minutesSteps: number): Promise<void> {
+  /** Opens the duration picker, taps the hours and the minutes, and confirms with 确定. */
+  async chooseDuration(hours: number, minutes: number): Promise<void> {
     await this.duration.tap();
-    const picker = this.page.locator('.adm-picker');
+    const picker = this.picker();
     await waitUntilSettled(picker);
-    const minutes = picker.locator('.adm-picker-view-column').nth(1);
-    const box = (await minutes.boundingBox())!;
-    const x = box.x + box.width / 2;
-    const y = box.y + box.height / 2;
-    await this.page.mouse.move(x, y);
-    await this.page.mouse.down();
-    await this.page.mouse.move(x, y - 34 * minutesSteps, { steps: 8 });
-    await this.page.mouse.up();
-    await this.page.waitForTimeout(400);
-    await picker.getByText('确定').tap();
-    await picker.waitFor({ state: 'detached' });
+    const columns = picker.locator('.adm-picker-view-column');
+    await this.pick(columns.nth(0), `${hours}小时`);
+    await this.pick(columns.nth(1), `${minutes}分钟`);
+    await picker.locator('.adm-picker-header-button', { hasText: '确定' }).tap();
+    await picker.waitFor({ state: 'hidden' });
+  }
+
+  /** The duration picker while it is open (antd-mobile keeps a closed one in the page, hidden). */
+  picker(): Locator {
+    return this.page.locator('.adm-picker').filter({ visible: true });
+  }
+
+  /** Taps an item of a picker column and waits until the wheel has turned to it. */
+  private async pick(column: Locator, label: string): Promise<void> {
+    const text = { has: this.page.getByText(label, { exact: true }) };
+    await column.locator('.adm-picker-view-column-item', text).tap();
+    const chosen = column.locator('.adm-picker-view-column-item[data-selected="true"]', text);
+    await waitUntilSettled(chosen);
   }
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { deviceMessages } from './devices.ts';
 import { PAGE_SIZE } from './limits.ts';
 import { text } from './primitives.ts';
 
@@ -103,7 +104,7 @@ const page = z.coerce
   .int(subscriptionMessages.badPage)
   .min(1, subscriptionMessages.badPage)
   .default(1);
-const optionalText = text().trim().max(64).optional();
+const optionalText = text().trim().max(64, deviceMessages.textTooLong).optional();
 
 /** Query of getWeChatSnCodes: the selector's SN list, 20 per chunk. */
 export const snCodesQuery = z.object({
@@ -114,6 +115,13 @@ export const snCodesQuery = z.object({
 export type SnCodesQuery = z.input<typeof snCodesQuery>;
 export const snCodesReply = z.object({ data: z.array(dictItem), totalNum: z.number() });
 export type SnCodesReply = z.infer<typeof snCodesReply>;
+
+/**
+ * Query of the user dictionary ("not shown by path": user dictionary (nameTag)): the machines
+ * this user follows, as dictionary items, those whose SN or nickname holds nameTag.
+ */
+export const userDictQuery = z.object({ nameTag: optionalText });
+export type UserDictQuery = z.input<typeof userDictQuery>;
 
 /** Query of the subscription list ("not shown by path": pageNumber, pageSize 20, totalNum). */
 export const followListQuery = z.object({

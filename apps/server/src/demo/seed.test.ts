@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.ts';
 import { api, login } from '../test/http.ts';
+import { REPO_ROOT } from '../test/server-process.ts';
 import { startTestServer, TEST_SECRET, type TestServer } from '../test/test-server.ts';
 import { demoPlcCount, demoSignIns, seedDemo, writeDemoGatewayConfig } from './seed.ts';
 
@@ -113,6 +114,28 @@ describe('the demo factory', () => {
       .orderBy('ts', 'desc')
       .executeTakeFirstOrThrow();
     expect(status.status).toBe(3);
+  });
+
+  it('tells the operator of the reflow oven’s alarms, whose case has a guidance video', async () => {
+    const follow = await db()
+      .selectFrom('user_follows as f')
+      .innerJoin('users as u', 'u.id', 'f.user_id')
+      .select(['f.alarm', 'f.real_time_reminder'])
+      .where('u.psn_code', '=', 'operator')
+      .where('f.sn_code', '=', 'LW-S1-005')
+      .executeTakeFirstOrThrow();
+    expect(follow).toEqual({ alarm: true, real_time_reminder: false });
+    const id = await server.linewatch.app.cases.caseIdOf('E518');
+    const found = await server.linewatch.app.cases.get(id!);
+    const videoUrl = found.shootings[0]!.videoUrl!;
+    expect(videoUrl).toBe('/cases/e518-guide.mp4');
+    // A static file of the web app, and a real MP4: an ISO BMFF "ftyp" box first, small.
+    const video = readFileSync(join(REPO_ROOT, 'apps/web/public', videoUrl));
+    expect(video.subarray(4, 8).toString('latin1')).toBe('ftyp');
+    expect(video.length).toBeGreaterThan(1_000);
+    expect(video.length).toBeLessThan(300_000);
+    // The other shootings and cases keep their pictures only.
+    expect(found.shootings.slice(1).every((s) => s.videoUrl === null)).toBe(true);
   });
 
   it('has machines the operator follows (我的关注), within the lines the operator sees', async () => {

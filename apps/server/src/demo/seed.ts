@@ -9,6 +9,7 @@ import type { Db } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
 import { hashSecret } from '../shared/secrets.ts';
 import { dayOf } from '../shared/time.ts';
+import { seedCaseVideos } from './seed/cases.ts';
 import { seedOperationLogs } from './seed/history.ts';
 
 export const demoSignIns = [
@@ -121,10 +122,19 @@ const FAULTY = new Map([['LW-S1-002', 0.6]]);
 const MAINTENANCE = new Map([
   ['LW-S1-005', { alarm: 'E518', faultMinutes: 360, runMinutes: 60, backfillMinutes: 120 }],
 ]);
-/** 我的关注: what each demo user follows. */
-const FOLLOWS: Record<string, string[]> = {
-  operator: ['LW-S1-001', 'LW-S1-002', 'LW-A1-003'],
-  admin: ['LW-S1-002', 'LW-A2-011', 'LW-P1-012'],
+/**
+ * 我的关注: what each demo user follows. The operator has alarm messages on for the reflow oven
+ * waiting for maintenance: after a fresh start its first reading raises E518, so the inbox holds
+ * an alarm message linking to the E518 troubleshooting case (the alerts journey opens it).
+ */
+const FOLLOWS: Record<string, { sn: string; alarm?: boolean }[]> = {
+  operator: [
+    { sn: 'LW-S1-001' },
+    { sn: 'LW-S1-002' },
+    { sn: 'LW-A1-003' },
+    { sn: 'LW-S1-005', alarm: true },
+  ],
+  admin: [{ sn: 'LW-S1-002' }, { sn: 'LW-A2-011' }, { sn: 'LW-P1-012' }],
 };
 
 /** Deterministic per-machine randomness, so every demo factory looks the same. */
@@ -481,7 +491,11 @@ export const seedDemo = async (
       .insertInto('user_follows')
       .values(
         users.flatMap((u) =>
-          (FOLLOWS[u.psn_code] ?? []).map((sn) => ({ user_id: u.id, sn_code: sn })),
+          (FOLLOWS[u.psn_code] ?? []).map((f) => ({
+            user_id: u.id,
+            sn_code: f.sn,
+            alarm: f.alarm ?? false,
+          })),
         ),
       )
       .execute();
@@ -498,6 +512,7 @@ export const seedDemo = async (
       now,
     );
     await seedFaca(tx, config.TIMEZONE, now);
+    await seedCaseVideos(tx);
   });
   log.info({ machines: machines.length, ms: Date.now() - started }, 'demo factory seeded');
 };

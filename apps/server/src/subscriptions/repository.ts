@@ -20,6 +20,12 @@ const inLines = (lineIds: number[] | null) =>
       ? sql<boolean>`d.line_id in (${sql.join(lineIds)})`
       : sql<boolean>`false`;
 
+/** SN or nickname holds the search (no search: every machine). */
+const matching = (search: string | undefined) =>
+  search
+    ? sql<boolean>`(d.sn_code ilike ${`%${escapeLike(search)}%`} or d.nick_sn_code ilike ${`%${escapeLike(search)}%`})`
+    : sql<boolean>`true`;
+
 export const createSubscriptionsRepository = (db: Db) => ({
   /** Follows the machines with these settings (a follow that exists takes the new settings). */
   async upsert(userId: number, sns: string[], s: FollowSettingsRow): Promise<number> {
@@ -96,9 +102,7 @@ export const createSubscriptionsRepository = (db: Db) => ({
     offset: number,
     limit: number,
   ) {
-    const match = search
-      ? sql<boolean>`(d.sn_code ilike ${`%${escapeLike(search)}%`} or d.nick_sn_code ilike ${`%${escapeLike(search)}%`})`
-      : sql<boolean>`true`;
+    const match = matching(search);
     const [rows, total] = await Promise.all([
       sql<{ sn_code: string; nick_sn_code: string }>`
         select d.sn_code, d.nick_sn_code from devices d where ${inLines(lineIds)} and ${match}
@@ -110,6 +114,20 @@ export const createSubscriptionsRepository = (db: Db) => ({
       ),
     ]);
     return { rows: rows.rows, total: total.rows[0]?.n ?? 0 };
+  },
+
+  /** The machines a user follows on the lines, matching a search, in SN order. */
+  async followedSnCodes(
+    userId: number,
+    lineIds: number[] | null,
+    search: string | undefined,
+    limit: number,
+  ) {
+    const rows = await sql<{ sn_code: string; nick_sn_code: string }>`
+      select d.sn_code, d.nick_sn_code from user_follows f join devices d on d.sn_code = f.sn_code
+      where f.user_id = ${userId} and ${inLines(lineIds)} and ${matching(search)}
+      order by d.sn_code limit ${limit}`.execute(db);
+    return rows.rows;
   },
 });
 

@@ -13,6 +13,7 @@ import {
   snCodeQuery,
   snCodesQuery,
   snCodesReply,
+  userDictQuery,
 } from '@linewatch/contracts/subscriptions';
 import { subscriptionsApi as api } from '@linewatch/contracts/subscriptions-api';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -57,6 +58,13 @@ export const subscriptionsRoutes: FastifyPluginAsyncZod<{
     api.snCodes.path,
     { schema: { querystring: snCodesQuery, response: { 200: envelopeSchema(snCodesReply) } } },
     async (request) => ok(await s.snCodes(userOf(request), request.query)),
+  );
+  app.get(
+    api.userDict.path,
+    {
+      schema: { querystring: userDictQuery, response: { 200: envelopeSchema(z.array(dictItem)) } },
+    },
+    async (request) => ok(await s.userDict(userOf(request), request.query)),
   );
   app.get(
     api.list.path,

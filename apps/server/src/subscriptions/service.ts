@@ -6,7 +6,9 @@ import type {
   addFollowBody,
   followListQuery,
   snCodesQuery,
+  userDictQuery,
 } from '@linewatch/contracts/subscriptions';
+import { PAGE_SIZE } from '@linewatch/contracts/limits';
 import type { z } from 'zod';
 import type { DevicesService } from '../devices/service.ts';
 import { forbidden, notFound } from '../http/envelope.ts';
@@ -19,6 +21,12 @@ export interface SubscriptionsDeps {
 }
 
 type AddFollow = z.output<typeof addFollowBody>;
+
+/** A machine as a dictionary item: its nickname when it has one, its SN as the value. */
+const dictItemOf = (r: { sn_code: string; nick_sn_code: string }): DictItem => ({
+  label: r.nick_sn_code || r.sn_code,
+  value: r.sn_code,
+});
 
 export const createSubscriptionsService = ({ repo, devices }: SubscriptionsDeps) => {
   /** Every SN must be a machine the user may see: one hidden machine refuses the whole batch. */
@@ -73,10 +81,18 @@ export const createSubscriptionsService = ({ repo, devices }: SubscriptionsDeps)
         (q.pageIndex - 1) * q.pageSize,
         q.pageSize,
       );
-      return {
-        data: rows.map((r) => ({ label: r.nick_sn_code || r.sn_code, value: r.sn_code })),
-        totalNum: total,
-      };
+      return { data: rows.map(dictItemOf), totalNum: total };
+    },
+
+    /** The user dictionary: the machines this user follows and may still see (a revoked line's are left out). */
+    async userDict(user: SessionUser, q: z.output<typeof userDictQuery>): Promise<DictItem[]> {
+      const rows = await repo.followedSnCodes(
+        user.userId,
+        await devices.visibleLineIds(user),
+        q.nameTag || undefined,
+        PAGE_SIZE.options,
+      );
+      return rows.map(dictItemOf);
     },
 
     /** The device list's figures for today, with each machine's follow (spec: columns device, yield, utilisation, PPM). */

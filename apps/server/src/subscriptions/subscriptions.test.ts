@@ -3,6 +3,7 @@ import type {
   FollowSettings,
   SnCodesReply,
 } from '@linewatch/contracts/subscriptions';
+import { deviceMessages } from '@linewatch/contracts/devices';
 import { subscriptionMessages } from '@linewatch/contracts/subscriptions';
 import { subscriptionsApi } from '@linewatch/contracts/subscriptions-api';
 import type { DictItem } from '@linewatch/contracts/subscriptions';
@@ -178,5 +179,35 @@ describe('subscriptions', () => {
     const bad = await user.post(subscriptionsApi.deleteByIds.path, { ids: 'a,b' });
     expect(bad.body).toMatchObject({ code: '0400', msg: subscriptionMessages.badIds });
     expect((await followsInDb()).map((r) => r.sn_code)).toEqual(visible.slice(0, 3));
+  });
+
+  it('gives the user dictionary: the machines this user follows and sees, searchable by nameTag', async () => {
+    const dict = async (query: Record<string, string> = {}) => {
+      const reply = await user.get<DictItem[]>(subscriptionsApi.userDict.path, query);
+      expect(reply.status, reply.text).toBe(200);
+      return reply.body.data;
+    };
+    // Another user's follow and a follow on a line this user no longer sees are not in it.
+    const make = factories(server.linewatch);
+    const other = await make.createUser({ lines: [] });
+    await server.linewatch.database.db
+      .insertInto('user_follows')
+      .values([
+        { user_id: other.id, sn_code: visible[12]! },
+        { user_id: userId, sn_code: hidden[1]! },
+      ])
+      .execute();
+    expect(await dict()).toEqual(
+      [...visible.slice(0, 3)].sort().map((sn) => ({ label: sn, value: sn })),
+    );
+    expect(await dict({ nameTag: visible[1]! })).toEqual([
+      { label: visible[1], value: visible[1] },
+    ]);
+    expect(await dict({ nameTag: visible[12]! })).toEqual([]);
+    const tooLong = await user.get(subscriptionsApi.userDict.path, { nameTag: '长'.repeat(65) });
+    expect(tooLong.status).toBe(400);
+    expect(tooLong.body).toMatchObject({ code: '0400', msg: deviceMessages.textTooLong });
+    const anonymous = await api(server.baseUrl).get(subscriptionsApi.userDict.path);
+    expect(anonymous.body.code).toBe('0405');
   });
 });

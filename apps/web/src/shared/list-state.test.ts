@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { listStateOf, type PagedListFlags } from './list-state.ts';
+import { listStateOf, nextPageByTotalNum, type PagedListFlags } from './list-state.ts';
 
 const flags = (overrides: Partial<PagedListFlags>): PagedListFlags => ({
   itemCount: 0,
@@ -32,5 +32,16 @@ describe('list state', () => {
   it('asks for more until the last page, then ends', () => {
     expect(listStateOf(flags({ itemCount: 15, hasNextPage: true }))).toBe('more');
     expect(listStateOf(flags({ itemCount: 20 }))).toBe('end');
+  });
+
+  it('pages a { data, totalNum } list until it holds totalNum rows, or a page comes back empty', () => {
+    const page = (n: number, totalNum: number) => ({ data: Array.from({ length: n }), totalNum });
+    expect(nextPageByTotalNum(page(20, 45), [page(20, 45)])).toBe(2);
+    expect(nextPageByTotalNum(page(20, 45), [page(20, 45), page(20, 45)])).toBe(3);
+    expect(nextPageByTotalNum(page(5, 45), [page(20, 45), page(20, 45), page(5, 45)])).toBe(
+      undefined,
+    );
+    // Rows went away meanwhile: an empty page ends the list rather than asking forever.
+    expect(nextPageByTotalNum(page(0, 45), [page(20, 45), page(0, 45)])).toBe(undefined);
   });
 });

@@ -17,3 +17,15 @@ export const listStateOf = (flags: PagedListFlags): ListStateKind => {
   if (flags.itemCount === 0) return flags.searching ? 'noResult' : 'empty';
   return flags.hasNextPage ? 'more' : 'end';
 };
+
+/**
+ * The page after the last one of a list that answers `{ data, totalNum }` (the subscription list,
+ * the selector's SN chunks, the inbox), or undefined when it has all of them.
+ */
+export const nextPageByTotalNum = (
+  last: { data: readonly unknown[]; totalNum: number },
+  pages: readonly { data: readonly unknown[] }[],
+): number | undefined =>
+  last.data.length > 0 && pages.reduce((n, p) => n + p.data.length, 0) < last.totalNum
+    ? pages.length + 1
+    : undefined;

@@ -66,6 +66,7 @@ export const queryKeys = {
     list: (filter: object) => ['subscriptions', 'list', filter] as const,
     groups: () => ['subscriptions', 'groups'] as const,
     snCodes: (nameTag: string) => ['subscriptions', 'snCodes', nameTag] as const,
+    userDict: (nameTag: string) => ['subscriptions', 'userDict', nameTag] as const,
   },
   alerts: {
     inbox: ['alerts', 'inbox'] as const,

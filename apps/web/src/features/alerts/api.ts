@@ -5,6 +5,7 @@ import { KEY_ID_HEADER } from '@linewatch/contracts/limits';
 import { PAGE_SIZE } from '@linewatch/contracts/limits';
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { call } from '../../shared/api-client.ts';
+import { nextPageByTotalNum } from '../../shared/list-state.ts';
 import { queryKeys } from '../../shared/query-keys.ts';
 import { useSession } from '../../shared/session-store.ts';
 import { toastFailure, toastSuccess } from '../../shared/toast.ts';
@@ -19,10 +20,7 @@ export const useInbox = () =>
         { pageNumber: pageParam, pageSize: PAGE_SIZE.subscription },
         { signal },
       ),
-    getNextPageParam: (last, pages) =>
-      pages.reduce((n, p) => n + p.data.length, 0) < last.totalNum && last.data.length > 0
-        ? pages.length + 1
-        : undefined,
+    getNextPageParam: nextPageByTotalNum,
   });
 
 export const useMarkRead = () => {

@@ -4,6 +4,7 @@ import { subscriptionMessages } from '@linewatch/contracts/subscriptions';
 import { subscriptionsApi } from '@linewatch/contracts/subscriptions-api';
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { call } from '../../shared/api-client.ts';
+import { nextPageByTotalNum } from '../../shared/list-state.ts';
 import { queryKeys } from '../../shared/query-keys.ts';
 import { toastFailure, toastSuccess } from '../../shared/toast.ts';
 
@@ -64,16 +65,21 @@ export const useFollowPages = (filter: FollowFilter) =>
         { ...filter, pageNumber: pageParam, pageSize: PAGE_SIZE.subscription },
         { signal },
       ),
-    getNextPageParam: (last, pages) =>
-      pages.reduce((n, p) => n + p.data.length, 0) < last.totalNum && last.data.length > 0
-        ? pages.length + 1
-        : undefined,
+    getNextPageParam: nextPageByTotalNum,
   });
 
 export const useProductGroups = () =>
   useQuery({
     queryKey: queryKeys.subscriptions.groups(),
     queryFn: ({ signal }) => call(subscriptionsApi.processSections, undefined, { signal }),
+  });
+
+/** The user dictionary: which of the machines matching nameTag this user follows. */
+export const useUserDict = (nameTag: string, enabled: boolean) =>
+  useQuery({
+    queryKey: queryKeys.subscriptions.userDict(nameTag),
+    enabled,
+    queryFn: ({ signal }) => call(subscriptionsApi.userDict, { nameTag }, { signal }),
   });
 
 /** The spec's selector pacing: 20 per chunk, each chunk after 500 ms. */
@@ -93,8 +99,5 @@ export const useSnCodeChunks = (nameTag: string, enabled: boolean) =>
         { signal },
       );
     },
-    getNextPageParam: (last, pages) =>
-      pages.reduce((n, p) => n + p.data.length, 0) < last.totalNum && last.data.length > 0
-        ? pages.length + 1
-        : undefined,
+    getNextPageParam: nextPageByTotalNum,
   });

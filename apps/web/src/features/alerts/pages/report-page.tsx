@@ -1,4 +1,8 @@
-import { alertMessages, type ReportReply } from '@linewatch/contracts/alerts';
+import {
+  alertMessages,
+  type DailyOrWeeklyQuery,
+  type ReportReply,
+} from '@linewatch/contracts/alerts';
 import { Button, NavBar, Selector, Tabs } from 'antd-mobile';
 import { ExclamationCircleOutline } from 'antd-mobile-icons';
 import { useMemo, useState } from 'react';
@@ -8,29 +12,37 @@ import { BlankState } from '../../../shared/components/blank-state.tsx';
 import { downloadReport, useReport } from '../api.ts';
 import styles from './alerts-pages.module.css';
 
-const threeParamOption = (r: ReportReply): ChartOption => ({
-  grid: { left: 36, right: 12, top: 24, bottom: 24 },
+/** Each chart names its series above the plot (the tabs hold several lines or bars). */
+const frame = {
+  grid: { left: 36, right: 36, top: 48, bottom: 24 },
+  legend: { top: 0 },
   tooltip: { trigger: 'axis' },
+} as const;
+
+/** Utilisation and yield in percent on the left (0–100), PPM on its own axis on the right. */
+const threeParamOption = (r: ReportReply): ChartOption => ({
+  ...frame,
   xAxis: { type: 'category', data: r.threeParam.map((p) => p.date) },
-  yAxis: { type: 'value', min: 0, max: 100, splitNumber: 4 },
+  yAxis: [
+    { type: 'value', min: 0, max: 100, interval: 25, name: '%' },
+    { type: 'value', min: 0, splitNumber: 4, name: 'PPM', splitLine: { show: false } },
+  ],
   series: [
     { name: '稼动率', type: 'line', data: r.threeParam.map((p) => p.activation) },
     { name: '良率', type: 'line', data: r.threeParam.map((p) => p.yield) },
-    { name: 'PPM', type: 'line', data: r.threeParam.map((p) => p.ppm) },
+    { name: 'PPM', type: 'line', yAxisIndex: 1, data: r.threeParam.map((p) => p.ppm) },
   ],
 });
 
 const dtOption = (r: ReportReply): ChartOption => ({
-  grid: { left: 36, right: 12, top: 24, bottom: 24 },
-  tooltip: { trigger: 'axis' },
+  ...frame,
   xAxis: { type: 'category', data: r.dt.map((p) => p.date) },
   yAxis: { type: 'value', splitNumber: 4, name: '分钟' },
   series: [{ name: 'DT', type: 'bar', data: r.dt.map((p) => p.value) }],
 });
 
 const alarmOption = (r: ReportReply): ChartOption => ({
-  grid: { left: 36, right: 12, top: 24, bottom: 24 },
-  tooltip: { trigger: 'axis' },
+  ...frame,
   xAxis: { type: 'category', data: r.dtTop.map((a) => a.code) },
   yAxis: { type: 'value', splitNumber: 4 },
   series: [
@@ -57,13 +69,6 @@ const ReportPage = () => {
       }) as const,
     [snCode, alarmType, params],
   );
-  const report = useReport(query);
-  const data = report.data;
-  const options = useMemo(
-    () =>
-      data ? { three: threeParamOption(data), dt: dtOption(data), alarm: alarmOption(data) } : null,
-    [data],
-  );
 
   if (snCodes.length === 0)
     return (
@@ -86,11 +91,44 @@ const ReportPage = () => {
           />
         </div>
       ) : null}
+      {snCode === '' ? (
+        // The machines' selector deselected: nothing to read until one is chosen again.
+        <BlankState
+          icon={<ExclamationCircleOutline />}
+          title={alertMessages.chooseDevice}
+          testId="report-choose-device"
+        />
+      ) : (
+        <ReportOf query={query} tab={tab} onTab={setTab} />
+      )}
+    </div>
+  );
+};
+
+/** One machine's report: its title, the download and the three tabs. */
+const ReportOf = ({
+  query,
+  tab,
+  onTab,
+}: {
+  query: DailyOrWeeklyQuery;
+  tab: string;
+  onTab: (tab: string) => void;
+}) => {
+  const report = useReport(query);
+  const data = report.data;
+  const options = useMemo(
+    () =>
+      data ? { three: threeParamOption(data), dt: dtOption(data), alarm: alarmOption(data) } : null,
+    [data],
+  );
+  return (
+    <>
       <div className={styles.toolbar}>
         <span data-testid="report-title">
           {data
             ? `${data.nickSnCode || data.snCode} ${data.deviceName} ${data.beginTime}${data.beginTime === data.endTime ? '' : ` 至 ${data.endTime}`}`
-            : snCode}
+            : query.snCode}
         </span>
         <Button
           size="mini"
@@ -101,7 +139,7 @@ const ReportPage = () => {
           下载Excel
         </Button>
       </div>
-      <Tabs activeKey={tab} onChange={setTab}>
+      <Tabs activeKey={tab} onChange={onTab}>
         <Tabs.Tab title="三参数" key="three" />
         <Tabs.Tab title="DT" key="dt" />
         <Tabs.Tab title="报警记录" key="alarm" />
@@ -135,7 +173,7 @@ const ReportPage = () => {
           </table>
         ) : null}
       </div>
-    </div>
+    </>
   );
 };
 

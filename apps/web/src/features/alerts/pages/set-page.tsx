@@ -5,7 +5,10 @@ import { paths } from '../../../shared/paths.ts';
 import { useChannels, useSaveChannels } from '../api.ts';
 import styles from './alerts-pages.module.css';
 
-/** /set: where alerts reach this person, and their account. */
+/**
+ * /set: where alerts reach this person, and their account. A channel the person cannot get (not
+ * signed in through it) shows off, whatever their choice for it.
+ */
 const SetPage = () => {
   const navigate = useNavigate();
   const channels = useChannels();
@@ -33,7 +36,7 @@ const SetPage = () => {
           extra={
             <Switch
               disabled={!c?.wechatAvailable}
-              checked={form.wechat}
+              checked={form.wechat && c?.wechatAvailable === true}
               onChange={(wechat) => setForm((f) => ({ ...f, wechat }))}
               data-testid="set-wechat"
             />
@@ -46,7 +49,7 @@ const SetPage = () => {
           extra={
             <Switch
               disabled={!c?.dingtalkAvailable}
-              checked={form.dingtalk}
+              checked={form.dingtalk && c?.dingtalkAvailable === true}
               onChange={(dingtalk) => setForm((f) => ({ ...f, dingtalk }))}
               data-testid="set-dingtalk"
             />

@@ -27,9 +27,7 @@ const found: FailureCase = {
 
 describe('fault alarm page', () => {
   it('shows the case without signing in: machine, alarm, carousel, steps and video', async () => {
-    const api = fakeApi().on(casesApi.failureCase, (q) =>
-      String(q.casesId) === '3' ? found : found,
-    );
+    const api = fakeApi().on(casesApi.failureCase, () => found);
     renderPage(links.faultAlarm(3), { api, signedIn: false });
     expect(
       (await screen.findByTestId('fault-content', {}, { timeout: 5000 })).textContent,
@@ -38,5 +36,18 @@ describe('fault alarm page', () => {
     screen.getByText('清理送料通道异物');
     expect(screen.getByTestId('fault-carousel').style.height).toBe('200px');
     expect(screen.getByTestId('fault-video').getAttribute('src')).toBe('/cases/guide.mp4');
+    screen.getByText('指导视频');
+    expect(api.calls(casesApi.failureCase)).toEqual([{ casesId: '3' }]);
+  });
+
+  it('shows no video where a check item has none', async () => {
+    const api = fakeApi().on(casesApi.failureCase, () => ({
+      ...found,
+      shootings: [{ ...found.shootings[0]!, videoUrl: null }],
+    }));
+    renderPage(links.faultAlarm(3), { api, signedIn: false });
+    await screen.findByTestId('fault-content', {}, { timeout: 5000 });
+    expect(screen.queryByTestId('fault-video')).toBeNull();
+    expect(screen.queryByText('指导视频')).toBeNull();
   });
 });

@@ -66,13 +66,17 @@ const FaultAlarmPage = () => {
             ))}
           </Steps>
           {s.videoUrl ? (
-            <video
-              className={styles.video}
-              src={s.videoUrl}
-              controls
-              preload="metadata"
-              data-testid="fault-video"
-            />
+            <>
+              <div className={styles.videoTitle}>指导视频</div>
+              <video
+                className={styles.video}
+                src={s.videoUrl}
+                controls
+                playsInline
+                preload="metadata"
+                data-testid="fault-video"
+              />
+            </>
           ) : null}
         </section>
       ))}

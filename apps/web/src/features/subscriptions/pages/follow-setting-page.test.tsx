@@ -3,11 +3,12 @@ import {
   type AddFollowBody,
   type FollowSettings,
 } from '@linewatch/contracts/subscriptions';
+import { listMessages } from '@linewatch/contracts/list-messages';
 import { subscriptionsApi } from '@linewatch/contracts/subscriptions-api';
-import { screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { links } from '../../../shared/paths.ts';
-import { fakeApi } from '../../../testing/fake-api.ts';
+import { failure, fakeApi } from '../../../testing/fake-api.ts';
 import { renderPage } from '../../../testing/render-page.tsx';
 
 const settings: FollowSettings = {
@@ -22,10 +23,10 @@ const settings: FollowSettings = {
   timeLength: 3_600_000 + 25 * 60_000,
 };
 
-const server = () => {
+const server = (current: FollowSettings = settings) => {
   const saved: AddFollowBody[] = [];
   const api = fakeApi()
-    .on(subscriptionsApi.followSettings, () => settings)
+    .on(subscriptionsApi.followSettings, () => current)
     .on(subscriptionsApi.addFollow, (body) => {
       saved.push(body as AddFollowBody);
       return { count: 2 };
@@ -69,5 +70,79 @@ describe('follow setting page', () => {
   it('says 请先选择机台 with no machine', async () => {
     renderPage(links.followSetting([]), { api: server().api });
     await screen.findByText(subscriptionMessages.selectMachine, {}, { timeout: 5000 });
+  });
+
+  it('keeps 统计 checked with no report type and refuses to save: 若选择统计，则至少选择一种报表类型', async () => {
+    const { api, saved } = server();
+    const { user } = renderPage(links.followSetting(['SN-1']), { api });
+    await screen.findByText('1小时25分钟', {}, { timeout: 5000 });
+    await user.click(screen.getByTestId('follow-daily'));
+    expect(checkbox('follow-statistics').checked).toBe(true);
+    await user.click(screen.getByTestId('follow-daily'));
+    expect(checkbox('follow-statistics').checked).toBe(true);
+    await user.click(screen.getByTestId('follow-save'));
+    await screen.findByText(subscriptionMessages.needReportType, {}, { timeout: 5000 });
+    expect(saved).toEqual([]);
+    expect(api.calls(subscriptionsApi.addFollow)).toEqual([]);
+  });
+
+  it('offers hours 0–1 and minutes 0–55 by 5; the picked duration is hours×3600000 + minutes×60000', async () => {
+    const { api, saved } = server({ ...settings, timeLength: 0 });
+    const { user } = renderPage(links.followSetting(['SN-1']), { api });
+    await user.click(await screen.findByText('0小时0分钟', {}, { timeout: 5000 }));
+    const picker = document.querySelector('.adm-picker') as HTMLElement;
+    const [hours, minutes] = [...picker.querySelectorAll('.adm-picker-view-column')];
+    const labels = (column: Element | undefined) =>
+      [...column!.querySelectorAll('.adm-picker-view-column-item')].map((i) => i.textContent);
+    expect(labels(hours)).toEqual(['0小时', '1小时']);
+    expect(labels(minutes)).toEqual(Array.from({ length: 12 }, (_, i) => `${i * 5}分钟`));
+    // The popup takes no pointer while it slides in (jsdom never ends the animation): the wheels'
+    // items are clicked as a finished tap clicks them. The wheels tell the picker their value on
+    // the next task (antd-mobile debounces it by 0 ms), before a finger can reach 确定.
+    fireEvent.click(within(hours as HTMLElement).getByText('1小时'));
+    fireEvent.click(within(minutes as HTMLElement).getByText('25分钟'));
+    await act(() => new Promise((next) => setTimeout(next, 0)));
+    fireEvent.click(within(picker).getByText('确定'));
+    await screen.findByText('1小时25分钟', {}, { timeout: 5000 });
+    await user.click(screen.getByTestId('follow-save'));
+    await waitFor(() => expect(saved).toHaveLength(1));
+    expect(saved[0]).toMatchObject({ snCode: 'SN-1', timeLength: 3_600_000 + 25 * 60_000 });
+  });
+
+  it('says 关注失败 and 取消关注失败 with the server’s reason', async () => {
+    const { api } = server({ ...settings, isFollow: true, userFollowSnId: 7 });
+    api
+      .on(subscriptionsApi.addFollow, () => failure('0403', '无权查看，请联系管理员', 403))
+      .on(subscriptionsApi.delFollows, () => failure('0500', '数据库不可用'));
+    const { user } = renderPage(links.followSetting(['SN-1']), { api });
+    await screen.findByText('1小时25分钟', {}, { timeout: 5000 });
+    await user.click(screen.getByTestId('follow-save'));
+    await screen.findByText(
+      `${subscriptionMessages.followFailed}：无权查看，请联系管理员`,
+      {},
+      { timeout: 5000 },
+    );
+    await user.click(screen.getByTestId('follow-cancel'));
+    await screen.findByText(
+      `${subscriptionMessages.cancelFailed}：数据库不可用`,
+      {},
+      { timeout: 5000 },
+    );
+    expect(api.calls(subscriptionsApi.delFollows)).toEqual([{ snCodes: 'SN-1' }]);
+  });
+
+  it('shows the form only with the settings; a failed read offers a retry', async () => {
+    const { api } = server();
+    let fail = true;
+    api.on(subscriptionsApi.followSettings, () =>
+      fail ? failure('0500', '数据库不可用') : settings,
+    );
+    const { user } = renderPage(links.followSetting(['SN-1']), { api });
+    const retry = await screen.findByText(listMessages.retry, {}, { timeout: 5000 });
+    expect(screen.queryByTestId('follow-save')).toBeNull();
+    fail = false;
+    await user.click(retry);
+    await screen.findByText('1小时25分钟', {}, { timeout: 5000 });
+    expect(screen.getByTestId('follow-alarm').classList).toContain('adm-switch-checked');
   });
 });

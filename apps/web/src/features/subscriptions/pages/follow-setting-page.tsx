@@ -1,9 +1,14 @@
-import { subscriptionMessages, TIME_LENGTH } from '@linewatch/contracts/subscriptions';
+import {
+  subscriptionMessages,
+  TIME_LENGTH,
+  type FollowSettings,
+} from '@linewatch/contracts/subscriptions';
 import { Button, Checkbox, List, NavBar, Picker, Switch } from 'antd-mobile';
 import { ExclamationCircleOutline } from 'antd-mobile-icons';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { BlankState } from '../../../shared/components/blank-state.tsx';
+import { ListState } from '../../../shared/components/list-state.tsx';
 import { paths } from '../../../shared/paths.ts';
 import { toastFailure } from '../../../shared/toast.ts';
 import { useAddFollow, useCancelFollow, useFollowSettings } from '../api.ts';
@@ -19,15 +24,16 @@ interface Form {
   timeLength: number;
 }
 
-const EMPTY: Form = {
-  realTimeReminder: false,
-  threeParameters: false,
-  alarm: false,
-  daily: false,
-  week: false,
-  statistics: false,
-  timeLength: 0,
-};
+/** The form starts from the machine's settings; 统计 is on when a report type is. */
+const formOf = (s: FollowSettings): Form => ({
+  realTimeReminder: s.realTimeReminder,
+  threeParameters: s.threeParameters,
+  alarm: s.alarm,
+  daily: s.daily,
+  week: s.week,
+  statistics: s.daily || s.week,
+  timeLength: s.timeLength,
+});
 
 const pickerColumns = [
   TIME_LENGTH.hours.map((h) => ({ label: `${h}小时`, value: String(h) })),
@@ -39,29 +45,66 @@ const durationText = (ms: number) => {
   return `${hours}小时${minutes}分钟`;
 };
 
-/** /followSetting?snCode=a,b: the subscription of one machine or a batch (spec sections 2, 5). */
+/** A rule of the subscription, on or off. */
+const SwitchItem = ({
+  label,
+  checked,
+  onChange,
+  testId,
+}: {
+  label: string;
+  checked: boolean;
+  onChange: (on: boolean) => void;
+  testId: string;
+}) => (
+  <List.Item extra={<Switch checked={checked} onChange={onChange} data-testid={testId} />}>
+    {label}
+  </List.Item>
+);
+
+/**
+ * /followSetting?snCode=a,b: the subscription of one machine or a batch (spec sections 2, 5),
+ * shown once the first machine's settings are here, so no tap is overwritten by their arrival.
+ */
 const FollowSettingPage = () => {
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const snCodes = (params.get('snCode') ?? '').split(',').filter(Boolean);
   const settings = useFollowSettings(snCodes[0] ?? '');
-  const add = useAddFollow();
-  const cancel = useCancelFollow();
-  const [form, setForm] = useState<Form>(EMPTY);
-  const [pickerOpen, setPickerOpen] = useState(false);
-
-  useEffect(() => {
-    const s = settings.data;
-    if (s) setForm({ ...s, statistics: s.daily || s.week });
-  }, [settings.data]);
 
   if (snCodes.length === 0)
     return (
       <BlankState icon={<ExclamationCircleOutline />} title={subscriptionMessages.selectMachine} />
     );
+  if (!settings.data)
+    return (
+      <div className={styles.page}>
+        <NavBar onBack={() => void navigate(-1)}>订阅设置</NavBar>
+        <ListState
+          state={settings.isError ? 'error' : 'loading'}
+          onRetry={() => void settings.refetch()}
+        />
+      </div>
+    );
+  return <SettingsForm key={snCodes.join(',')} snCodes={snCodes} settings={settings.data} />;
+};
+
+const SettingsForm = ({
+  snCodes,
+  settings,
+}: {
+  snCodes: readonly string[];
+  settings: FollowSettings;
+}) => {
+  const navigate = useNavigate();
+  const add = useAddFollow();
+  const cancel = useCancelFollow();
+  const [form, setForm] = useState<Form>(() => formOf(settings));
+  const [pickerOpen, setPickerOpen] = useState(false);
 
   const set = (patch: Partial<Form>) => setForm((f) => ({ ...f, ...patch }));
-  // Checking 统计 with no report type selects both; unchecking clears them (spec section 5).
+  // Checking 统计 with no report type selects both; unchecking clears them (spec section 5). A
+  // report type checked checks 统计; unchecking both leaves it checked, for the save to refuse.
   const setStatistics = (on: boolean) =>
     set(
       on && !form.daily && !form.week
@@ -88,28 +131,18 @@ const FollowSettingPage = () => {
           : `已选 ${snCodes.length} 台：${snCodes.slice(0, 8).join('、')}${snCodes.length > 8 ? '…' : ''}`}
       </div>
       <List header="告警">
-        <List.Item
-          extra={
-            <Switch
-              checked={form.alarm}
-              onChange={(alarm) => set({ alarm })}
-              data-testid="follow-alarm"
-            />
-          }
-        >
-          报警推送
-        </List.Item>
-        <List.Item
-          extra={
-            <Switch
-              checked={form.realTimeReminder}
-              onChange={(realTimeReminder) => set({ realTimeReminder })}
-              data-testid="follow-reminder"
-            />
-          }
-        >
-          停机提醒
-        </List.Item>
+        <SwitchItem
+          label="报警推送"
+          checked={form.alarm}
+          onChange={(alarm) => set({ alarm })}
+          testId="follow-alarm"
+        />
+        <SwitchItem
+          label="停机提醒"
+          checked={form.realTimeReminder}
+          onChange={(realTimeReminder) => set({ realTimeReminder })}
+          testId="follow-reminder"
+        />
         {form.realTimeReminder ? (
           <List.Item
             extra={durationText(form.timeLength)}
@@ -119,17 +152,12 @@ const FollowSettingPage = () => {
             停机时长超过
           </List.Item>
         ) : null}
-        <List.Item
-          extra={
-            <Switch
-              checked={form.threeParameters}
-              onChange={(threeParameters) => set({ threeParameters })}
-              data-testid="follow-three"
-            />
-          }
-        >
-          三参数未达标
-        </List.Item>
+        <SwitchItem
+          label="三参数未达标"
+          checked={form.threeParameters}
+          onChange={(threeParameters) => set({ threeParameters })}
+          testId="follow-three"
+        />
       </List>
       <List header="统计">
         <List.Item>
@@ -145,14 +173,14 @@ const FollowSettingPage = () => {
           <div className={styles.reportTypes}>
             <Checkbox
               checked={form.daily}
-              onChange={(daily) => set({ daily, statistics: daily || form.week })}
+              onChange={(daily) => set({ daily, ...(daily && { statistics: true }) })}
               data-testid="follow-daily"
             >
               日报
             </Checkbox>
             <Checkbox
               checked={form.week}
-              onChange={(week) => set({ week, statistics: week || form.daily })}
+              onChange={(week) => set({ week, ...(week && { statistics: true }) })}
               data-testid="follow-week"
             >
               周报
@@ -170,7 +198,7 @@ const FollowSettingPage = () => {
         >
           保存
         </Button>
-        {settings.data?.isFollow || snCodes.length > 1 ? (
+        {settings.isFollow || snCodes.length > 1 ? (
           <Button
             block
             loading={cancel.isPending}

@@ -1,9 +1,9 @@
 import { subscriptionMessages, type FollowRow } from '@linewatch/contracts/subscriptions';
 import { subscriptionsApi } from '@linewatch/contracts/subscriptions-api';
-import { screen, waitFor } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { paths } from '../../../shared/paths.ts';
-import { fakeApi } from '../../../testing/fake-api.ts';
+import { failure, fakeApi } from '../../../testing/fake-api.ts';
 import { renderPage } from '../../../testing/render-page.tsx';
 
 const row = (i: number): FollowRow => ({
@@ -21,6 +21,8 @@ const row = (i: number): FollowRow => ({
   userFollowSnId: i % 2 === 0 ? i : null,
 });
 const rows = Array.from({ length: 25 }, (_, i) => row(i));
+/** The selector's SN list: 45 machines, three chunks of 20. */
+const sns = Array.from({ length: 45 }, (_, i) => `SEL-${String(i).padStart(2, '0')}`);
 
 const server = () => {
   const cancelled: string[] = [];
@@ -33,9 +35,28 @@ const server = () => {
     .on(subscriptionsApi.delFollows, (body) => {
       cancelled.push(String(body.snCodes));
       return { count: 1 };
-    });
+    })
+    .on(subscriptionsApi.snCodes, (q) => {
+      const found = sns.filter((sn) => sn.includes(String(q.nameTag ?? '')));
+      const page = Number(q.pageIndex);
+      const size = Number(q.pageSize);
+      return {
+        data: found.slice((page - 1) * size, page * size).map((sn) => ({ label: sn, value: sn })),
+        totalNum: found.length,
+      };
+    })
+    .on(subscriptionsApi.userDict, () => [{ label: 'SEL-01', value: 'SEL-01' }]);
   return { api, cancelled };
 };
+
+const firstPage = () =>
+  waitFor(() => expect(screen.getAllByTestId('subscription-row')).toHaveLength(20), {
+    timeout: 5000,
+  });
+
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 describe('subscription page', () => {
   it('lists 20 a page with figures against targets and the subscribed tag', async () => {
@@ -65,5 +86,68 @@ describe('subscription page', () => {
     await user.click(screen.getByTestId('subscription-batch-cancel'));
     await waitFor(() => expect(cancelled).toHaveLength(1));
     expect(cancelled[0]!.split(',')).toHaveLength(20);
+  });
+
+  it('swipe 删除 cancels that machine; a failure says 取消关注失败 with the reason', async () => {
+    const { api, cancelled } = server();
+    const { user } = renderPage(paths.subscription, { api });
+    await firstPage();
+    const swiped = screen.getAllByTestId('subscription-row')[2]!.closest('.adm-swipe-action')!;
+    await user.click(within(swiped as HTMLElement).getByText('删除'));
+    await waitFor(() => expect(cancelled).toEqual(['SN-02']));
+    api.on(subscriptionsApi.delFollows, () => failure('0500', '数据库不可用'));
+    await user.click(within(swiped as HTMLElement).getByText('删除'));
+    await screen.findByText(
+      `${subscriptionMessages.cancelFailed}：数据库不可用`,
+      {},
+      { timeout: 5000 },
+    );
+  });
+
+  it('the SN selector opens after 500 ms, loads 20 a chunk each 500 ms apart, searches after 1000 ms and tags the followed', async () => {
+    const { api } = server();
+    renderPage(paths.subscription, { api });
+    await firstPage();
+    // From here the clock is the test's: the spec's delays are counted exactly.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const advance = (ms: number) => act(() => vi.advanceTimersByTimeAsync(ms));
+    const chunks = () => api.calls(subscriptionsApi.snCodes);
+    fireEvent.click(screen.getByTestId('subscription-search'));
+    await advance(499);
+    expect(chunks()).toHaveLength(0);
+    await advance(1);
+    expect(chunks()).toEqual([{ nameTag: '', pageIndex: '1', pageSize: '20' }]);
+    const selector = within(screen.getByTestId('sn-selector'));
+    // Rendering what arrived moves the clock on only after each expected call was counted.
+    await vi.waitFor(() => expect(selector.getAllByTestId('sn-option')).toHaveLength(20));
+    // The user dictionary tags the machines this user follows.
+    expect(selector.getByText('SEL-01').textContent).toContain('已订阅');
+    expect(selector.getByText('SEL-02').textContent).not.toContain('已订阅');
+
+    fireEvent.click(selector.getByTestId('list-state'));
+    await advance(499);
+    expect(chunks()).toHaveLength(1);
+    await advance(1);
+    expect(chunks()[1]).toMatchObject({ pageIndex: '2', pageSize: '20' });
+    await vi.waitFor(() => expect(selector.getAllByTestId('sn-option')).toHaveLength(40));
+
+    fireEvent.change(selector.getByRole('searchbox'), { target: { value: 'SEL-4' } });
+    await advance(999);
+    expect(chunks().filter((q) => q.nameTag === 'SEL-4')).toHaveLength(0);
+    await advance(1);
+    expect(chunks().filter((q) => q.nameTag === 'SEL-4')).toEqual([
+      { nameTag: 'SEL-4', pageIndex: '1', pageSize: '20' },
+    ]);
+    expect(api.calls(subscriptionsApi.userDict).at(-1)).toEqual({ nameTag: 'SEL-4' });
+    await vi.waitFor(() =>
+      expect(selector.getAllByTestId('sn-option').map((o) => o.textContent)).toEqual(
+        sns.filter((sn) => sn.startsWith('SEL-4')),
+      ),
+    );
+    fireEvent.click(selector.getByText('SEL-42'));
+    expect(screen.getByTestId('subscription-search').textContent).toBe('SEL-42');
+    await vi.waitFor(() =>
+      expect(api.calls(subscriptionsApi.list).at(-1)).toMatchObject({ nameTag: 'SEL-42' }),
+    );
   });
 });

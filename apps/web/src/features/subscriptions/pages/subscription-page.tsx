@@ -8,7 +8,13 @@ import { listStateOf } from '../../../shared/list-state.ts';
 import { links } from '../../../shared/paths.ts';
 import { toastFailure } from '../../../shared/toast.ts';
 import { useDebouncedValue } from '../../../shared/use-debounced-value.ts';
-import { useCancelFollow, useFollowPages, useProductGroups, useSnCodeChunks } from '../api.ts';
+import {
+  useCancelFollow,
+  useFollowPages,
+  useProductGroups,
+  useSnCodeChunks,
+  useUserDict,
+} from '../api.ts';
 import styles from './subscription-page.module.css';
 
 /** Spec section 9: search debounce 1000 ms, search-open debounce 500 ms. */
@@ -18,7 +24,13 @@ const OPEN_DEBOUNCE_MS = 500;
 const figure = (value: number | null, target: number, percent = false) =>
   `${value === null ? '—' : percent ? formatPercent(value) : value} / ${percent ? formatPercent(target) : target}`;
 
-/** The SN selector: a searchable list loading 20 per chunk. */
+const SubscribedTag = () => (
+  <Tag color="success" className={styles.tag}>
+    已订阅
+  </Tag>
+);
+
+/** The SN selector: a searchable list loading 20 per chunk; the machines the user follows are tagged. */
 const SnSelector = ({
   open,
   onClose,
@@ -32,6 +44,8 @@ const SnSelector = ({
   const search = useDebouncedValue(text, SEARCH_DEBOUNCE_MS);
   const opened = useDebouncedValue(open, OPEN_DEBOUNCE_MS);
   const chunks = useSnCodeChunks(search, open && opened);
+  const followed = useUserDict(search, open && opened);
+  const followedSns = new Set(followed.data?.map((d) => d.value));
   const items = chunks.data?.pages.flatMap((p) => p.data) ?? [];
   return (
     <Popup visible={open} onMaskClick={onClose} bodyStyle={{ height: '60vh' }}>
@@ -43,8 +57,10 @@ const SnSelector = ({
               key={item.value}
               className={styles.selectorItem}
               onClick={() => onPick(item.value)}
+              data-testid="sn-option"
             >
               {item.label}
+              {followedSns.has(item.value) ? <SubscribedTag /> : null}
             </div>
           ))}
           <ListState
@@ -199,11 +215,7 @@ const SubscriptionPage = () => {
                   <div className={styles.sn}>{row.nickSnCode || row.snCode}</div>
                   <div className={styles.name}>
                     {row.deviceName}
-                    {row.isFollow ? (
-                      <Tag color="success" className={styles.tag}>
-                        已订阅
-                      </Tag>
-                    ) : null}
+                    {row.isFollow ? <SubscribedTag /> : null}
                   </div>
                 </div>
               </div>

@@ -1,0 +1,124 @@
+import { alertMessages, type InboxMessage, type ReportReply } from '@linewatch/contracts/alerts';
+import { alertsApi } from '@linewatch/contracts/alerts-api';
+import { screen, waitFor } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { links, paths } from '../../../shared/paths.ts';
+import { fakeApi } from '../../../testing/fake-api.ts';
+import { renderPage } from '../../../testing/render-page.tsx';
+
+const reportOf = (snCode: string): ReportReply => ({
+  snCode,
+  nickSnCode: '',
+  deviceName: '回流焊炉01',
+  pageType: 'date',
+  beginTime: '2026-11-22',
+  endTime: '2026-11-22',
+  targets: { ppmTarget: 70, yieldTarget: 97, useRateTarget: 80 },
+  threeParam: [{ date: '08:00', activation: 50, yield: 98, ppm: 60 }],
+  dt: [{ date: '08:00', value: 30 }],
+  dtTop: [
+    {
+      code: 'E518',
+      description: '温度过高',
+      times: 1,
+      duration: 30,
+      percentage: 100,
+      artificialDes: '',
+    },
+  ],
+});
+
+const message = (id: number, link: string | null, read = false): InboxMessage => ({
+  id,
+  kind: 'alarm',
+  title: `LW-S1-005 回流焊炉01 报警 ${id}`,
+  body: 'SN：LW-S1-005，设备：回流焊炉01，报警：E518 温度过高',
+  link,
+  createdAt: '2026-11-23T02:00:00.000Z',
+  read,
+});
+
+describe('report page', () => {
+  it('says 当前无选择设备 without a machine, and asks nothing', async () => {
+    const api = fakeApi().on(alertsApi.report, (q) => reportOf(String(q.snCode)));
+    renderPage(paths.report, { api });
+    await screen.findByText(alertMessages.noDevice, {}, { timeout: 5000 });
+    expect(api.calls(alertsApi.report)).toEqual([]);
+  });
+
+  it('reads the first of several machines; with none chosen it says 请选择查阅的设备', async () => {
+    const api = fakeApi().on(alertsApi.report, (q) => reportOf(String(q.snCode)));
+    const { user } = renderPage(links.report('SN-A,SN-B', 'date', '2026-11-22'), { api });
+    await waitFor(
+      () => expect(screen.getByTestId('report-title').textContent).toContain('SN-A 回流焊炉01'),
+      { timeout: 5000 },
+    );
+    expect(api.calls(alertsApi.report)).toEqual([
+      { snCode: 'SN-A', alarmType: 'date', endTime: '2026-11-22', isReport: '' },
+    ]);
+    await user.click(screen.getByText('SN-A'));
+    await screen.findByText(alertMessages.chooseDevice, {}, { timeout: 5000 });
+    expect(screen.queryByTestId('report-download')).toBeNull();
+    expect(api.calls(alertsApi.report)).toHaveLength(1);
+    await user.click(screen.getByText('SN-B'));
+    await waitFor(() => expect(screen.getByTestId('report-title').textContent).toContain('SN-B'), {
+      timeout: 5000,
+    });
+  });
+});
+
+describe('messages page', () => {
+  it('counts the unread; opening a message reads it and follows its link', async () => {
+    const inbox = [message(2, links.faultAlarm(5)), message(1, null, true)];
+    const api = fakeApi()
+      .on(alertsApi.inbox, () => ({
+        data: inbox,
+        totalNum: inbox.length,
+        unread: inbox.filter((m) => !m.read).length,
+      }))
+      .on(alertsApi.markRead, (body) => {
+        const ids = (body.ids ?? []) as number[];
+        for (const m of inbox) if (ids.includes(m.id)) m.read = true;
+        return { unread: inbox.filter((m) => !m.read).length };
+      });
+    const { user, router } = renderPage(paths.messages, { api });
+    await waitFor(() => expect(screen.getByTestId('messages-unread').textContent).toBe('1'), {
+      timeout: 5000,
+    });
+    await user.click(screen.getByText('LW-S1-005 回流焊炉01 报警 2'));
+    await waitFor(() =>
+      expect(`${router.state.location.pathname}${router.state.location.search}`).toBe(
+        links.faultAlarm(5),
+      ),
+    );
+    expect(api.calls(alertsApi.markRead)).toEqual([{ ids: [2] }]);
+  });
+});
+
+describe('set page', () => {
+  it('shows a channel the person cannot get as off and disabled, saying how to get it', async () => {
+    const api = fakeApi().on(alertsApi.channels, () => ({
+      wechatAvailable: false,
+      dingtalkAvailable: true,
+      webhookAvailable: false,
+      wechat: true,
+      dingtalk: true,
+      webhookUrl: null,
+      account: {
+        psnCode: 'operator',
+        name: '操作员',
+        nickName: '李班长',
+        mobile: null,
+        wechatBound: false,
+        dingtalkBound: true,
+      },
+    }));
+    renderPage(paths.set, { api });
+    await screen.findByText('通过微信登录后可用', {}, { timeout: 5000 });
+    const wechat = screen.getByTestId('set-wechat');
+    expect(wechat.className).toContain('adm-switch-disabled');
+    expect(wechat.className).not.toContain('adm-switch-checked');
+    expect(screen.getByTestId('set-dingtalk').className).toContain('adm-switch-checked');
+    expect(screen.queryByText('通过钉钉登录后可用')).toBeNull();
+  });
+});
