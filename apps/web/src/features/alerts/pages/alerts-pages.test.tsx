@@ -36,6 +36,7 @@ const message = (id: number, link: string | null, read = false): InboxMessage =>
   link,
   createdAt: '2026-11-23T02:00:00.000Z',
   read,
+  alarm: { snCode: 'LW-S1-005', warningContent: 'E518 温度过高' },
 });
 
 describe('report page', () => {
