@@ -85,6 +85,13 @@ describe('one figures type', () => {
     );
     expect(sum).toMatchObject({ produced: 7, idleUpstreamMs: 3, maxMinuteProduced: 9 });
   });
+
+  it('adds every summed figure (addFigures names them one by one)', () => {
+    const summed = Object.keys(emptyFigures()).filter((k) => k !== 'maxMinuteProduced');
+    const ones = Object.fromEntries(summed.map((k) => [k, 1])) as Partial<Figures>;
+    const sum = addFigures(figures(ones), figures(ones));
+    for (const k of summed) expect(sum[k as keyof Figures], k).toBe(2);
+  });
 });
 
 describe('a day in progress', () => {

@@ -81,7 +81,18 @@ export const emptyFigures = (): Figures => ({
 
 /** Adds `from` into `into` (sums, and the larger max minute). */
 export const addFigures = (into: Figures, from: Figures): Figures => {
-  for (const k of ADDED_FIGURES) into[k] += from[k];
+  // Spelled out rather than a loop over ADDED_FIGURES: this runs several times per reading, and
+  // a keyed access per figure was a tenth of the ingest thread (metrics.test.ts checks the list).
+  into.produced += from.produced;
+  into.ok += from.ok;
+  into.ng += from.ng;
+  into.firstPassOk += from.firstPassOk;
+  into.gapProduced += from.gapProduced;
+  into.runningMs += from.runningMs;
+  into.idleMs += from.idleMs;
+  into.faultMs += from.faultMs;
+  into.idleUpstreamMs += from.idleUpstreamMs;
+  into.idleDownstreamMs += from.idleDownstreamMs;
   into.maxMinuteProduced = Math.max(into.maxMinuteProduced, from.maxMinuteProduced);
   return into;
 };

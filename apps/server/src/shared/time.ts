@@ -17,31 +17,38 @@ const partsFormatter = (timeZone: string) => {
 };
 
 // Intl formatting costs microseconds and runs for every reading and every socket push; the
-// parts only change from one minute to the next (every zone offset is whole minutes).
-const cache = new Map<string, Record<string, string>>();
+// labels only change from one minute to the next (every zone offset is whole minutes). Keyed by
+// zone, then by minute number, and the labels kept built: this runs several times per reading.
+interface MinuteLabels {
+  day: string;
+  hour: string;
+}
+const cache = new Map<string, Map<number, MinuteLabels>>();
 const CACHE_LIMIT = 20_000;
 
-const parts = (ts: number, timeZone: string) => {
-  const key = `${timeZone}|${Math.floor(ts / 60_000)}`;
-  let out = cache.get(key);
+const labels = (ts: number, timeZone: string): MinuteLabels => {
+  let zone = cache.get(timeZone);
+  if (!zone) {
+    zone = new Map();
+    cache.set(timeZone, zone);
+  }
+  const minute = Math.floor(ts / 60_000);
+  let out = zone.get(minute);
   if (!out) {
-    out = {};
-    for (const p of partsFormatter(timeZone).formatToParts(ts)) out[p.type] = p.value;
-    if (cache.size >= CACHE_LIMIT) cache.clear();
-    cache.set(key, out);
+    const p: Record<string, string> = {};
+    for (const part of partsFormatter(timeZone).formatToParts(ts)) p[part.type] = part.value;
+    out = { day: `${p.year}-${p.month}-${p.day}`, hour: `${p.hour}:00` };
+    if (zone.size >= CACHE_LIMIT) zone.clear();
+    zone.set(minute, out);
   }
   return out;
 };
 
 /** 'YYYY-MM-DD' of an instant in the factory's time zone. */
-export const dayOf = (ts: number, timeZone: string): string => {
-  const p = parts(ts, timeZone);
-  return `${p.year}-${p.month}-${p.day}`;
-};
+export const dayOf = (ts: number, timeZone: string): string => labels(ts, timeZone).day;
 
 /** 'HH:00' of an instant in the factory's time zone. */
-export const hourLabelOf = (ts: number, timeZone: string): string =>
-  `${parts(ts, timeZone).hour}:00`;
+export const hourLabelOf = (ts: number, timeZone: string): string => labels(ts, timeZone).hour;
 
 export const HOUR_MS = 3_600_000;
 export const hourOf = (ts: number) => ts - (ts % HOUR_MS);
