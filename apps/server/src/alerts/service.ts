@@ -14,7 +14,12 @@ import type { Db } from '../db/database.ts';
 import type { DeviceInfo } from '../devices/device-registry.ts';
 import { DomainError } from '../http/envelope.ts';
 import type { SessionUser } from '../identity/service.ts';
-import type { ChannelName, Notice, Notifications } from '../notifications/service.ts';
+import {
+  withChannels,
+  type ChannelName,
+  type Notice,
+  type Notifications,
+} from '../notifications/service.ts';
 import { derive } from '../shared/metrics.ts';
 import { dayOf } from '../shared/time.ts';
 import { addDays, type Reports } from './reports.ts';
@@ -235,26 +240,8 @@ export const createAlertsService = ({
     },
 
     async channelSettings(user: SessionUser): Promise<ChannelSettings> {
-      const row = await db
-        .selectFrom('users as u')
-        .leftJoin('notification_settings as s', 's.user_id', 'u.id')
-        .leftJoin('user_identities as wx', (j) =>
-          j.onRef('wx.user_id', '=', 'u.id').on('wx.provider', '=', 'wechat'),
-        )
-        .leftJoin('user_identities as dd', (j) =>
-          j.onRef('dd.user_id', '=', 'u.id').on('dd.provider', '=', 'dingtalk'),
-        )
-        .select([
-          'u.psn_code',
-          'u.name',
-          'u.nick_name',
-          'u.mobile',
-          'wx.subject as open_id',
-          'dd.subject as dingding_user_id',
-          's.wechat',
-          's.dingtalk',
-          's.webhook_url',
-        ])
+      const row = await withChannels(db)
+        .select(['u.psn_code', 'u.name', 'u.nick_name', 'u.mobile'])
         .where('u.id', '=', user.userId)
         .executeTakeFirstOrThrow();
       return {

@@ -57,6 +57,29 @@ interface Recipient {
  * a DingTalk user id) unless they turned it off on /set (no settings row: on), and the webhook
  * URL they gave.
  */
+/**
+ * Users with where each channel reaches them: their messaging identities and their /set choices
+ * (null where they never chose). The outbox and the /set page read the same rows.
+ */
+export const withChannels = (executor: Executor) =>
+  executor
+    .selectFrom('users as u')
+    .leftJoin('notification_settings as s', 's.user_id', 'u.id')
+    .leftJoin('user_identities as wx', (j) =>
+      j.onRef('wx.user_id', '=', 'u.id').on('wx.provider', '=', 'wechat'),
+    )
+    .leftJoin('user_identities as dd', (j) =>
+      j.onRef('dd.user_id', '=', 'u.id').on('dd.provider', '=', 'dingtalk'),
+    )
+    .select([
+      'u.id',
+      'wx.subject as open_id',
+      'dd.subject as dingding_user_id',
+      's.wechat',
+      's.dingtalk',
+      's.webhook_url',
+    ]);
+
 const targetOf = (channel: ChannelName, r: Recipient): string | null => {
   switch (channel) {
     case 'wechat':
@@ -104,23 +127,7 @@ export const createNotifications = (channels: readonly ChannelName[] = []): Noti
         .returning(['id', 'user_id'])
         .execute();
       if (written.length > 0 && channels.length > 0) {
-        const recipients = await executor
-          .selectFrom('users as u')
-          .leftJoin('notification_settings as s', 's.user_id', 'u.id')
-          .leftJoin('user_identities as wx', (j) =>
-            j.onRef('wx.user_id', '=', 'u.id').on('wx.provider', '=', 'wechat'),
-          )
-          .leftJoin('user_identities as dd', (j) =>
-            j.onRef('dd.user_id', '=', 'u.id').on('dd.provider', '=', 'dingtalk'),
-          )
-          .select([
-            'u.id',
-            'wx.subject as open_id',
-            'dd.subject as dingding_user_id',
-            's.wechat',
-            's.dingtalk',
-            's.webhook_url',
-          ])
+        const recipients = await withChannels(executor)
           .where('u.id', 'in', [...new Set(written.map((w) => w.user_id))])
           .execute();
         const byId = new Map(recipients.map((r) => [r.id, r]));
