@@ -86,9 +86,10 @@ export const createMediaService = ({ repo, storage, canSeeMachine }: MediaDeps) 
     };
     staged.push(entry);
     // busboy stops counting at the limit + 1 byte and marks the part truncated.
-    await pipeline(part.file, target.stream);
+    const stream = target.write();
+    await pipeline(part.file, stream);
     if (part.file.truncated) throw new MediaTooLarge(text.tooLarge);
-    entry.size = target.stream.bytesWritten;
+    entry.size = stream.bytesWritten;
     if (entry.size === 0) throw badInput(text.wrongType);
     const sniffed = await sniff(target.path, kind);
     if (!sniffed.ok) throw badInput(text.wrongType);
@@ -98,7 +99,6 @@ export const createMediaService = ({ repo, storage, canSeeMachine }: MediaDeps) 
     if (kind === 'pic') {
       const thumb = await storage.stage();
       entry.thumbPath = thumb.path;
-      thumb.stream.destroy();
       // A picture the decoder cannot read is no picture, whatever its header says.
       const made = await makeThumbnail(target.path, sniffed.ext, thumb.path);
       if (made === 'broken') throw badInput(text.wrongType);

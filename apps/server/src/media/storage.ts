@@ -9,8 +9,11 @@ import { join } from 'node:path';
  * replace the DATA_DIR implementation behind the same four calls.
  */
 export interface MediaStorage {
-  /** A fresh local file to receive an upload; nothing is stored until `commit`. */
-  stage(): Promise<{ path: string; stream: WriteStream }>;
+  /**
+   * A fresh local path to receive an upload; nothing is stored until `commit`. The path is only
+   * reserved: `write()` opens it, and a path another writer fills (a thumbnail) is never opened here.
+   */
+  stage(): Promise<{ path: string; write: () => WriteStream }>;
   /** Moves a staged file into place under `key` (a generated name, never the client's). */
   commit(stagedPath: string, key: string): Promise<void>;
   /** Forgets a staged file (a refused upload). */
@@ -35,7 +38,7 @@ export const createDiskStorage = (dataDir: string): MediaStorage => {
     async stage() {
       await mkdir(tmp, { recursive: true });
       const path = join(tmp, randomBytes(16).toString('hex'));
-      return { path, stream: createWriteStream(path, { flags: 'wx', mode: 0o600 }) };
+      return { path, write: () => createWriteStream(path, { flags: 'wx', mode: 0o600 }) };
     },
     async commit(stagedPath, key) {
       const target = fileOf(key);
