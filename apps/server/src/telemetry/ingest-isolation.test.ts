@@ -1,6 +1,6 @@
 import { topicOf, type EventsMessage, type TelemetryMessage } from '@linewatch/contracts/mqtt';
 import type { FastifyBaseLogger } from 'fastify';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { DeviceRegistry } from '../devices/device-registry.ts';
 import { reading } from '../test/gateway.ts';
 import { Ingestor } from './ingest.ts';
@@ -128,5 +128,36 @@ describe('a flush the database refuses', () => {
     await t.ingestor.stop();
     expect(t.lastAck('A')).toBe(3);
     expect(t.written.flatMap((b) => b.operations.map((o) => o.comment))).toEqual(['fine']);
+  });
+
+  describe('retry backoff', () => {
+    afterEach(() => vi.useRealTimers());
+
+    it('starts again from a short wait after a success, whatever failed before', async () => {
+      vi.useFakeTimers({ toFake: ['Date'], now: Date.now() });
+      const t = setup(() => false);
+      await t.ingestor.start();
+      t.state.failure = new Error('Connection terminated unexpectedly');
+      // A long outage: seven failed flushes, each retried once its wait (up to 30 s) is over.
+      for (let seq = 1; seq <= 7; seq++) {
+        t.telemetry('A', seq, seq * 10);
+        await t.ingestor.flush();
+        vi.advanceTimersByTime(30_000);
+      }
+      expect(t.ingestor.counters.flushFailures).toBe(7);
+      t.state.failure = null;
+      await t.ingestor.flush();
+      expect(t.lastAck('A')).toBe(7);
+
+      // One failure after the recovery waits about a second, not the outage's 30 s.
+      t.state.failure = new Error('Connection terminated unexpectedly');
+      t.telemetry('A', 8, 80);
+      await t.ingestor.flush();
+      t.state.failure = null;
+      vi.advanceTimersByTime(1_500);
+      await t.ingestor.flush();
+      expect(t.lastAck('A')).toBe(8);
+      await t.ingestor.stop();
+    });
   });
 });

@@ -226,6 +226,8 @@ export class Ingestor {
   #flushing: Promise<void> | null = null;
   #timer: NodeJS.Timeout | null = null;
   #retryAt = 0;
+  /** Failed flushes since the last one that wrote: the retry wait grows with these only. */
+  #failuresInARow = 0;
   readonly #hooks = new Set<FlushHook>();
 
   constructor(private readonly deps: IngestorDeps) {}
@@ -443,10 +445,11 @@ export class Ingestor {
             throw failure;
           }
         }
+        this.#failuresInARow = 0;
       } catch (error) {
         this.counters.flushFailures++;
-        this.#retryAt =
-          Date.now() + Math.min(30_000, 500 * 2 ** Math.min(this.counters.flushFailures, 6));
+        this.#failuresInARow++;
+        this.#retryAt = Date.now() + Math.min(30_000, 500 * 2 ** Math.min(this.#failuresInARow, 6));
         this.deps.log.error(
           { err: error },
           'writing telemetry failed; kept in memory and retried, nothing acknowledged',
