@@ -59,6 +59,18 @@ export class DeviceHistoryPage {
 
   async open(snCode: string): Promise<void> {
     await this.page.goto(links.machine(paths.deviceHistory, snCode));
+    await this.waitUntilShown();
+  }
+
+  /**
+   * Follows a message's link to the history (/threeParam?snCode=…) with no session: the app
+   * sends the phone to sign in first, so there is no title to wait for yet.
+   */
+  async followMessageLink(snCode: string): Promise<void> {
+    await this.page.goto(links.machine(paths.threeParam, snCode));
+  }
+
+  async waitUntilShown(): Promise<void> {
     await this.title.waitFor();
   }
 
