@@ -97,6 +97,7 @@ export class DeviceHistoryPage {
     );
   }
 
+  /** Per DT row: 'true' (green, no fault time), 'false' (red), 'none' (no data). */
   async dtStates(): Promise<string[]> {
     return this.dtRows.evaluateAll((nodes) => nodes.map((n) => n.getAttribute('data-zero') ?? ''));
   }

@@ -153,6 +153,25 @@ describe('device history page', { timeout: 30_000 }, () => {
     expect(await screen.findByTestId('dt-chart', {}, FIRST)).toBeTruthy();
   });
 
+  it('a day of the DT list with no data is neither green nor red: no data is not a DT of 0', async () => {
+    const range = defaultRange();
+    const api = historyServer().on(historyApi.historyDt, () => ({
+      snCode: 'SN-1',
+      pageType: 'date' as const,
+      hasData: true,
+      dt: [],
+      dtList: [dtRow(range.from, 0), { dataDate: range.to, hasData: false, dtTime: 0 }],
+    }));
+    const { user } = renderPage(links.machine(paths.deviceHistory, 'SN-1'), { api });
+    await screen.findByTestId('param-chart', {}, FIRST);
+    await user.click(screen.getByTestId('history-mode-range'));
+    await screen.findAllByTestId('history-row', {}, FIRST);
+    await user.click(screen.getByTestId('history-tab-dt'));
+    const dts = await screen.findAllByTestId('dt-row');
+    expect(dts.map((d) => d.dataset.zero)).toEqual(['true', 'none']);
+    expect(dts[1]!.textContent).toContain('无生产数据');
+  });
+
   it('range by week: 按周 asks for pageType week, and the table and DT list go by week', async () => {
     const weeks = ['2026-11-02', '2026-11-09'];
     const api = fakeApi()
