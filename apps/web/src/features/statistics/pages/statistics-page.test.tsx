@@ -198,6 +198,15 @@ describe('statistics search', { timeout: 30_000 }, () => {
     );
   });
 
+  it('says 查无数据 when no machine matches the search', async () => {
+    const api = statisticsServer().on(statisticsApi.statistics, () => ({ data: [], total: 0 }));
+    const { user } = renderPage(paths.deviceStatistics, { api });
+    await opened();
+    await user.click(screen.getByTestId('statistics-search'));
+    await vi.waitFor(() => expect(screen.getByTestId('list-state').textContent).toBe('查无数据'));
+    expect(cards()).toHaveLength(0);
+  });
+
   it('offers a retry when the search fails, and shows the server’s message', async () => {
     let fail = true;
     const api = statisticsServer().on(statisticsApi.statistics, () =>
