@@ -113,6 +113,28 @@ describe('device history page', { timeout: 30_000 }, () => {
     expect(screen.getByTestId('history-tab-top')).toBeTruthy();
   });
 
+  it('stops the day arrows at the calendar’s ends: 2014 and today', async () => {
+    // Only the clock is faked: the page opens on 2014-01-01, the first day of the calendar.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date(2014, 0, 2, 12));
+    try {
+      const { user } = renderPage(links.machine(paths.deviceHistory, 'SN-1'), {
+        api: historyServer(),
+      });
+      await titled('点胶机（一号机）');
+      expect(screen.getByTestId('history-day').textContent).toBe('2014-01-01');
+      expect(screen.getByTestId<HTMLButtonElement>('history-prev').disabled).toBe(true);
+      await user.click(screen.getByTestId('history-next'));
+      await vi.waitFor(() =>
+        expect(screen.getByTestId('history-day').textContent).toBe('2014-01-02'),
+      );
+      expect(screen.getByTestId<HTMLButtonElement>('history-next').disabled).toBe(true);
+      expect(screen.getByTestId<HTMLButtonElement>('history-prev').disabled).toBe(false);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('says 该日期无生产数据 on a day with nothing, and offers no TOP5', async () => {
     renderPage(links.machine(paths.deviceHistory, 'SN-1'), { api: historyServer(defaultDay()) });
     expect((await screen.findByTestId('history-no-data', {}, FIRST)).textContent).toBe(
