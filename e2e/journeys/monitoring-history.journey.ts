@@ -152,4 +152,15 @@ describe('monitoring history: an engineer looks back at a machine', () => {
     expect(onLastPage).toBeLessThanOrEqual(11);
     await journey.shot(journey.page, 'log-operations-page-2');
   });
+
+  it('a day a year back logged nothing: the empty notice', async () => {
+    const log = new DeviceLogPage(journey.page);
+    const today = daysAgo(0);
+    const yearBack = `${Number(today.slice(0, 4)) - 1}${today.slice(4)}`;
+    await log.chooseDay(yearBack);
+    await expect.poll(() => log.dayShown()).toBe(yearBack);
+    await expect.poll(() => log.listState.textContent()).toBe('暂无数据');
+    expect(await log.operations.count()).toBe(0);
+    await journey.shot(journey.page, 'log-empty');
+  });
 });

@@ -94,6 +94,12 @@ describe('monitoring: the operator looks at the map and the statistics', () => {
     expect(total).toBe(machines);
     expect((await map.summaryCounts()).totalNum).toBe(machines);
     expect(await map.crumbTexts()).toEqual(['世界', '中国']);
+    // The complete territory, as maps published in China must show it: the 34 provincial
+    // regions, Taiwan among them, and the South China Sea islands with their line.
+    const shape = await map.chinaShape();
+    expect(Object.keys(shape)).toHaveLength(35);
+    expect(shape['台湾省']).toBeGreaterThan(0);
+    expect(shape['南海诸岛']).toBeGreaterThanOrEqual(10);
     await journey.shot(journey.page, 'map-china');
   });
 

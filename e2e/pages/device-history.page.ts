@@ -59,6 +59,18 @@ export class DeviceHistoryPage {
 
   async open(snCode: string): Promise<void> {
     await this.page.goto(links.machine(paths.deviceHistory, snCode));
+    await this.waitUntilShown();
+  }
+
+  /**
+   * Follows a message's link to the history (/threeParam?snCode=…) with no session: the app
+   * sends the phone to sign in first, so there is no title to wait for yet.
+   */
+  async followMessageLink(snCode: string): Promise<void> {
+    await this.page.goto(links.machine(paths.threeParam, snCode));
+  }
+
+  async waitUntilShown(): Promise<void> {
     await this.title.waitFor();
   }
 
@@ -85,6 +97,7 @@ export class DeviceHistoryPage {
     );
   }
 
+  /** Per DT row: 'true' (green, no fault time), 'false' (red), 'none' (no data). */
   async dtStates(): Promise<string[]> {
     return this.dtRows.evaluateAll((nodes) => nodes.map((n) => n.getAttribute('data-zero') ?? ''));
   }

@@ -1,5 +1,6 @@
 import type { Locator, Page } from 'playwright-core';
 import { links, paths } from '../support/app-paths.ts';
+import { waitUntilSettled } from '../support/settle.ts';
 
 /** /deviceLog?snCode=…: stop alarms and operation log of one day, previous / next paging. */
 export class DeviceLogPage {
@@ -33,6 +34,31 @@ export class DeviceLogPage {
   async open(snCode: string): Promise<void> {
     await this.page.goto(links.machine(paths.deviceLog, snCode));
     await this.alarmsTab.waitFor();
+  }
+
+  /**
+   * Opens the calendar, turns its year, month and day wheels to a day (YYYY-MM-DD) and confirms.
+   * A wheel is tapped on an item in view: the day must be near the one shown (a year back is).
+   */
+  async chooseDay(day: string): Promise<void> {
+    await this.date.tap();
+    const picker = this.page.locator('.adm-picker').filter({ visible: true });
+    await waitUntilSettled(picker);
+    const columns = picker.locator('.adm-picker-view-column');
+    const [year, month, date] = day.split('-').map(Number) as [number, number, number];
+    for (const [i, label] of [year, month, date].entries()) {
+      const text = { has: this.page.getByText(String(label), { exact: true }) };
+      await columns.nth(i).locator('.adm-picker-view-column-item', text).tap();
+      await waitUntilSettled(
+        columns.nth(i).locator('.adm-picker-view-column-item[data-selected="true"]', text),
+      );
+    }
+    await picker.locator('.adm-picker-header-button', { hasText: '确定' }).tap();
+    await picker.waitFor({ state: 'hidden' });
+  }
+
+  async dayShown(): Promise<string> {
+    return ((await this.date.textContent()) ?? '').trim();
   }
 
   async texts(items: Locator): Promise<string[]> {

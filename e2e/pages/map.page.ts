@@ -65,6 +65,25 @@ export class MapPage {
     return this.map.locator('svg text').allTextContents();
   }
 
+  /**
+   * The regions of the GeoJSON the phone draws China from (/map/100000.json, the file
+   * features/map/area.ts names for it), each with its number of polygons.
+   */
+  async chinaShape(): Promise<Record<string, number>> {
+    return this.page.evaluate(async () => {
+      type Geometry = { type: string; coordinates: unknown[] };
+      const geo = (await (await fetch('/map/100000.json')).json()) as {
+        features: { properties: { name: string }; geometry: Geometry }[];
+      };
+      return Object.fromEntries(
+        geo.features.map((f) => [
+          f.properties.name,
+          f.geometry.type === 'MultiPolygon' ? f.geometry.coordinates.length : 1,
+        ]),
+      );
+    });
+  }
+
   async crumbTexts(): Promise<string[]> {
     return this.crumbs.locator('li').allTextContents();
   }

@@ -87,6 +87,8 @@ export class StatisticsPage {
         before,
       );
     }
+    // The last cards pushed the end notice down: bring it into view for the picture.
+    await this.listState.scrollIntoViewIfNeeded();
   }
 
   /** A card's comparison: its text and whether it met its target ('true' | 'false' | 'none'). */

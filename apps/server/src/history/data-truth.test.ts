@@ -9,6 +9,8 @@ import type {
   StopAlarmReply,
 } from '@linewatch/contracts/history';
 import { historyApi } from '@linewatch/contracts/history-api';
+import type { StatisticsReply } from '@linewatch/contracts/statistics';
+import { statisticsApi } from '@linewatch/contracts/statistics-api';
 import type { Reading } from '@linewatch/contracts/mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { factories } from '../test/factories.ts';
@@ -18,8 +20,8 @@ import { startTestServer, type TestServer } from '../test/test-server.ts';
 
 /*
  * Data truth (issue 8): a scripted telemetry sequence over several factory days goes through a
- * gateway, the broker and ingest; every figure the history, DT, TOP5, log and list endpoints
- * return is checked against figures this file computes from the script alone, by the rules of
+ * gateway, the broker and ingest; every figure the history, DT, TOP5, log, list and statistics
+ * endpoints return is checked against figures this file computes from the script alone, by the rules of
  * DESIGN.md section 5 (time to the previous status, split by minute; no time across a silence over
  * 5 minutes, whose parts are in the totals but in no minute; a drop to near zero is a PLC reboot;
  * a rise or drop beyond what the machine can make counts nothing and re-bases).
@@ -127,6 +129,9 @@ interface Fig {
   gap: number;
   running: number;
   idle: number;
+  /** Of idle: waiting for the process before (upstream) or after (downstream). */
+  idleUpstream: number;
+  idleDownstream: number;
   fault: number;
 }
 const zero = (): Fig => ({
@@ -137,6 +142,8 @@ const zero = (): Fig => ({
   gap: 0,
   running: 0,
   idle: 0,
+  idleUpstream: 0,
+  idleDownstream: 0,
   fault: 0,
 });
 
@@ -172,9 +179,19 @@ for (let i = 1; i < script.length; i++) {
   }
   if (gap > 5 * MINUTE) continue;
   const key = prev.status === 2 ? 'running' : prev.status === 3 ? 'fault' : 'idle';
+  const reason =
+    prev.status !== 1
+      ? null
+      : prev.idleReason === 'upstream'
+        ? 'idleUpstream'
+        : prev.idleReason === 'downstream'
+          ? 'idleDownstream'
+          : null;
   for (let t = prev.ts; t < cur.ts;) {
     const next = Math.min(cur.ts, t - (t % MINUTE) + MINUTE);
-    figAt(t - (t % MINUTE))[key] += next - t;
+    const f = figAt(t - (t % MINUTE));
+    f[key] += next - t;
+    if (reason) f[reason] += next - t;
     t = next;
   }
 }
@@ -219,6 +236,7 @@ const dtMinutes = (f: Fig | undefined) => Math.round(((f?.fault ?? 0) / MINUTE) 
 let server: TestServer;
 let keyId: string;
 let sn: string;
+let lineName: string;
 
 const publishAll = async (gateway: { id: string; secret: string }) => {
   // Readings travel as a gateway batches them; events on their own topic, one seq for both.
@@ -267,6 +285,7 @@ beforeAll(async () => {
   server = await startTestServer({ TIMEZONE: 'Asia/Shanghai' });
   const make = factories(server.linewatch);
   const line = await make.createLine();
+  lineName = line.name;
   const gateway = await make.createGateway();
   sn = await make.createDevice({ line, gateway, ppmTarget: PPM_TARGET, produceTargetNumber: 900 });
   await server.linewatch.database.db
@@ -379,6 +398,42 @@ describe('data truth: what the endpoints say equals what the script means', () =
       expect(card.ppm).toBeCloseTo((e.produced - e.gap) / (e.running / MINUTE), 1);
       expect(card.useRate).toBeCloseTo(ratio(e.running, e.running + e.idle + e.fault)!, 1);
       expect(card.targetPartial).toBe(false);
+    }
+  });
+
+  it('statistics over whole days and over part days equal the script, waiting split by reason', async () => {
+    const ranges = [
+      // three whole days: the day rollups
+      [`${D1} 00:00:00`, `${today} 00:00:00`],
+      // from inside one day to inside the next: minutes at both ends
+      [`${D1} 09:10:00`, `${D2} 08:40:00`],
+    ] as const;
+    for (const [dataStartDate, dataEndDate] of ranges) {
+      const [from, to] = [Date.parse(`${dataStartDate}+08:00`), Date.parse(`${dataEndDate}+08:00`)];
+      const e = sum((m) => (m >= from && m < to ? 'range' : null)).get('range')!;
+      // Both ranges hold some of the upstream and the downstream wait.
+      expect(e.idleUpstream * e.idleDownstream).toBeGreaterThan(0);
+      const reply = await get<StatisticsReply>(statisticsApi.statistics.path, {
+        filters: JSON.stringify({ productLine: lineName }),
+        dataStartDate,
+        dataEndDate,
+      });
+      expect(reply.total).toBe(1);
+      const row = reply.data[0]!;
+      const what = `${dataStartDate} – ${dataEndDate}`;
+      expect(row.machineCode).toBe(sn);
+      expect(row.produceNumber, what).toBe(e.produced);
+      expect(row.ngNumber, what).toBe(e.ng);
+      expect(row.maxPPM, what).toBe(e.maxMinute);
+      expect(row.avgPPM, what).toBeCloseTo((e.produced - e.gap) / (e.running / MINUTE), 1);
+      expect(row.yield, what).toBeCloseTo(ratio(e.ok, e.ok + e.ng)!, 1);
+      expect(row.useRate, what).toBeCloseTo(ratio(e.running, e.running + e.idle + e.fault)!, 1);
+      expect(row.runningTime, what).toBe(Math.round(e.running / 1000));
+      expect(row.errorTime, what).toBe(Math.round(e.fault / 1000));
+      expect(row.waitingTime, what).toBe(Math.round(e.idle / 1000));
+      expect(row.preProcessWaitingTime, what).toBe(Math.round(e.idleUpstream / 1000));
+      expect(row.afterProcessWaitingTime, what).toBe(Math.round(e.idleDownstream / 1000));
+      expect(row.produceTargetNumber, what).toBe(Math.round((900 * (to - from)) / DAY));
     }
   });
 

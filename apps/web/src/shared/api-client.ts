@@ -128,6 +128,17 @@ export const call = <Input, Reply>(
   });
 
 /**
+ * A request whose failure the spec names in its own words (获取产品线失败…): the client's toast
+ * is replaced by those words and the reason. A sign-out or a cancelled request stays silent.
+ */
+export const failingWith = <T>(message: string, request: Promise<T>): Promise<T> =>
+  request.catch((error: unknown) => {
+    if (error instanceof ApiError && error.code !== ReplyCode.notSignedIn)
+      toastFailure(`${message}：${error.message}`);
+    throw error;
+  });
+
+/**
  * Sends files as multipart to `path` with upload progress (0..1), which fetch cannot report:
  * XMLHttpRequest, with the same keyId header, timeout, envelope and failure toasts as `call`.
  */

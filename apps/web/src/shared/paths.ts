@@ -70,9 +70,16 @@ export const links = {
     withQuery(paths.login, { redirect, code, state }),
   /** /refresh?redirect=… reloads the route it names. */
   refresh: (redirect: string): string => withQuery(paths.refresh, { redirect }),
-  /** A page of one machine: /currentDataReport?snCode=…, /deviceHistory?snCode=… */
+  /**
+   * A page of one machine: /currentDataReport?snCode=…, /deviceHistory?snCode=…, and
+   * /threeParam?snCode=…, the history as a message link opens it.
+   */
   machine: (
-    path: typeof paths.currentDataReport | typeof paths.deviceHistory | typeof paths.deviceLog,
+    path:
+      | typeof paths.currentDataReport
+      | typeof paths.deviceHistory
+      | typeof paths.deviceLog
+      | typeof paths.threeParam,
     snCode: string,
   ): string => withQuery(path, { snCode }),
   currentDataReport: (snCode: string): string => links.machine(paths.currentDataReport, snCode),

@@ -1,21 +1,27 @@
 import { PAGE_SIZE } from '@linewatch/contracts/limits';
 import type { StatisticsQuery, StatisticsReply } from '@linewatch/contracts/statistics';
 import { statisticsApi } from '@linewatch/contracts/statistics-api';
+import { statisticsMessages } from '@linewatch/contracts/statistics-rules';
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
-import { call } from '../../shared/api-client.ts';
+import { call, failingWith } from '../../shared/api-client.ts';
 import { queryKeys } from '../../shared/query-keys.ts';
 
 export const useProductLines = () =>
   useQuery({
     queryKey: queryKeys.statistics.lines(),
-    queryFn: ({ signal }) => call(statisticsApi.productLines, {}, { signal }),
+    queryFn: ({ signal }) =>
+      failingWith(statisticsMessages.lineFailed, call(statisticsApi.productLines, {}, { signal })),
   });
 
 export const useProductGroups = (productLine: string) =>
   useQuery({
     queryKey: queryKeys.statistics.groups(productLine),
     enabled: productLine !== '',
-    queryFn: ({ signal }) => call(statisticsApi.productGroups, { productLine }, { signal }),
+    queryFn: ({ signal }) =>
+      failingWith(
+        statisticsMessages.groupFailed,
+        call(statisticsApi.productGroups, { productLine }, { signal }),
+      ),
   });
 
 export type StatisticsSearch = Omit<StatisticsQuery, 'pageIndex' | 'pageSize'>;

@@ -91,15 +91,18 @@ export const DetailTable = ({
   </div>
 );
 
-/** DT per date (spec section 2): green when the machine had no fault time, red otherwise. */
+/**
+ * DT per date (spec section 2): green when the machine had no fault time, red otherwise; a period
+ * with nothing recorded is neither (no data is not a DT of 0, DESIGN.md section 5).
+ */
 export const DtList = ({ rows, byWeek = false }: { rows: readonly DtRow[]; byWeek?: boolean }) => (
   <ul className={styles.dtList} data-testid="dt-list">
     {rows.map((row) => (
       <li
         key={row.dataDate}
-        className={`${styles.dtItem} ${row.dtTime === 0 ? styles.good : styles.bad}`}
+        className={`${styles.dtItem} ${tone(row.hasData ? row.dtTime === 0 : null)}`}
         data-testid="dt-row"
-        data-zero={String(row.dtTime === 0)}
+        data-zero={row.hasData ? String(row.dtTime === 0) : 'none'}
       >
         <span>{byWeek ? `${row.dataDate}起一周` : row.dataDate}</span>
         <span>{row.hasData ? `${formatNumber(row.dtTime)} 分钟` : '无生产数据'}</span>

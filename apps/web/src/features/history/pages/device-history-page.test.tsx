@@ -113,6 +113,28 @@ describe('device history page', { timeout: 30_000 }, () => {
     expect(screen.getByTestId('history-tab-top')).toBeTruthy();
   });
 
+  it('stops the day arrows at the calendar’s ends: 2014 and today', async () => {
+    // Only the clock is faked: the page opens on 2014-01-01, the first day of the calendar.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date(2014, 0, 2, 12));
+    try {
+      const { user } = renderPage(links.machine(paths.deviceHistory, 'SN-1'), {
+        api: historyServer(),
+      });
+      await titled('点胶机（一号机）');
+      expect(screen.getByTestId('history-day').textContent).toBe('2014-01-01');
+      expect(screen.getByTestId<HTMLButtonElement>('history-prev').disabled).toBe(true);
+      await user.click(screen.getByTestId('history-next'));
+      await vi.waitFor(() =>
+        expect(screen.getByTestId('history-day').textContent).toBe('2014-01-02'),
+      );
+      expect(screen.getByTestId<HTMLButtonElement>('history-next').disabled).toBe(true);
+      expect(screen.getByTestId<HTMLButtonElement>('history-prev').disabled).toBe(false);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('says 该日期无生产数据 on a day with nothing, and offers no TOP5', async () => {
     renderPage(links.machine(paths.deviceHistory, 'SN-1'), { api: historyServer(defaultDay()) });
     expect((await screen.findByTestId('history-no-data', {}, FIRST)).textContent).toBe(
@@ -151,6 +173,25 @@ describe('device history page', { timeout: 30_000 }, () => {
     // Back to one day: the chart again.
     await user.click(screen.getByTestId('history-mode-day'));
     expect(await screen.findByTestId('dt-chart', {}, FIRST)).toBeTruthy();
+  });
+
+  it('a day of the DT list with no data is neither green nor red: no data is not a DT of 0', async () => {
+    const range = defaultRange();
+    const api = historyServer().on(historyApi.historyDt, () => ({
+      snCode: 'SN-1',
+      pageType: 'date' as const,
+      hasData: true,
+      dt: [],
+      dtList: [dtRow(range.from, 0), { dataDate: range.to, hasData: false, dtTime: 0 }],
+    }));
+    const { user } = renderPage(links.machine(paths.deviceHistory, 'SN-1'), { api });
+    await screen.findByTestId('param-chart', {}, FIRST);
+    await user.click(screen.getByTestId('history-mode-range'));
+    await screen.findAllByTestId('history-row', {}, FIRST);
+    await user.click(screen.getByTestId('history-tab-dt'));
+    const dts = await screen.findAllByTestId('dt-row');
+    expect(dts.map((d) => d.dataset.zero)).toEqual(['true', 'none']);
+    expect(dts[1]!.textContent).toContain('无生产数据');
   });
 
   it('range by week: 按周 asks for pageType week, and the table and DT list go by week', async () => {

@@ -12,7 +12,15 @@ import { DayPicker } from '../components/day-picker.tsx';
 import { DetailTable, DtList } from '../components/detail-table.tsx';
 import { NoDevice, Waiting } from '../components/page-states.tsx';
 import { TopAlarms } from '../components/top-alarms.tsx';
-import { addDays, defaultDay, defaultRange, rangeProblem, today } from '../dates.ts';
+import {
+  addDays,
+  calendarMin,
+  dayString,
+  defaultDay,
+  defaultRange,
+  rangeProblem,
+  today,
+} from '../dates.ts';
 import styles from './device-history-page.module.css';
 
 type Mode = 'day' | 'range';
@@ -168,6 +176,7 @@ const DeviceHistoryPage = () => {
               size="small"
               fill="none"
               aria-label="前一天"
+              disabled={day <= dayString(calendarMin)}
               onClick={() => setDay(addDays(day, -1))}
               data-testid="history-prev"
             >

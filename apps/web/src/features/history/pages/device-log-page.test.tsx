@@ -54,6 +54,8 @@ describe('device log page', { timeout: 30_000 }, () => {
       snCode: 'SN-1',
       date: today(),
       pageNumber: '1',
+      // spec section 7: the stop alarm page asks for 11
+      pageSize: '11',
     });
     expect(screen.getByTestId('alarm-pager-prev')).toHaveProperty('disabled', true);
     await user.click(screen.getByTestId('alarm-pager-next'));
@@ -66,9 +68,18 @@ describe('device log page', { timeout: 30_000 }, () => {
   });
 
   it('shows the operation log with / for a missing comment', async () => {
-    const { user } = renderPage(links.machine(paths.deviceLog, 'SN-1'), { api: logServer() });
+    const { api, user } = renderPage(links.machine(paths.deviceLog, 'SN-1'), {
+      api: logServer(),
+    });
     await user.click(await screen.findByTestId('log-tab-operations', {}, FIRST));
     const line = await screen.findByTestId('operation-log');
+    expect(api.calls(historyApi.operationLog)[0]).toMatchObject({
+      snCode: 'SN-1',
+      startTime: today(),
+      endTime: today(),
+      pageIndex: '1',
+      pageSize: '11',
+    });
     expect(line.textContent).toContain('/');
     expect(line.textContent).toContain('设定值：温度 180');
     expect(line.textContent).toContain('李四');

@@ -1,4 +1,5 @@
 import type { StopAlarm } from '@linewatch/contracts/history';
+import { PAGE_SIZE } from '@linewatch/contracts/limits';
 import { Tabs } from 'antd-mobile';
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
@@ -21,7 +22,7 @@ const alarmKey = (a: StopAlarm) => `${a.contentStr}|${a.beginTime}`;
 
 const StopAlarms = ({ snCode, date }: { snCode: string; date: string }) => {
   const [page, setPage] = useState(1);
-  const query = useStopAlarms({ snCode, date, pageNumber: page });
+  const query = useStopAlarms({ snCode, date, pageNumber: page, pageSize: PAGE_SIZE.stopAlarm });
   const data = query.data;
   if (!data) return <Waiting query={query} testId="log" />;
   // A current warning that began this day is in the day's list, flagged there; the others
@@ -69,7 +70,14 @@ const StopAlarms = ({ snCode, date }: { snCode: string; date: string }) => {
 
 const Operations = ({ snCode, date }: { snCode: string; date: string }) => {
   const [page, setPage] = useState(1);
-  const query = useOperationLog({ snCode, startTime: date, endTime: date, pageIndex: page });
+  // The operation log pages as the stop alarms do (the spec names no size of its own).
+  const query = useOperationLog({
+    snCode,
+    startTime: date,
+    endTime: date,
+    pageIndex: page,
+    pageSize: PAGE_SIZE.stopAlarm,
+  });
   const data = query.data;
   if (!data) return <Waiting query={query} testId="log" />;
   if (data.data.length === 0) return <ListState state="empty" />;

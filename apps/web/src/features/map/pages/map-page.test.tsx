@@ -11,12 +11,20 @@ import type * as GeoModule from '../geo.ts';
 import type { MapChartViewProps } from '../components/map-chart-view.tsx';
 
 // The static map files and ECharts are not the page's logic: a file is an empty collection and
-// the chart a list of its points, each a button as a tap on the map would be.
+// the chart a list of its points, each a button as a tap on the map would be. `geoFiles.failing`
+// map files fail to load first (a lost connection).
+const geoFiles = vi.hoisted(() => ({ failing: 0 }));
 vi.mock('../geo.ts', async (importOriginal) => ({
   ...(await importOriginal<typeof GeoModule>()),
   loadGeoIndex: (): Promise<GeoIndex> =>
     Promise.resolve({ provinces: { 广东省: '440000' }, cities: { 广东省: { 深圳市: '440300' } } }),
-  loadGeo: () => Promise.resolve({ type: 'FeatureCollection', features: [] }),
+  loadGeo: () => {
+    if (geoFiles.failing > 0) {
+      geoFiles.failing -= 1;
+      return Promise.reject(new Error('/map/world.json: 503'));
+    }
+    return Promise.resolve({ type: 'FeatureCollection', features: [] });
+  },
 }));
 vi.mock('../components/map-chart-view.tsx', () => ({
   default: ({ mapName, points, onRegion }: MapChartViewProps) => (
@@ -110,6 +118,17 @@ describe('device map', { timeout: 30_000 }, () => {
     await user.click(screen.getByTestId('map-world'));
     await showsTotal('22');
     expect(router.state.location.search).toBe('');
+  });
+
+  it('offers to load the map again when its file fails, and draws it on a tap', async () => {
+    geoFiles.failing = 1;
+    const { user } = renderPage(paths.map, { api: mapServer() });
+    const retry = await screen.findByTestId('map-retry', {}, { timeout: 10_000 });
+    expect(retry.textContent).toBe('地图加载失败，点击重新加载');
+    // The counts do not wait for the shape.
+    await showsTotal('22');
+    await user.click(retry);
+    expect((await screen.findByTestId('chart')).dataset.map).toBe('world.json');
   });
 
   it('folds the summary', async () => {

@@ -170,6 +170,43 @@ describe('statistics search', { timeout: 30_000 }, () => {
     expect(screen.getByTestId('list-state').dataset.state).toBe('end');
   });
 
+  it('says 获取产品线失败 when the lines cannot be read (spec section 8)', async () => {
+    const api = statisticsServer().on(statisticsApi.productLines, () =>
+      failure(ReplyCode.fault, '数据库不可用', 500),
+    );
+    renderPage(paths.deviceStatistics, { api });
+    await opened();
+    await vi.waitFor(() =>
+      expect(document.body.textContent).toContain(`${statisticsMessages.lineFailed}：数据库不可用`),
+    );
+  });
+
+  it('says 获取产品组失败 when a line’s groups cannot be read', async () => {
+    const api = statisticsServer().on(statisticsApi.productGroups, () =>
+      failure(ReplyCode.fault, '数据库不可用', 500),
+    );
+    renderPage(paths.deviceStatistics, { api });
+    await opened();
+    await vi.waitFor(() =>
+      expect(screen.getByTestId('statistics-line').textContent).toContain('一号产线'),
+    );
+    fireEvent.change(screen.getByTestId('statistics-line'), { target: { value: '一号产线' } });
+    await vi.waitFor(() =>
+      expect(document.body.textContent).toContain(
+        `${statisticsMessages.groupFailed}：数据库不可用`,
+      ),
+    );
+  });
+
+  it('says 查无数据 when no machine matches the search', async () => {
+    const api = statisticsServer().on(statisticsApi.statistics, () => ({ data: [], total: 0 }));
+    const { user } = renderPage(paths.deviceStatistics, { api });
+    await opened();
+    await user.click(screen.getByTestId('statistics-search'));
+    await vi.waitFor(() => expect(screen.getByTestId('list-state').textContent).toBe('查无数据'));
+    expect(cards()).toHaveLength(0);
+  });
+
   it('offers a retry when the search fails, and shows the server’s message', async () => {
     let fail = true;
     const api = statisticsServer().on(statisticsApi.statistics, () =>
