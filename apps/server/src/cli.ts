@@ -20,6 +20,7 @@ import { createInterface } from 'node:readline';
 import { z } from 'zod';
 import { ConfigError, loadConfig } from './config.ts';
 import { openDatabase } from './db/database.ts';
+import { announceMachinesChanged } from './devices/device-registry.ts';
 import { DomainError } from './http/envelope.ts';
 import { CliError, runCli } from './admin/cli-commands.ts';
 import { createEmbeddedSmsChannel } from './applications/sms.ts';
@@ -67,6 +68,7 @@ const main = async () => {
         print,
         password: promptPassword,
         tell: (mobile, text) => sms.send(mobile, text),
+        machinesChanged: () => announceMachinesChanged(database.db),
       });
     }
   } catch (error) {

@@ -32,7 +32,12 @@ export const buildCore = async (
   options: OpenOptions,
   log: FastifyBaseLogger,
 ): Promise<Core> => {
-  const database = await openDatabase(config, options);
+  const database = await openDatabase(config, options, (error) =>
+    log.warn(
+      { err: error },
+      'the database connection that hears other instances broke; reconnecting',
+    ),
+  );
   const steps: (() => Promise<unknown>)[] = [() => database.close()];
   const close = async () => {
     for (const step of steps)
@@ -43,6 +48,10 @@ export const buildCore = async (
     if (config.DEMO) await seedDemo(db, config, log);
     const registry = new DeviceRegistry(db);
     await registry.reload();
+    // Machines changed by another instance or the admin CLI reach this one's registry too.
+    await registry.follow(database, (error) =>
+      log.error({ err: error }, 'reloading the machines after a change elsewhere failed'),
+    );
 
     let broker: EmbeddedBroker | null = null;
     if (!config.MQTT_URL) {

@@ -353,6 +353,8 @@ export interface CliIo {
   password: () => Promise<string>;
   /** Sends an approved applicant their account by SMS (the embedded channel's outbox). */
   tell: (mobile: string, text: string) => Promise<void>;
+  /** Tells the servers running on the same database that machines, lines or groups changed. */
+  machinesChanged: () => Promise<void>;
 }
 
 /** Runs one command against a database; the exit code is the caller's. */
@@ -369,8 +371,7 @@ export const runCli = async (argv: string[], db: Db, io: CliIo): Promise<void> =
     repo: createAdminRepository(db),
     // A running server closes a disabled user's sockets within seconds (plugins/auth.ts checks).
     endUserSessions: async () => undefined,
-    // A running server reads machines at its start: restart it after changing machines here.
-    reloadMachines: async () => undefined,
+    reloadMachines: io.machinesChanged,
     tell: io.tell,
   });
   await command({ admin, options: args.values, print: io.print, password: io.password });

@@ -23,6 +23,11 @@ const run = (db: Db, argv: string[], password = 'first-admin-pw') =>
     print: (line) => printed.push(line),
     password: async () => password,
     tell: async (mobile, text) => void texts.push({ mobile, text }),
+    // What a running server on PostgreSQL does when the CLI announces a change (registry.follow);
+    // the first commands run before the server starts.
+    machinesChanged: async () => {
+      await server?.linewatch.registry.reload();
+    },
   });
 /** What the command refused, as the CLI prints it. */
 const refusal = async (db: Db, argv: string[], password?: string) => {

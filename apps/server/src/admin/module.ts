@@ -13,7 +13,7 @@ export const adminModule = fp(
     const admin = createAdminService({
       repo: createAdminRepository(core.database.db),
       endUserSessions: (userId) => app.identity.endUserSessions(userId),
-      reloadMachines: () => core.registry.reload(),
+      reloadMachines: () => core.registry.changed(),
       tell: (mobile, text) => app.applications.tell(mobile, text),
     });
     await app.register(adminRoutes, { admin });

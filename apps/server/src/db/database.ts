@@ -16,6 +16,7 @@ import pg from 'pg';
 import type { Config } from '../config.ts';
 import { lockDataDir } from './data-dir-lock.ts';
 import { migrate } from './migrate.ts';
+import { PgListener } from './pg-listener.ts';
 import { PGliteProxy } from './pglite-proxy.ts';
 import type { Database } from './schema.ts';
 
@@ -28,6 +29,12 @@ export type Db = Kysely<Database>;
 export interface OpenDatabase {
   db: Db;
   kind: 'pglite' | 'postgres';
+  /**
+   * Runs `handler` when any process commits a `pg_notify(channel, …)` (and after a lost
+   * listening connection is back). Only PostgreSQL is shared by several processes; on the
+   * embedded database this process is the only writer, and the handler is never called.
+   */
+  listen: (channel: string, handler: () => void) => Promise<void>;
   close: () => Promise<void>;
 }
 
@@ -160,6 +167,7 @@ const initCluster = async (dataDir: string) => {
 export const openDatabase = async (
   config: Config,
   options: OpenOptions = {},
+  onListenError: (error: Error) => void = () => undefined,
 ): Promise<OpenDatabase> => {
   if (config.DATABASE_URL) {
     const schema = config.DATABASE_SCHEMA;
@@ -170,18 +178,22 @@ export const openDatabase = async (
     } finally {
       await admin.end();
     }
-    const pool = new pg.Pool({
+    const connection = {
       connectionString: config.DATABASE_URL,
-      max: 10,
       options: `-c search_path="${schema}" -c timezone=UTC`,
-    });
+    };
+    const pool = new pg.Pool({ ...connection, max: 10 });
     const gate = new QueryGate();
     const db = new Kysely<Database>({ dialect: gate.wrap(new PostgresDialect({ pool })) });
     await migrate(db);
+    // Channels are global to the database: the schema keeps test schemas (and tenants) apart.
+    const listener = new PgListener(connection, onListenError);
     return {
       db,
       kind: 'postgres',
+      listen: (channel, handler) => listener.listen(`${schema}.${channel}`, handler),
       close: async () => {
+        await listener.close();
         await gate.drain();
         await db.destroy();
       },
@@ -203,6 +215,7 @@ export const openDatabase = async (
     return {
       db,
       kind: 'pglite',
+      listen: async () => undefined,
       close: async () => {
         try {
           await gate.drain();

@@ -1,4 +1,16 @@
-import type { Db } from '../db/database.ts';
+import { sql } from 'kysely';
+import type { Db, OpenDatabase } from '../db/database.ts';
+
+/** The NOTIFY channel (within the database schema) that says machines, lines or groups changed. */
+const MACHINES_CHANGED = 'machines_changed';
+
+/**
+ * Tells every process on the database (the other server instances) that machines changed, once
+ * the caller's change is committed: they reload their registries. Run after the change commits.
+ */
+export const announceMachinesChanged = async (db: Db): Promise<void> => {
+  await sql`select pg_notify(current_schema() || '.' || ${MACHINES_CHANGED}, '')`.execute(db);
+};
 
 export interface DeviceInfo {
   sn: string;
@@ -21,7 +33,42 @@ export interface DeviceInfo {
 export class DeviceRegistry {
   #devices = new Map<string, DeviceInfo>();
 
+  #reloading: Promise<void> | null = null;
+  #again = false;
+
   constructor(private readonly db: Db) {}
+
+  /** Reloads whenever another process announces a change (PostgreSQL; see announceMachinesChanged). */
+  follow(database: OpenDatabase, onError: (error: unknown) => void): Promise<void> {
+    return database.listen(MACHINES_CHANGED, () => {
+      this.#reloadSoon().catch(onError);
+    });
+  }
+
+  /** Reloads now, or once more after the reload in progress (a change may have come during it). */
+  #reloadSoon(): Promise<void> {
+    if (this.#reloading) {
+      this.#again = true;
+      return this.#reloading;
+    }
+    this.#reloading = (async () => {
+      try {
+        do {
+          this.#again = false;
+          await this.reload();
+        } while (this.#again);
+      } finally {
+        this.#reloading = null;
+      }
+    })();
+    return this.#reloading;
+  }
+
+  /** After this process changed machines: reload here and tell the other processes. */
+  async changed(): Promise<void> {
+    await this.reload();
+    await announceMachinesChanged(this.db);
+  }
 
   async reload(): Promise<void> {
     const rows = await this.db

@@ -46,7 +46,7 @@ export const gatewaysModule = fp(
       presence,
       // The devices module registers after this one: its decision is looked up when used.
       checkMachine: (user, sn) => app.checkMachine(user, sn),
-      reloadDevices: () => core.registry.reload(),
+      reloadDevices: () => core.registry.changed(),
       onGatewayAdded: (gatewayId) => {
         presence.register(gatewayId);
         for (const listener of addedListeners) listener(gatewayId);
