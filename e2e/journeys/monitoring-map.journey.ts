@@ -1,12 +1,14 @@
+import { statisticsApi } from '@linewatch/contracts/statistics-api';
 import { describe, expect, it } from 'vitest';
 import { DeviceListPage } from '../pages/device-list.page.ts';
 import { LoginPage } from '../pages/login.page.ts';
 import { MapPage } from '../pages/map.page.ts';
 import { RealtimeReportPage } from '../pages/realtime-report.page.ts';
 import { StatisticsPage } from '../pages/statistics.page.ts';
+import { Toast } from '../pages/toast.ts';
 import { useJourney } from '../support/journey.ts';
 import { currentPath } from '../support/location.ts';
-import { paths } from '../support/app-paths.ts';
+import { links, paths } from '../support/app-paths.ts';
 
 /*
  * The demo factory (apps/server/src/demo/seed.ts): the operator is granted SMT一线 (Shenzhen) and
@@ -135,6 +137,47 @@ describe('monitoring: the operator looks at the map and the statistics', () => {
     await expect.poll(async () => (await map.summaryCounts()).totalNum).toBe(machines);
   });
 
+  it('a map file that fails to load offers 地图加载失败; tapping it draws the map', async () => {
+    const { page } = journey;
+    const map = new MapPage(page);
+    // A fresh load of China: its file is not in the app's cache yet.
+    const china = '**/map/100000.json';
+    await page.route(china, (route) => route.abort());
+    await page.goto(links.map(['中国']));
+    await map.retry.waitFor();
+    expect(await map.retry.textContent()).toBe('地图加载失败，点击重新加载');
+    // The counts do not wait for the shape.
+    await expect.poll(async () => (await map.summaryCounts()).totalNum).toBe(machines);
+    await journey.shot(page, 'map-file-retry');
+    await page.unroute(china);
+    await map.retry.tap();
+    await map.waitUntilDrawn();
+    expect(await map.level()).toBe('country');
+    await expect.poll(() => map.regions.count()).toBe(2);
+  });
+
+  it('failed map data show the retry row; tapping it brings the counts back', async () => {
+    const { page } = journey;
+    const map = new MapPage(page);
+    const data = [statisticsApi.mapData.path, statisticsApi.mapAllData.path].map(
+      (path) => `**${path}?**`,
+    );
+    for (const url of data) await page.route(url, (route) => route.abort());
+    await page.goto(paths.map);
+    await map.dataRetry.waitFor();
+    expect(await map.dataRetry.textContent()).toBe('请求失败，点击重新加载');
+    expect(await map.regions.count()).toBe(0);
+    // The failure's toast (网络异常) goes; the retry row stays.
+    await new Toast(page).waitUntilGone();
+    await map.waitUntilDrawn();
+    await journey.shot(page, 'map-data-retry');
+    for (const url of data) await page.unroute(url);
+    await map.dataRetry.tap();
+    await expect.poll(async () => (await map.summaryCounts()).totalNum).toBe(machines);
+    await expect.poll(() => map.regionCounts()).toEqual([['中国', machines]]);
+    await map.dataRetry.waitFor({ state: 'detached' });
+  });
+
   it('selects nine machines in selection mode: a count, eight names, then an ellipsis', async () => {
     const { page } = journey;
     await page.getByTestId('tab-device-list').tap();
@@ -218,6 +261,27 @@ describe('monitoring: the operator looks at the map and the statistics', () => {
     expect(await statistics.cards.count()).toBe(total);
     expect(await statistics.listState.textContent()).toBe('没有更多了');
     await journey.shot(journey.page, 'statistics-end');
+  });
+
+  it('a failed search shows the retry row; tapping it loads the cards', async () => {
+    const { page } = journey;
+    const statistics = new StatisticsPage(page);
+    const search = `**${statisticsApi.statistics.path}?**`;
+    await page.route(search, (route) => route.abort());
+    // Another line: a new search, not the one the app already holds.
+    await statistics.chooseLine('组装一线');
+    await statistics.search();
+    await statistics.retry.waitFor();
+    expect(await statistics.retry.textContent()).toBe('请求失败，点击重新加载');
+    expect(await statistics.cards.count()).toBe(0);
+    await new Toast(page).waitUntilGone();
+    await statistics.retry.scrollIntoViewIfNeeded();
+    await journey.shot(page, 'statistics-retry');
+    await page.unroute(search);
+    await statistics.retry.tap();
+    await expect.poll(() => statistics.cards.count()).toBeGreaterThan(0);
+    expect(await statistics.cards.first().textContent()).toContain('组装一线');
+    await journey.shot(page, 'statistics-after-retry');
   });
 
   it('sees 当前无选择设备 on the real-time report without a machine', async () => {

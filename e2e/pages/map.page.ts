@@ -10,6 +10,10 @@ export class MapPage {
   readonly worldButton: Locator;
   readonly crumbs: Locator;
   readonly regions: Locator;
+  /** In place of the map when its file failed to load: 地图加载失败，点击重新加载. */
+  readonly retry: Locator;
+  /** Below the regions when the map data (counts, regions) failed: 请求失败，点击重新加载. */
+  readonly dataRetry: Locator;
 
   constructor(private readonly page: Page) {
     this.summary = page.getByTestId('map-summary');
@@ -19,6 +23,10 @@ export class MapPage {
     this.worldButton = page.getByTestId('map-world');
     this.crumbs = page.getByTestId('map-crumbs');
     this.regions = page.getByTestId('map-region');
+    this.retry = page.getByTestId('map-retry');
+    this.dataRetry = page
+      .getByTestId('map-page')
+      .locator('[data-testid="list-state"][data-state="error"]');
   }
 
   /** Waits until the map of the current level is drawn with its points. */

@@ -12,6 +12,8 @@ export class StatisticsPage {
   readonly cards: Locator;
   readonly total: Locator;
   readonly listState: Locator;
+  /** The row that says the search failed; a tap asks again. */
+  readonly retry: Locator;
 
   constructor(private readonly page: Page) {
     this.form = page.getByTestId('statistics-form');
@@ -24,6 +26,9 @@ export class StatisticsPage {
     this.cards = page.getByTestId('statistics-card');
     this.total = page.getByTestId('statistics-total');
     this.listState = page.getByTestId('statistics-results').getByTestId('list-state');
+    this.retry = page
+      .getByTestId('statistics-results')
+      .locator('[data-testid="list-state"][data-state="error"]');
   }
 
   async waitUntilShown(): Promise<void> {

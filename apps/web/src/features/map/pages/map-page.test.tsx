@@ -1,10 +1,11 @@
+import { ReplyCode } from '@linewatch/contracts/envelope';
 import type { MapPoint, MapQuery, MapStatus } from '@linewatch/contracts/statistics';
 import { statisticsApi } from '@linewatch/contracts/statistics-api';
 import { fireEvent, screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { LIVE_REFRESH_MS } from '../../../shared/live-refresh.ts';
 import { links, paths } from '../../../shared/paths.ts';
-import { fakeApi, type Received } from '../../../testing/fake-api.ts';
+import { failure, fakeApi, type Received } from '../../../testing/fake-api.ts';
 import { renderPage } from '../../../testing/render-page.tsx';
 import type { GeoIndex } from '../area.ts';
 import type * as GeoModule from '../geo.ts';
@@ -12,12 +13,20 @@ import type { MapChartViewProps } from '../components/map-chart-view.tsx';
 
 // The static map files and ECharts are not the page's logic: a file is an empty collection and
 // the chart a list of its points, each a button as a tap on the map would be. `geoFiles.failing`
-// map files fail to load first (a lost connection).
-const geoFiles = vi.hoisted(() => ({ failing: 0 }));
+// map files (and `indexFailing` loads of index.json) fail first (a lost connection).
+const geoFiles = vi.hoisted(() => ({ failing: 0, indexFailing: 0 }));
 vi.mock('../geo.ts', async (importOriginal) => ({
   ...(await importOriginal<typeof GeoModule>()),
-  loadGeoIndex: (): Promise<GeoIndex> =>
-    Promise.resolve({ provinces: { 广东省: '440000' }, cities: { 广东省: { 深圳市: '440300' } } }),
+  loadGeoIndex: (): Promise<GeoIndex> => {
+    if (geoFiles.indexFailing > 0) {
+      geoFiles.indexFailing -= 1;
+      return Promise.reject(new Error('/map/index.json: 503'));
+    }
+    return Promise.resolve({
+      provinces: { 广东省: '440000' },
+      cities: { 广东省: { 深圳市: '440300' } },
+    });
+  },
   loadGeo: () => {
     if (geoFiles.failing > 0) {
       geoFiles.failing -= 1;
@@ -129,6 +138,42 @@ describe('device map', { timeout: 30_000 }, () => {
     await showsTotal('22');
     await user.click(retry);
     expect((await screen.findByTestId('chart')).dataset.map).toBe('world.json');
+  });
+
+  it('offers to load the map again when its index fails, not 暂无该地区地图', async () => {
+    geoFiles.indexFailing = 1;
+    const { user } = renderPage(links.map(['中国', '广东省']), { api: mapServer() });
+    const retry = await screen.findByTestId('map-retry', {}, { timeout: 10_000 });
+    expect(screen.queryByTestId('map-no-shape')).toBeNull();
+    await user.click(retry);
+    expect((await screen.findByTestId('chart')).dataset.map).toBe('440000.json');
+  });
+
+  it('offers to ask again when the map data fail, and shows the counts on a tap', async () => {
+    let fail = true;
+    const down = () => failure(ReplyCode.fault, '数据库不可用', 500);
+    const api = fakeApi()
+      .on(statisticsApi.mapData, (q: Received<MapQuery>) =>
+        fail ? down() : status(totals[String(q.mapLevel)]!),
+      )
+      .on(statisticsApi.mapAllData, (q) =>
+        fail ? down() : { machineStatusList: pointsOf[String(q.mapLevel)]! },
+      );
+    const { user } = renderPage(paths.map, { api });
+    // A failed query stops its live refresh (shared/live-refresh.ts): only a tap asks again.
+    const retry = await screen.findByTestId('list-state', {}, { timeout: 10_000 });
+    await vi.waitFor(() => expect(retry.dataset.state).toBe('error'));
+    expect(retry.textContent).toBe('请求失败，点击重新加载');
+    expect(screen.getByTestId('map-summary-totalNum').textContent).toBe('—设备总数');
+    fail = false;
+    await user.click(retry);
+    await showsTotal('22');
+    await screen.findByText('point 中国 20 @110,30');
+    expect(screen.getAllByTestId('map-region').map((b) => b.dataset.name)).toEqual([
+      '中国',
+      '德国',
+    ]);
+    expect(screen.queryByTestId('list-state')).toBeNull();
   });
 
   it('folds the summary', async () => {

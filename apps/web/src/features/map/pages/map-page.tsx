@@ -3,6 +3,7 @@ import { EnvironmentOutline } from 'antd-mobile-icons';
 import { useCallback, useMemo, type MouseEvent } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { BlankState } from '../../../shared/components/blank-state.tsx';
+import { ListState } from '../../../shared/components/list-state.tsx';
 import { webMessages } from '../../../shared/messages.ts';
 import { links } from '../../../shared/paths.ts';
 import { useGeo, useGeoIndex, useMapPoints, useMapStatus } from '../api.ts';
@@ -55,11 +56,15 @@ const MapPage = () => {
     [regions, geo.data],
   );
 
+  // A failed query stops its live refresh (shared/live-refresh.ts): the retry row asks again.
+  const dataFailed = status.isError || points.isError;
+  const retryData = () => {
+    if (status.isError) void status.refetch();
+    if (points.isError) void points.refetch();
+  };
+
   const mapBody = () => {
-    if (file === null && !index.isPending)
-      return (
-        <BlankState icon={<EnvironmentOutline />} title="暂无该地区地图" testId="map-no-shape" />
-      );
+    // Before 暂无该地区地图: without the index, a province's or city's file is not known yet.
     if (geo.isError || index.isError)
       return (
         <button
@@ -70,6 +75,10 @@ const MapPage = () => {
         >
           地图加载失败，点击重新加载
         </button>
+      );
+    if (file === null && !index.isPending)
+      return (
+        <BlankState icon={<EnvironmentOutline />} title="暂无该地区地图" testId="map-no-shape" />
       );
     if (!geo.data || file === null)
       return <div className={styles.loading}>{webMessages.loading}…</div>;
@@ -143,6 +152,7 @@ const MapPage = () => {
           </li>
         ) : null}
       </ul>
+      {dataFailed ? <ListState state="error" onRetry={retryData} /> : null}
     </div>
   );
 };
