@@ -1,9 +1,7 @@
 import { redirect, type RouteObject } from 'react-router';
 import { guardLoader } from './guard-loader.ts';
 import { lazyPage } from './lazy-page.ts';
-import { DeviceLayout } from './layouts/device-layout.tsx';
 import { RootLayout } from './layouts/root-layout.tsx';
-import { TabLayout } from './layouts/tab-layout.tsx';
 import type { RouteHandle } from './route-handle.ts';
 import { NotFound } from './screens/not-found.tsx';
 import { PageLoading } from './screens/page-loading.tsx';
@@ -11,6 +9,14 @@ import { Refresh } from './screens/refresh.tsx';
 import { RouteError } from './screens/route-error.tsx';
 import { paths } from '../shared/paths.ts';
 
+// The layouts too: a tab page needs no device tabs (whose ink bar animates with react-spring), and
+// the many pages under neither need no tab bar.
+const TabLayout = lazyPage(() =>
+  import('./layouts/tab-layout.tsx').then(({ TabLayout }) => ({ default: TabLayout })),
+);
+const DeviceLayout = lazyPage(() =>
+  import('./layouts/device-layout.tsx').then(({ DeviceLayout }) => ({ default: DeviceLayout })),
+);
 const LoginPage = lazyPage(() => import('../features/identity/pages/login-page.tsx'));
 const CenterPage = lazyPage(() => import('../features/identity/pages/center-page.tsx'));
 const DeviceListPage = lazyPage(() => import('../features/devices/pages/device-list-page.tsx'));
