@@ -1,4 +1,4 @@
-import { isValidElement, lazy, type ComponentType } from 'react';
+import { isValidElement, lazy, type ComponentType, type LazyExoticComponent } from 'react';
 import { matchRoutes, type RouteObject } from 'react-router';
 
 interface ReloadOnce {
@@ -29,7 +29,9 @@ export const loadReloadingOnce = async <T>(
 };
 
 /** A lazily loaded page or layout whose chunk can be fetched before it renders. */
-type LazyPage<P extends object> = ComponentType<P> & { preload: () => Promise<unknown> };
+type LazyPage<P extends object> = LazyExoticComponent<ComponentType<P>> & {
+  preload: () => Promise<unknown>;
+};
 
 export const lazyPage = <P extends object>(
   load: () => Promise<{ default: ComponentType<P> }>,

@@ -11,12 +11,8 @@ import { paths } from '../shared/paths.ts';
 
 // The layouts too: a tab page needs no device tabs (whose ink bar animates with react-spring), and
 // the many pages under neither need no tab bar.
-const TabLayout = lazyPage(() =>
-  import('./layouts/tab-layout.tsx').then(({ TabLayout }) => ({ default: TabLayout })),
-);
-const DeviceLayout = lazyPage(() =>
-  import('./layouts/device-layout.tsx').then(({ DeviceLayout }) => ({ default: DeviceLayout })),
-);
+const TabLayout = lazyPage(() => import('./layouts/tab-layout.tsx'));
+const DeviceLayout = lazyPage(() => import('./layouts/device-layout.tsx'));
 const LoginPage = lazyPage(() => import('../features/identity/pages/login-page.tsx'));
 const CenterPage = lazyPage(() => import('../features/identity/pages/center-page.tsx'));
 const DeviceListPage = lazyPage(() => import('../features/devices/pages/device-list-page.tsx'));
