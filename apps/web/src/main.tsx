@@ -3,12 +3,10 @@ import { createRoot } from 'react-dom/client';
 import { createBrowserRouter } from 'react-router';
 import { RouterProvider } from 'react-router/dom';
 import './app/global.css';
-import { preloadMatchedPages } from './app/lazy-page.ts';
 import { createQueryClient, Providers } from './app/providers.tsx';
 import { routes } from './app/routes.tsx';
 import { setNavigator } from './shared/navigation.ts';
 
-preloadMatchedPages(routes, window.location.pathname);
 const router = createBrowserRouter(routes);
 setNavigator((to, options) => void router.navigate(to, options));
 

@@ -1,6 +1,6 @@
 import { redirect, type RouteObject } from 'react-router';
 import { guardLoader } from './guard-loader.ts';
-import { lazyPage } from './lazy-page.ts';
+import { lazyPage, preloadMatchedPages } from './lazy-page.ts';
 import { RootLayout } from './layouts/root-layout.tsx';
 import type { RouteHandle } from './route-handle.ts';
 import { NotFound } from './screens/not-found.tsx';
@@ -69,7 +69,13 @@ export const routes: RouteObject[] = [
   {
     id: 'root',
     element: <RootLayout />,
-    loader: guardLoader,
+    loader: (args) => {
+      // The guard's session request goes out first (HTTP/1.1 queues the rest behind it), then the
+      // chunks of the layout and page this URL shows, which download while the guard waits.
+      const decision = guardLoader(args);
+      preloadMatchedPages(routes, new URL(args.request.url).pathname);
+      return decision;
+    },
     // The guard runs on every navigation, not only when the root's params change.
     shouldRevalidate: () => true,
     HydrateFallback: PageLoading,
