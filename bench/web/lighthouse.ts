@@ -8,6 +8,8 @@
  *
  *   npm run build -w @linewatch/web && npm run lighthouse -w @linewatch/bench [-- --runs 3]
  *
+ * --reports DIR writes each run's full report (JSON) there, for its request chain and timings.
+ *
  * CHROMIUM_PATH overrides /usr/bin/chromium (`apt-get install chromium`).
  */
 import { KEY_ID_COOKIE } from '@linewatch/contracts/limits';
@@ -15,7 +17,7 @@ import { identityApi } from '@linewatch/contracts/identity-api';
 import { encryptPassword } from '@linewatch/contracts/password-cipher';
 import lighthouse from 'lighthouse';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -25,6 +27,7 @@ const { values: args } = parseArgs({
   options: {
     runs: { type: 'string', default: '1' },
     'server-entry': { type: 'string', default: 'apps/server/src/main.ts' },
+    reports: { type: 'string' },
   },
 });
 const TARGET = 95;
@@ -95,6 +98,11 @@ try {
       });
       if (!result) throw new Error(`no Lighthouse result for ${page}`);
       const { lhr } = result;
+      if (args.reports) {
+        mkdirSync(args.reports, { recursive: true });
+        const name = `${page.split('?')[0]!.slice(1)}-${run + 1}.json`;
+        writeFileSync(join(args.reports, name), JSON.stringify(lhr));
+      }
       const score = Math.round((lhr.categories.performance?.score ?? 0) * 100);
       if (score < TARGET) under++;
       const landed = new URL(lhr.finalDisplayedUrl).pathname;

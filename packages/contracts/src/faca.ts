@@ -1,72 +1,11 @@
 import { z } from 'zod';
 import { PAGE_SIZE } from './limits.ts';
 import { calendarDate, text } from './primitives.ts';
+import { facaMessages, MEDIA_LIMITS, CA_STATUS, DATA_FROM_MANUAL } from './faca-labels.ts';
 
 /** FACA quality questions, FA, CA and tasks (spec sections 3, 4, 5, 7). */
-export const facaMessages = {
-  snCode: '请输入设备SN码',
-  workmanship: '请选择工艺类型',
-  count: '请输入报警次数',
-  warningContent: '请输入报警内容',
-  facaDescription: '请输入现场描述',
-  duration: '报警时长只能填写数字',
-  influenceParameters: '请选择影响参数',
-  faDescription: '请输入故障分析',
-  caDescription: '请输入纠正措施',
-  faInfoId: '请选择关联FA',
-  handler: '请选择处理人',
-  resolvingTime: '请选择纳期',
-  ngReason: '请输入NG原因',
-  treatment: '请选择处理结果',
-  onlyPictures: '只能上传图片',
-  onlyVideos: '只能上传视频',
-  pictureTooLarge: '图片大小不能超过10M',
-  videoTooLarge: '视频大小不能超过10M',
-  tooManyPictures: '最多上传9张图片',
-  tooManyVideos: '最多上传9个视频',
-  badFileName: '文件名不合法',
-  noFile: '请选择要上传的文件',
-  badMedia: '附件不存在或已被使用',
-  handlerCannotSee: '处理人无权查看该设备',
-  onlyHandler: '只有处理人可以提交处理结果',
-  badPage: '页码必须是正整数',
-  badId: '编号必须是正整数',
-  textTooLong: '内容不能超过 500 个字',
-  saved: '保存成功',
-} as const;
-
-/** Uploads (spec sections 5, 9): extensions by kind, 10 MB each, 9 each per form. */
-export const MEDIA_LIMITS = {
-  maxBytes: 10 * 1024 * 1024,
-  maxFiles: 9,
-  pic: ['jpg', 'jpeg', 'png', 'gif', 'bmp'],
-  video: ['mp4', 'qlv', 'qsv', 'ogg', 'flv', 'avi', 'wmv', 'rmvb'],
-} as const;
 export const mediaType = z.enum(['pic', 'video']);
 export type MediaType = z.infer<typeof mediaType>;
-
-/**
- * Question status flags (spec section 3), several at once: 0 unhandled (no FA yet), 1 FACA (at
- * least one FA), 2 unassigned (a CA without handler), 3 overdue (a CA past its due date, task
- * not completed).
- */
-export const FACA_STATUS = { unhandled: 0, faca: 1, unassigned: 2, overdue: 3 } as const;
-export const facaStatusLabels: Record<number, string> = {
-  0: '未处理',
-  1: 'FACA',
-  2: '未分配',
-  3: '任务逾期',
-};
-
-/**
- * CA status = task treatment (spec section 4 labels 1 and 2 both ways; one reading here and
- * everywhere, docs/architecture.md): 0 pending, 1 OK (green), 2 NG (yellow).
- */
-export const CA_STATUS = { pending: 0, ok: 1, ng: 2 } as const;
-export const caStatusLabels: Record<number, string> = { 0: '未处理', 1: 'OK', 2: 'NG' };
-/** Task status: 0 pending, 1 completed (a treatment was given). */
-export const taskStatusLabels: Record<number, string> = { 0: '待处理', 1: '已完成' };
-export const DATA_FROM_MANUAL = '手动录入';
 
 /** A row id: a positive PostgreSQL integer (a larger one would fail in the database, 0500). */
 const id = z.coerce

@@ -101,6 +101,9 @@ export const userProfile = userInfo.extend({
 });
 export type UserProfile = z.infer<typeof userProfile>;
 
-/** Reply of the session endpoint (identity-api.ts). */
-export const sessionInfo = userInfo.extend({ keyId: z.string(), signedInWith });
+/**
+ * Reply of the session endpoint (identity-api.ts): the keyId and the whole profile, so a new tab
+ * restored from the cookie has its roles in the same round trip instead of two more.
+ */
+export const sessionInfo = userProfile.extend({ keyId: z.string() });
 export type SessionInfo = z.infer<typeof sessionInfo>;

@@ -1,12 +1,12 @@
 import { facaApi } from '@linewatch/contracts/faca-api';
 import {
-  facaMessages,
   type CaInfoBody,
   type FacaInfo,
   type FacaInfoBody,
   type Page,
   type Task,
 } from '@linewatch/contracts/faca';
+import { facaMessages } from '@linewatch/contracts/faca-labels';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, login } from '../test/http.ts';
 import { factories, type TestUser } from '../test/factories.ts';

@@ -1,11 +1,5 @@
-import {
-  CA_STATUS,
-  FACA_STATUS,
-  type CaInfo,
-  type FacaInfo,
-  type FaInfo,
-  type Task,
-} from '@linewatch/contracts/faca';
+import { type CaInfo, type FacaInfo, type FaInfo, type Task } from '@linewatch/contracts/faca';
+import { CA_STATUS, FACA_STATUS } from '@linewatch/contracts/faca-labels';
 import type { Selectable } from 'kysely';
 import type { FacaCasTable, FacaFasTable } from '../db/schema/faca.ts';
 import { mediaRef } from '../media/service.ts';

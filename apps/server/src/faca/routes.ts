@@ -6,7 +6,6 @@ import {
   facaInfo,
   facaInfoBody,
   facaInfoIds,
-  facaMessages,
   facaPageQuery,
   faInfoBody,
   handlerListQuery,
@@ -19,6 +18,7 @@ import {
   taskPageQuery,
   taskResultBody,
 } from '@linewatch/contracts/faca';
+import { facaMessages } from '@linewatch/contracts/faca-labels';
 import { facaApi } from '@linewatch/contracts/faca-api';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';

@@ -1,8 +1,6 @@
 import { ReplyCode } from '@linewatch/contracts/envelope';
 import {
-  CA_STATUS,
   durationMs,
-  facaMessages,
   type caInfoBody,
   type facaInfoBody,
   type facaPageQuery,
@@ -16,6 +14,7 @@ import {
   type taskPageQuery,
   type taskResultBody,
 } from '@linewatch/contracts/faca';
+import { CA_STATUS, facaMessages } from '@linewatch/contracts/faca-labels';
 import type { z } from 'zod';
 import type { Db } from '../db/database.ts';
 import type { MachineCheck } from '../devices/service.ts';

@@ -1,5 +1,5 @@
 import { devicesApi } from '@linewatch/contracts/devices-api';
-import { identityApi } from '@linewatch/contracts/identity-api';
+import { GRANTED_ROLES, identityApi } from '@linewatch/contracts/identity-api';
 import { messages } from '@linewatch/contracts/envelope';
 import { identityMessages } from '@linewatch/contracts/identity';
 import { KEY_ID_COOKIE } from '@linewatch/contracts/limits';
@@ -176,7 +176,15 @@ describe('sessions', () => {
     expect(restored.status).toBe(200);
     expect(restored.body).toMatchObject({
       code: '0000',
-      data: { keyId, name: '张三', nickName: '三哥' },
+      // the profile too: the tab needs no second round for its roles
+      data: {
+        keyId,
+        name: '张三',
+        nickName: '三哥',
+        psnCode: user.psnCode,
+        signedInWith: 'password',
+        roles: [...GRANTED_ROLES],
+      },
     });
     expect(restored.headers.get('cache-control')).toBe('no-store');
     expectNotSignedIn(await api(server.baseUrl).get(SESSION));

@@ -218,12 +218,7 @@ export const identityRoutes: FastifyPluginAsyncZod<{
       const keyId =
         typeof header === 'string' && header ? header : (request.cookies[KEY_ID_COOKIE] ?? '');
       reply.header('cache-control', 'no-store');
-      return ok({
-        keyId,
-        name: user.name,
-        nickName: user.nickName || user.name,
-        signedInWith: user.signedInWith ?? 'password',
-      });
+      return ok({ keyId, ...(await identity.profile(user)) });
     },
   );
 

@@ -1,5 +1,6 @@
 import { ReplyCode } from '@linewatch/contracts/envelope';
-import { MEDIA_LIMITS, mediaQuery, uploadQuery, uploadReply } from '@linewatch/contracts/faca';
+import { mediaQuery, uploadQuery, uploadReply } from '@linewatch/contracts/faca';
+import { MEDIA_LIMITS } from '@linewatch/contracts/faca-labels';
 import { mediaPaths } from '@linewatch/contracts/faca-api';
 import { envelopeSchema } from '@linewatch/contracts/envelope';
 import multipart from '@fastify/multipart';

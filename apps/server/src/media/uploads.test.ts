@@ -1,5 +1,6 @@
 import { facaApi, mediaPaths } from '@linewatch/contracts/faca-api';
-import { facaMessages, type MediaRef } from '@linewatch/contracts/faca';
+import { type MediaRef } from '@linewatch/contracts/faca';
+import { facaMessages } from '@linewatch/contracts/faca-labels';
 import { KEY_ID_HEADER } from '@linewatch/contracts/limits';
 import type { Envelope } from '@linewatch/contracts/envelope';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';

@@ -16,8 +16,10 @@ let sessionCheck: Promise<void> | null = null;
 const checkSession = () =>
   (sessionCheck ??= restoreSession().then((restored) => {
     if (!restored || useSession.getState().keyId) return;
-    // The profile (roles) is loaded by the navigation that follows, as after any sign-in.
-    useSession.getState().signIn(restored.keyId, restored.signedInWith);
+    // The reply carries the profile: no user-info round trip after this one.
+    const { keyId, roles, signedInWith, name, nickName } = restored;
+    useSession.getState().signIn(keyId, signedInWith);
+    useSession.getState().setProfile({ name, nickName }, roles, signedInWith);
   }));
 
 /** Runs before every navigation (the root route always revalidates). */

@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import { loadReloadingOnce } from './lazy-page.ts';
+import { createElement } from 'react';
+import { lazyPage, loadReloadingOnce, preloadMatchedPages } from './lazy-page.ts';
 import { paths } from '../shared/paths.ts';
 
 describe('page chunk loading', () => {
@@ -26,5 +27,29 @@ describe('page chunk loading', () => {
     await expect(loadReloadingOnce(() => Promise.resolve('page'), options)).resolves.toBe('page');
     void loadReloadingOnce(() => Promise.reject(new Error('gone')), options);
     await vi.waitFor(() => expect(reload).toHaveBeenCalledTimes(1));
+  });
+
+  it('fetches the chunks of the layout and the page a location matches, each once', async () => {
+    const page = () => () => null;
+    const loadLayout = vi.fn(() => Promise.resolve({ default: page() }));
+    const loadList = vi.fn(() => Promise.resolve({ default: page() }));
+    const loadMap = vi.fn(() => Promise.resolve({ default: page() }));
+    const Layout = lazyPage(loadLayout);
+    const routes = [
+      {
+        element: createElement(Layout),
+        children: [
+          { path: paths.deviceList, element: createElement(lazyPage(loadList)) },
+          { path: paths.map, element: createElement(lazyPage(loadMap)) },
+        ],
+      },
+    ];
+    preloadMatchedPages(routes, paths.deviceList);
+    expect(loadLayout).toHaveBeenCalledTimes(1);
+    expect(loadList).toHaveBeenCalledTimes(1);
+    expect(loadMap).not.toHaveBeenCalled();
+    // rendering later, or preloading again, reuses the same load
+    await Layout.preload();
+    expect(loadLayout).toHaveBeenCalledTimes(1);
   });
 });

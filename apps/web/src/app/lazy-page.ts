@@ -1,4 +1,5 @@
-import { lazy, type ComponentType } from 'react';
+import { isValidElement, lazy, type ComponentType, type LazyExoticComponent } from 'react';
+import { matchRoutes, type RouteObject } from 'react-router';
 
 interface ReloadOnce {
   pathname: string;
@@ -27,11 +28,35 @@ export const loadReloadingOnce = async <T>(
   }
 };
 
-export const lazyPage = <P extends object>(load: () => Promise<{ default: ComponentType<P> }>) =>
-  lazy(() =>
-    loadReloadingOnce(load, {
+/** A lazily loaded page or layout whose chunk can be fetched before it renders. */
+type LazyPage<P extends object> = LazyExoticComponent<ComponentType<P>> & {
+  preload: () => Promise<unknown>;
+};
+
+export const lazyPage = <P extends object>(
+  load: () => Promise<{ default: ComponentType<P> }>,
+): LazyPage<P> => {
+  let loading: ReturnType<typeof load> | null = null;
+  const start = () =>
+    (loading ??= loadReloadingOnce(load, {
       pathname: window.location.pathname,
       storage: sessionStorage,
       reload: () => window.location.reload(),
-    }),
-  );
+    }));
+  return Object.assign(lazy(start), { preload: start });
+};
+
+const isLazyPage = (type: unknown): type is LazyPage<object> =>
+  typeof type === 'object' && type !== null && 'preload' in type;
+
+/**
+ * Starts fetching the chunks of every layout and page the location matches, so they download
+ * beside the session check instead of after it (and a page's after its layout's).
+ */
+export const preloadMatchedPages = (routes: RouteObject[], location: string): void => {
+  for (const { route } of matchRoutes(routes, location) ?? []) {
+    if (isValidElement(route.element) && isLazyPage(route.element.type)) {
+      void route.element.type.preload();
+    }
+  }
+};

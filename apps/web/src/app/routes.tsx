@@ -1,9 +1,7 @@
 import { redirect, type RouteObject } from 'react-router';
 import { guardLoader } from './guard-loader.ts';
-import { lazyPage } from './lazy-page.ts';
-import { DeviceLayout } from './layouts/device-layout.tsx';
+import { lazyPage, preloadMatchedPages } from './lazy-page.ts';
 import { RootLayout } from './layouts/root-layout.tsx';
-import { TabLayout } from './layouts/tab-layout.tsx';
 import type { RouteHandle } from './route-handle.ts';
 import { NotFound } from './screens/not-found.tsx';
 import { PageLoading } from './screens/page-loading.tsx';
@@ -11,6 +9,10 @@ import { Refresh } from './screens/refresh.tsx';
 import { RouteError } from './screens/route-error.tsx';
 import { paths } from '../shared/paths.ts';
 
+// The layouts too: a tab page needs no device tabs (whose ink bar animates with react-spring), and
+// the many pages under neither need no tab bar.
+const TabLayout = lazyPage(() => import('./layouts/tab-layout.tsx'));
+const DeviceLayout = lazyPage(() => import('./layouts/device-layout.tsx'));
 const LoginPage = lazyPage(() => import('../features/identity/pages/login-page.tsx'));
 const CenterPage = lazyPage(() => import('../features/identity/pages/center-page.tsx'));
 const DeviceListPage = lazyPage(() => import('../features/devices/pages/device-list-page.tsx'));
@@ -67,7 +69,13 @@ export const routes: RouteObject[] = [
   {
     id: 'root',
     element: <RootLayout />,
-    loader: guardLoader,
+    loader: (args) => {
+      // The guard's session request goes out first (HTTP/1.1 queues the rest behind it), then the
+      // chunks of the layout and page this URL shows, which download while the guard waits.
+      const decision = guardLoader(args);
+      preloadMatchedPages(routes, new URL(args.request.url).pathname);
+      return decision;
+    },
     // The guard runs on every navigation, not only when the root's params change.
     shouldRevalidate: () => true,
     HydrateFallback: PageLoading,

@@ -70,6 +70,7 @@ describe('api client', () => {
     expect(navigate).toHaveBeenCalledWith(links.login(`${paths.deviceList}?nameTag=SN`), {
       replace: true,
     });
+    await vi.waitFor(() => expect(toastTexts()).toEqual(['请重新登录']));
   });
 
   it('throws an ApiError and toasts the server msg for other codes', async () => {
@@ -81,7 +82,7 @@ describe('api client', () => {
     expect(fetchMock.mock.calls[0]?.[1]?.body).toBe(JSON.stringify(body));
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toMatchObject({ code: '0410', message: '用户名或密码错误' });
-    expect(toastTexts()).toEqual(['用户名或密码错误']);
+    await vi.waitFor(() => expect(toastTexts()).toEqual(['用户名或密码错误']));
     expect(useSession.getState().keyId).toBe('key-1');
     expect(navigate).not.toHaveBeenCalled();
   });
@@ -89,7 +90,7 @@ describe('api client', () => {
   it('toasts the network message when the request fails', async () => {
     fetchMock.mockRejectedValueOnce(new TypeError('Failed to fetch'));
     await expect(call(devicesApi.processMenu, {})).rejects.toMatchObject({ code: 'network' });
-    expect(toastTexts()).toEqual([webMessages.networkError]);
+    await vi.waitFor(() => expect(toastTexts()).toEqual([webMessages.networkError]));
   });
 
   it('aborts after the request timeout and toasts it', async () => {
@@ -107,7 +108,7 @@ describe('api client', () => {
     expect(toastShow).not.toHaveBeenCalled();
     await vi.advanceTimersByTimeAsync(1);
     await expect(outcome).resolves.toMatchObject({ code: 'timeout' });
-    expect(toastTexts()).toEqual([webMessages.timeout]);
+    await vi.waitFor(() => expect(toastTexts()).toEqual([webMessages.timeout]));
   });
 
   it('stays quiet when the caller cancels', async () => {

@@ -12,7 +12,7 @@ const tabs = [
 ];
 
 /** One machine's pages: top bar back to the list, three tabs that carry ?snCode. */
-export const DeviceLayout = () => {
+const DeviceLayout = () => {
   const { pathname } = useLocation();
   const [params] = useSearchParams();
   const navigate = useNavigate();
@@ -41,3 +41,5 @@ export const DeviceLayout = () => {
     </div>
   );
 };
+
+export default DeviceLayout;

@@ -18,7 +18,7 @@ const tabs = [
 ];
 
 /** The main layout: the page above, three tabs at the bottom. */
-export const TabLayout = () => {
+const TabLayout = () => {
   const { pathname } = useLocation();
   const navigate = useNavigate();
   return (
@@ -44,3 +44,5 @@ export const TabLayout = () => {
     </div>
   );
 };
+
+export default TabLayout;

@@ -45,7 +45,7 @@ afterEach(() => {
 });
 
 describe('the maintenance socket', () => {
-  it('shows 连接异常 on a socket error and sends the command again 5 s later', () => {
+  it('shows 连接异常 on a socket error and sends the command again 5 s later', async () => {
     const done = vi.fn();
     const { result } = renderHook(() => useMaintenance(done, createSocket));
     act(() =>
@@ -58,7 +58,9 @@ describe('the maintenance socket', () => {
     expect(result.current.pending).toBe(true);
     open();
     act(() => current().onerror?.(new Event('error')));
-    expect(Toast.show).toHaveBeenCalledWith(expect.objectContaining({ content: '连接异常' }));
+    await vi.waitFor(() =>
+      expect(Toast.show).toHaveBeenCalledWith(expect.objectContaining({ content: '连接异常' })),
+    );
     expect(sockets).toHaveLength(1);
 
     act(() => void vi.advanceTimersByTime(SOCKET_RETRY_MS));

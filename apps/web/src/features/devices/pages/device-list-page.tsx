@@ -3,10 +3,11 @@ import type { DeviceStatus, MachineCard as Machine } from '@linewatch/contracts/
 import { useQueryClient } from '@tanstack/react-query';
 import { Button, PullToRefresh, SearchBar } from 'antd-mobile';
 import { DownFill, HistogramOutline, StarOutline, UnorderedListOutline } from 'antd-mobile-icons';
-import { useCallback, useMemo, useState } from 'react';
+import { lazy, useCallback, useMemo, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { ApiError } from '../../../shared/api-client.ts';
 import { ListState } from '../../../shared/components/list-state.tsx';
+import { OnFirstOpen } from '../../../shared/components/on-first-open.tsx';
 import { formatClock } from '../../../shared/format.ts';
 import { webMessages } from '../../../shared/messages.ts';
 import { toastInfo } from '../../../shared/toast.ts';
@@ -14,7 +15,6 @@ import { useDebouncedValue } from '../../../shared/use-debounced-value.ts';
 import { useMachinePages, useProcessMenu, useStatusSummary } from '../api.ts';
 import { DeviceGroup } from '../components/device-group.tsx';
 import { displayName } from '../components/machine-card.tsx';
-import { MenuDrawer } from '../components/menu-drawer.tsx';
 import { SelectionBar } from '../components/selection-bar.tsx';
 import { StatusSummaryBar } from '../components/status-summary.tsx';
 import { ALL, groupsFor, resultGroup, selectionFilter, type MenuSelection } from '../groups.ts';
@@ -23,6 +23,10 @@ import { links, paths } from '../../../shared/paths.ts';
 import { queryKeys } from '../../../shared/query-keys.ts';
 
 const SEARCH_DEBOUNCE_MS = 1000;
+// Opened by a tap on the menu button: its popup loads then (OnFirstOpen).
+const MenuDrawer = lazy(() =>
+  import('../components/menu-drawer.tsx').then(({ MenuDrawer }) => ({ default: MenuDrawer })),
+);
 
 const DeviceListPage = () => {
   const navigate = useNavigate();
@@ -201,19 +205,21 @@ const DeviceListPage = () => {
         </div>
         <div className={styles.groups}>{content}</div>
       </PullToRefresh>
-      <MenuDrawer
-        visible={menuOpen}
-        menu={menu.data}
-        failed={menu.isError}
-        selection={selection}
-        onRetry={() => void menu.refetch()}
-        onClose={() => setMenuOpen(false)}
-        onSelect={(next) => {
-          setSelection(next);
-          setExpanded(null);
-          setMenuOpen(false);
-        }}
-      />
+      <OnFirstOpen open={menuOpen}>
+        <MenuDrawer
+          visible={menuOpen}
+          menu={menu.data}
+          failed={menu.isError}
+          selection={selection}
+          onRetry={() => void menu.refetch()}
+          onClose={() => setMenuOpen(false)}
+          onSelect={(next) => {
+            setSelection(next);
+            setExpanded(null);
+            setMenuOpen(false);
+          }}
+        />
+      </OnFirstOpen>
       {selecting ? (
         <SelectionBar
           names={[...selected.values()]}

@@ -1,4 +1,5 @@
-import { facaMessages, type MediaRef } from '@linewatch/contracts/faca';
+import type { MediaRef } from '@linewatch/contracts/faca';
+import { facaMessages } from '@linewatch/contracts/faca-labels';
 import { mediaPaths } from '@linewatch/contracts/faca-api';
 import { KEY_ID_HEADER } from '@linewatch/contracts/limits';
 import { act, render, screen } from '@testing-library/react';

@@ -1,9 +1,5 @@
-import {
-  facaMessages,
-  MEDIA_LIMITS,
-  type MediaRef,
-  type MediaType,
-} from '@linewatch/contracts/faca';
+import type { MediaRef, MediaType } from '@linewatch/contracts/faca';
+import { facaMessages, MEDIA_LIMITS } from '@linewatch/contracts/faca-labels';
 import { mediaPaths } from '@linewatch/contracts/faca-api';
 import { Form, ProgressBar } from 'antd-mobile';
 import { AddOutline, CloseOutline } from 'antd-mobile-icons';

@@ -1,4 +1,4 @@
-import { caStatusLabels, facaStatusLabels } from '@linewatch/contracts/faca';
+import { caStatusLabels, facaStatusLabels } from '@linewatch/contracts/faca-labels';
 import { Tag } from 'antd-mobile';
 
 const flagColors: Record<number, string> = {

@@ -1,4 +1,4 @@
-import { facaMessages } from '@linewatch/contracts/faca';
+import { facaMessages } from '@linewatch/contracts/faca-labels';
 import type { Endpoint } from '@linewatch/contracts/endpoint';
 import { toastFailure, toastSuccess } from '../../../shared/toast.ts';
 import { useSave } from '../api.ts';
@@ -23,18 +23,19 @@ const validated = <T>(schema: Schema<T>, values: unknown): T | null => {
 
 /**
  * The save of a FACA form: the values checked by the contract's schema (nothing is sent when a
- * message was toasted), sent, 保存成功, then `onSaved`. A refusal was toasted by the client.
+ * message was toasted), sent, 保存成功, then `onSaved`. A refusal was toasted by the client. The
+ * schema comes by `loadSchema` (an import()): zod loads with the first save, not with the page.
  */
 export const useFormSave = <Input, Reply, Parsed extends Input>(
   endpoint: Endpoint<Input, Reply>,
-  schema: Schema<Parsed>,
+  loadSchema: () => Promise<Schema<Parsed>>,
   onSaved: (reply: Reply) => void,
 ) => {
   const save = useSave(endpoint);
   return {
     pending: save.isPending,
-    submit: (values: unknown) => {
-      const body = validated(schema, values);
+    submit: async (values: unknown) => {
+      const body = validated(await loadSchema(), values);
       if (!body) return;
       save.mutateAsync(body).then(
         (reply) => {

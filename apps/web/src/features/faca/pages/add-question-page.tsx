@@ -1,9 +1,5 @@
-import {
-  DATA_FROM_MANUAL,
-  facaInfoBody,
-  type FacaInfo,
-  type MediaRef,
-} from '@linewatch/contracts/faca';
+import type { FacaInfo, MediaRef } from '@linewatch/contracts/faca';
+import { DATA_FROM_MANUAL } from '@linewatch/contracts/faca-labels';
 import { facaApi } from '@linewatch/contracts/faca-api';
 import { Form, Input, Selector, TextArea } from 'antd-mobile';
 import { Fragment, useEffect, useState } from 'react';
@@ -83,9 +79,13 @@ const AddQuestionPage = () => {
   const existing = useQuestion(id);
   const workmanships = useOptions('workmanship');
   const influences = useOptions('influence');
-  const save = useFormSave(facaApi.addOrUpdateFacaInfo, facaInfoBody, (saved) => {
-    void navigate(links.facaEditFaca(saved.id), { replace: true });
-  });
+  const save = useFormSave(
+    facaApi.addOrUpdateFacaInfo,
+    () => import('@linewatch/contracts/faca').then((c) => c.facaInfoBody),
+    (saved) => {
+      void navigate(links.facaEditFaca(saved.id), { replace: true });
+    },
+  );
   const [values, setValues] = useState<Values>(() => initial(params));
   useEffect(() => {
     if (existing.data) setValues(fromQuestion(existing.data));
@@ -96,7 +96,7 @@ const AddQuestionPage = () => {
       setValues((v) => ({ ...v, [key]: value }));
 
   const submit = () =>
-    save.submit({
+    void save.submit({
       ...(id ? { id } : {}),
       snCode: values.snCode,
       workmanship: values.workmanship,

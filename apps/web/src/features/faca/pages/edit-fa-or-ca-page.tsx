@@ -1,10 +1,5 @@
-import {
-  caInfoBody,
-  caStatusLabels,
-  faInfoBody,
-  type FacaInfo,
-  type MediaRef,
-} from '@linewatch/contracts/faca';
+import type { FacaInfo, MediaRef } from '@linewatch/contracts/faca';
+import { caStatusLabels } from '@linewatch/contracts/faca-labels';
 import { facaApi } from '@linewatch/contracts/faca-api';
 import { Form, Input, Selector, TextArea } from 'antd-mobile';
 import { useState } from 'react';
@@ -17,13 +12,17 @@ import { useFormSave } from '../components/validate.ts';
 
 const FaForm = ({ q, id }: { q: FacaInfo; id: number | null }) => {
   const navigate = useNavigate();
-  const save = useFormSave(facaApi.addOrUpdateFaInfo, faInfoBody, () => void navigate(-1));
+  const save = useFormSave(
+    facaApi.addOrUpdateFaInfo,
+    () => import('@linewatch/contracts/faca').then((c) => c.faInfoBody),
+    () => void navigate(-1),
+  );
   const fa = q.faInfos.find((f) => f.id === id);
   const [text, setText] = useState(fa?.faDescription ?? '');
   const [pics, setPics] = useState<MediaRef[]>(fa?.faPicList ?? []);
   const [videos, setVideos] = useState<MediaRef[]>(fa?.faVideoList ?? []);
   const submit = () =>
-    save.submit({
+    void save.submit({
       ...(id ? { id } : {}),
       facaInfoId: q.id,
       faDescription: text,
@@ -57,7 +56,11 @@ const FaForm = ({ q, id }: { q: FacaInfo; id: number | null }) => {
 
 const CaForm = ({ q, id }: { q: FacaInfo; id: number | null }) => {
   const navigate = useNavigate();
-  const save = useFormSave(facaApi.addOrUpdateCaInfo, caInfoBody, () => void navigate(-1));
+  const save = useFormSave(
+    facaApi.addOrUpdateCaInfo,
+    () => import('@linewatch/contracts/faca').then((c) => c.caInfoBody),
+    () => void navigate(-1),
+  );
   const handlers = useHandlers(q.snCode);
   const ca = q.faInfos.flatMap((f) => f.caInfos).find((c) => c.id === id);
   const [v, setV] = useState({
@@ -73,7 +76,7 @@ const CaForm = ({ q, id }: { q: FacaInfo; id: number | null }) => {
   const set = (key: keyof typeof v) => (value: string | string[]) =>
     setV((old) => ({ ...old, [key]: value }));
   const submit = () =>
-    save.submit({
+    void save.submit({
       ...(id ? { id } : {}),
       facaInfoId: q.id,
       faInfoId: v.faInfoId,

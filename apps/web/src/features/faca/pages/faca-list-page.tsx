@@ -1,4 +1,5 @@
-import { FACA_STATUS, facaStatusLabels, type FacaInfo } from '@linewatch/contracts/faca';
+import type { FacaInfo } from '@linewatch/contracts/faca';
+import { FACA_STATUS, facaStatusLabels } from '@linewatch/contracts/faca-labels';
 import { Button, Collapse, Input, Selector } from 'antd-mobile';
 import { AddOutline } from 'antd-mobile-icons';
 import { useState } from 'react';

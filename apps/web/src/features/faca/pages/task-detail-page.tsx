@@ -1,4 +1,5 @@
-import { CA_STATUS, taskResultBody, type MediaRef } from '@linewatch/contracts/faca';
+import type { MediaRef } from '@linewatch/contracts/faca';
+import { CA_STATUS } from '@linewatch/contracts/faca-labels';
 import { facaApi } from '@linewatch/contracts/faca-api';
 import { Form, Selector, TextArea } from 'antd-mobile';
 import { useState } from 'react';
@@ -17,7 +18,11 @@ const TaskDetailPage = () => {
   const faInfoId = Number(params.get('faInfoId'));
   const caInfoId = Number(params.get('caInfoId'));
   const question = useQuestion(facaInfoId);
-  const save = useFormSave(facaApi.submitTask, taskResultBody, () => void navigate(-1));
+  const save = useFormSave(
+    facaApi.submitTask,
+    () => import('@linewatch/contracts/faca').then((c) => c.taskResultBody),
+    () => void navigate(-1),
+  );
   const [treatment, setTreatment] = useState<string>('');
   const [ngReason, setNgReason] = useState('');
   const [pics, setPics] = useState<MediaRef[]>([]);
@@ -26,7 +31,7 @@ const TaskDetailPage = () => {
   const ca = fa?.caInfos.find((c) => c.id === caInfoId);
 
   const submit = () =>
-    save.submit({ caId: caInfoId, treatment, ngReason, picIds: pics.map((p) => p.id) });
+    void save.submit({ caId: caInfoId, treatment, ngReason, picIds: pics.map((p) => p.id) });
 
   return (
     <PageFrame title="任务详情">

@@ -1,4 +1,5 @@
-import { taskStatusLabels, caStatusLabels, type Task } from '@linewatch/contracts/faca';
+import type { Task } from '@linewatch/contracts/faca';
+import { taskStatusLabels, caStatusLabels } from '@linewatch/contracts/faca-labels';
 import { Input, Selector } from 'antd-mobile';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';

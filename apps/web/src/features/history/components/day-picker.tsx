@@ -1,8 +1,12 @@
-import { Button, DatePicker } from 'antd-mobile';
-import { useState } from 'react';
-import { calendarMax, calendarMin, dateOf, dayString } from '../dates.ts';
+import { Button } from 'antd-mobile';
+import { lazy, useState } from 'react';
+import { OnFirstOpen } from '../../../shared/components/on-first-open.tsx';
 
-/** A day on a button; tapping opens the calendar (2014 up to today, spec section 9). */
+const DayCalendar = lazy(() =>
+  import('./day-calendar.tsx').then(({ DayCalendar }) => ({ default: DayCalendar })),
+);
+
+/** A day on a button; tapping opens the calendar. */
 export const DayPicker = ({
   value,
   onChange,
@@ -18,16 +22,9 @@ export const DayPicker = ({
       <Button size="small" onClick={() => setOpen(true)} data-testid={testId}>
         {value}
       </Button>
-      <DatePicker
-        visible={open}
-        title="选择日期"
-        precision="day"
-        min={calendarMin}
-        max={calendarMax()}
-        value={dateOf(value)}
-        onClose={() => setOpen(false)}
-        onConfirm={(date) => onChange(dayString(date))}
-      />
+      <OnFirstOpen open={open}>
+        <DayCalendar open={open} value={value} onClose={() => setOpen(false)} onChange={onChange} />
+      </OnFirstOpen>
     </>
   );
 };

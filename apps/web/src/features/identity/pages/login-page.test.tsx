@@ -72,7 +72,7 @@ describe('login page', () => {
     const { router } = renderPage(paths.center, { api, signedIn: false });
     await vi.waitFor(() => expect(router.state.location.pathname).toBe(paths.login));
     expect(new URLSearchParams(router.state.location.search).get('redirect')).toBe(paths.center);
-    expect(toasts).toContain('请重新登录');
+    await vi.waitFor(() => expect(toasts).toContain('请重新登录'));
     expect(useSession.getState().keyId).toBeNull();
     toast.mockRestore();
   });

@@ -67,7 +67,7 @@ describe('WeChat login page', () => {
     expect(api.calls(identityApi.wechatUserInfo)).toEqual([{ code: 'code-1', state: 'state-1' }]);
     expect(api.calls(identityApi.wechatBindUser)).toEqual([]);
     expect(useSession.getState()).toMatchObject({ keyId: 'key-w', signedInWith: 'wechat' });
-    expect(toasts).toContain(identityMessages.loginOk);
+    await vi.waitFor(() => expect(toasts).toContain(identityMessages.loginOk));
   });
 
   it('binds an unbound openId with the password, and drops the spent code from the address', async () => {
@@ -111,7 +111,7 @@ describe('WeChat login page', () => {
     );
     renderPage(links.login(paths.center, 'bad', 's'), { api, signedIn: false });
     await screen.findByRole('button', { name: '登录' }, { timeout: 10_000 });
-    expect(toasts).toContain(identityMessages.openIdFailed);
+    await vi.waitFor(() => expect(toasts).toContain(identityMessages.openIdFailed));
   });
 });
 
@@ -146,7 +146,7 @@ describe('DingTalk login page', () => {
     const page = await screen.findByTestId('login-page', {}, { timeout: 10_000 });
     await vi.waitFor(() => expect(page.dataset.binding).toBe('true'));
     expect(page.dataset.client).toBe('dingtalk');
-    expect(toasts).toContain(identityMessages.dingTalkNotBound);
+    await vi.waitFor(() => expect(toasts).toContain(identityMessages.dingTalkNotBound));
     expect(screen.getByTestId('login-apply-link').getAttribute('href')).toBe(paths.userApply);
     expect(config).toHaveBeenCalledWith(expect.objectContaining(ddConfig));
     expect(dd.runtime.permission.requestAuthCode).toHaveBeenCalledWith({ corpId: 'corp-1' });
