@@ -165,6 +165,8 @@ beforeAll(async () => {
     .set({ yield_target: 90, use_rate_target: 80, ng_target_number: 24 })
     .where('sn_code', 'in', [...sns, hidden])
     .execute();
+  // Written behind the server's back: the device registry learns it as an admin change would.
+  await server.linewatch.registry.reload();
   await writeRollups(sns[0]!, 1);
   await writeRollups(sns[1]!, 2);
   await writeRollups(sns[2]!, 3);
