@@ -61,12 +61,14 @@ export const createDevicesRepository = (db: Db) => ({
     return row.n;
   },
 
-  /** The machines the user follows: all of them, or those of `among` (a page's). */
-  async followed(userId: number, among?: string[]): Promise<Set<string>> {
-    if (among?.length === 0) return new Set();
-    let q = db.selectFrom('user_follows').select('sn_code').where('user_id', '=', userId);
-    if (among) q = q.where('sn_code', 'in', among);
-    return new Set((await q.execute()).map((r) => r.sn_code));
+  /** The machines a user follows. */
+  async followed(userId: number): Promise<Set<string>> {
+    const rows = await db
+      .selectFrom('user_follows')
+      .select('sn_code')
+      .where('user_id', '=', userId)
+      .execute();
+    return new Set(rows.map((r) => r.sn_code));
   },
 
   /** Some machines' figures of one day (rollup_day by primary key); none: no rollup that day. */

@@ -14,6 +14,7 @@ import { derive, emptyFigures, targetSoFar } from '../shared/metrics.ts';
 import { dayElapsedFraction, dayOf } from '../shared/time.ts';
 import type { LiveState } from '../telemetry/live-state.ts';
 import type { DeviceInfo, DeviceRegistry } from './device-registry.ts';
+import { FollowMarks } from './follow-marks.ts';
 import type { DevicesRepository } from './repository.ts';
 import { countOf, pageOf, selectMachines, type Selection } from './selection.ts';
 
@@ -23,7 +24,7 @@ export interface DevicesDeps {
   live: Pick<LiveState, 'statusOf' | 'todayOf'>;
   isGatewayOnline: (gatewayId: string) => boolean;
   /** The machines, their lines and groups, in the lists' order: pages and counts come from it. */
-  registry: Pick<DeviceRegistry, 'get' | 'lines'>;
+  registry: Pick<DeviceRegistry, 'get' | 'lines' | 'version'>;
   timeZone: string;
 }
 
@@ -65,13 +66,17 @@ export const createDevicesService = ({
   timeZone,
 }: DevicesDeps) => {
   const visibleLineIds = (user: SessionUser) => repo.visibleLineIds(user.userId, user.isAdmin);
+  const followMarks = new FollowMarks(
+    (userId) => repo.followed(userId),
+    () => registry.version,
+  );
 
   /**
    * The list's machines, from the device registry: the user's lines, the menu's line and group,
    * the search, and with isFollow=1 only those the user follows (`followed`, read once).
    */
   const selectionOf = async (user: SessionUser, query: ListFilter) => {
-    const followed = query.isFollow === '1' ? await repo.followed(user.userId) : undefined;
+    const followed = query.isFollow === '1' ? await followMarks.of(user.userId) : undefined;
     const selection: Selection = {
       lineIds: await visibleLineIds(user),
       lineName: query.produceLine,
@@ -116,8 +121,8 @@ export const createDevicesService = ({
     },
 
     /**
-     * A page of the list, chosen in memory (the device registry and the live state); the
-     * database is asked only for the page's follow marks, and for a past day its figures.
+     * A page of the list, chosen in memory (the device registry, the live state and the user's
+     * follow marks, kept): the database is asked only for a past day's figures.
      */
     async list(user: SessionUser, query: ListQuery, now = Date.now()): Promise<MachineListReply> {
       const { selection, followed } = await selectionOf(user, query);
@@ -143,7 +148,7 @@ export const createDevicesService = ({
       const day = query.dataDate || dayOf(now, timeZone);
       const isToday = day === dayOf(now, timeZone);
       const [marks, pastDay] = await Promise.all([
-        followed ?? repo.followed(user.userId, sns),
+        followed ?? followMarks.of(user.userId),
         isToday ? undefined : repo.dayFigures(sns, day),
       ]);
       // Count targets of a day in progress are prorated to its elapsed part (DESIGN.md section 5).
@@ -194,6 +199,9 @@ export const createDevicesService = ({
         for (const d of machines) summary[live.statusOf(d.sn, now)] += 1;
       return summary;
     },
+
+    /** A user followed or unfollowed machines: the list's marks are read again. */
+    followsChanged: (userId: number) => followMarks.forget(userId),
 
     /** The left menu: all, subscribed, then each visible line with its product groups. */
     async menu(user: SessionUser, isFollow: boolean): Promise<MenuNode[]> {
