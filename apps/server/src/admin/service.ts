@@ -47,7 +47,10 @@ export interface AdminDeps {
   repo: AdminRepository;
   /** identity's service: ends a user's sessions and closes their sockets (4405). */
   endUserSessions: (userId: number) => Promise<void>;
-  /** After machines change: the device registry the hot paths read (devices/device-registry.ts). */
+  /**
+   * After machines, lines or groups change: the device registry the hot paths and the lists read
+   * (devices/device-registry.ts).
+   */
   reloadMachines: () => Promise<void>;
   /** Sends an applicant their account by SMS (applications' channel). */
   tell: (mobile: string, text: string) => Promise<void>;
@@ -302,6 +305,8 @@ export const createAdminService = ({ repo, endUserSessions, reloadMachines, tell
         await audit(r, actor, 'line.update', `line:${body.name}`, before, body);
         return body.id;
       });
+      // The registry holds each machine's line name and the lines' order (the list's pages).
+      await reloadMachines();
       return lineView(id);
     },
 

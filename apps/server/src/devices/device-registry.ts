@@ -17,6 +17,9 @@ export interface DeviceInfo {
   deviceName: string;
   nickSnCode: string;
   lineId: number;
+  lineName: string;
+  /** The product group's name; null for a machine in no group. */
+  groupName: string | null;
   gatewayId: string | null;
   produceTargetNumber: number;
   ngTargetNumber: number;
@@ -24,14 +27,27 @@ export interface DeviceInfo {
   ppmTarget: number;
   /** … and the most it can make, when set. */
   maxPpm: number | null;
+  yieldTarget: number;
+  superiorityRateTarget: number;
+  useRateTarget: number;
+}
+
+/** A production line with machines, and its machines in SN order. */
+export interface RegistryLine {
+  id: number;
+  name: string;
+  machines: DeviceInfo[];
 }
 
 /**
  * Machines by SN, cached for the hot paths (ingest checks each reading's gateway binding; sockets
- * check visibility). Reloaded after anything changes machines or bindings.
+ * check visibility; the device list and the statistics choose their page here). Reloaded after
+ * anything changes machines, bindings, lines or groups — on the instance that changed them.
  */
 export class DeviceRegistry {
   #devices = new Map<string, DeviceInfo>();
+  #lines: RegistryLine[] = [];
+  #version = 0;
 
   #reloading: Promise<void> | null = null;
   #again = false;
@@ -71,44 +87,72 @@ export class DeviceRegistry {
   }
 
   async reload(): Promise<void> {
+    // The lists' order (line sort, line, SN) is the database's, collation included: kept here
+    // as read, never sorted again in JavaScript.
     const rows = await this.db
-      .selectFrom('devices')
+      .selectFrom('devices as d')
+      .innerJoin('production_lines as l', 'l.id', 'd.line_id')
+      .leftJoin('product_groups as g', 'g.id', 'd.group_id')
       .select([
-        'sn_code',
-        'device_name',
-        'nick_sn_code',
-        'line_id',
-        'gateway_id',
-        'produce_target_number',
-        'ng_target_number',
-        'ppm_target',
-        'max_ppm',
+        'd.sn_code',
+        'd.device_name',
+        'd.nick_sn_code',
+        'd.line_id',
+        'l.name as line_name',
+        'g.name as group_name',
+        'd.gateway_id',
+        'd.produce_target_number',
+        'd.ng_target_number',
+        'd.ppm_target',
+        'd.max_ppm',
+        'd.yield_target',
+        'd.superiority_rate_target',
+        'd.use_rate_target',
       ])
+      .orderBy('l.sort')
+      .orderBy('l.id')
+      .orderBy('d.sn_code')
       .execute();
-    this.#devices = new Map(
-      rows.map((r) => [
-        r.sn_code,
-        {
-          sn: r.sn_code,
-          deviceName: r.device_name,
-          nickSnCode: r.nick_sn_code,
-          lineId: r.line_id,
-          gatewayId: r.gateway_id,
-          produceTargetNumber: r.produce_target_number,
-          ngTargetNumber: r.ng_target_number,
-          ppmTarget: r.ppm_target,
-          maxPpm: r.max_ppm,
-        },
-      ]),
-    );
+    const devices = new Map<string, DeviceInfo>();
+    const lines: RegistryLine[] = [];
+    for (const r of rows) {
+      const device: DeviceInfo = {
+        sn: r.sn_code,
+        deviceName: r.device_name,
+        nickSnCode: r.nick_sn_code,
+        lineId: r.line_id,
+        lineName: r.line_name,
+        groupName: r.group_name,
+        gatewayId: r.gateway_id,
+        produceTargetNumber: r.produce_target_number,
+        ngTargetNumber: r.ng_target_number,
+        ppmTarget: r.ppm_target,
+        maxPpm: r.max_ppm,
+        yieldTarget: r.yield_target,
+        superiorityRateTarget: r.superiority_rate_target,
+        useRateTarget: r.use_rate_target,
+      };
+      devices.set(device.sn, device);
+      const line = lines.at(-1);
+      if (line?.id === device.lineId) line.machines.push(device);
+      else lines.push({ id: device.lineId, name: device.lineName, machines: [device] });
+    }
+    this.#devices = devices;
+    this.#lines = lines;
+    this.#version++;
   }
 
   get(sn: string): DeviceInfo | undefined {
     return this.#devices.get(sn);
   }
 
-  /** Every known machine's SN. */
-  sns(): IterableIterator<string> {
-    return this.#devices.keys();
+  /** The lines that have machines, in the lists' order (line sort, then id), each in SN order. */
+  lines(): readonly RegistryLine[] {
+    return this.#lines;
+  }
+
+  /** Changes with every reload: what was derived from the machines before is stale. */
+  get version(): number {
+    return this.#version;
   }
 }

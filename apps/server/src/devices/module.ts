@@ -13,14 +13,12 @@ declare module 'fastify' {
 /** The machine list, menu and status summary, and the visibility decision (`checkMachine`). */
 export const devicesModule = fp(
   async (app, { core }: { core: Core }) => {
-    const { registry } = core;
     const { presence } = app.gateways;
     const devices = createDevicesService({
       repo: createDevicesRepository(core.database.db),
       live: core.live,
       isGatewayOnline: (gatewayId) => presence.isOnline(gatewayId),
-      allSns: () => registry.sns(),
-      deviceOf: (sn) => registry.get(sn),
+      registry: core.registry,
       timeZone: core.config.TIMEZONE,
     });
     app.decorate('devices', devices);

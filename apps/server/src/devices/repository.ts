@@ -1,20 +1,14 @@
 import { sql, type SelectQueryBuilder } from 'kysely';
 import type { Db } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
-import { ADDED_COLUMNS } from '../shared/metrics.ts';
+import { figuresFromRow, type Figures } from '../shared/metrics.ts';
 
+/** Which machines the menu counts. */
 export interface DeviceFilter {
   /** null: every line (an admin). */
   lineIds: number[] | null;
   followedBy?: number | undefined;
-  lineName?: string | undefined;
-  groupName?: string | undefined;
-  search?: string | undefined;
-  /** Only these machines (a live status filter); an empty list matches none. */
-  snIn?: string[] | undefined;
 }
-
-const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 type DeviceQuery = SelectQueryBuilder<
   Database & {
@@ -45,22 +39,6 @@ const filtered = (db: Db, f: DeviceFilter): DeviceQuery => {
       ),
     );
   }
-  if (f.lineName) q = q.where('l.name', '=', f.lineName);
-  if (f.groupName) q = q.where('g.name', '=', f.groupName);
-  if (f.search) {
-    const pattern = `%${escapeLike(f.search)}%`;
-    q = q.where((eb) =>
-      eb.or([
-        eb('d.sn_code', 'ilike', pattern),
-        eb('d.nick_sn_code', 'ilike', pattern),
-        eb('d.device_name', 'ilike', pattern),
-      ]),
-    );
-  }
-  if (f.snIn) {
-    const sns = f.snIn;
-    q = sns.length ? q.where('d.sn_code', 'in', sns) : q.where(sql<boolean>`false`);
-  }
   return q;
 };
 
@@ -83,76 +61,26 @@ export const createDevicesRepository = (db: Db) => ({
     return row.n;
   },
 
-  /** The SNs of the machines a filter matches (the status summary counts them by live state). */
-  async deviceSns(filter: DeviceFilter): Promise<string[]> {
-    const rows = await filtered(db, filter).select('d.sn_code').execute();
-    return rows.map((r) => r.sn_code);
+  /** The machines a user follows. */
+  async followed(userId: number): Promise<Set<string>> {
+    const rows = await db
+      .selectFrom('user_follows')
+      .select('sn_code')
+      .where('user_id', '=', userId)
+      .execute();
+    return new Set(rows.map((r) => r.sn_code));
   },
 
-  /**
-   * A page of machines; within a line, those in `faultFirst` (in fault now) come first. The page
-   * is chosen on the devices alone (a sort of SNs), and only its rows are joined with their day's
-   * rollup and follow mark: with 10,000 machines, joining every machine before the sort cost
-   * hundreds of ms a page.
-   */
-  pageDevices(
-    filter: DeviceFilter,
-    day: string,
-    userId: number,
-    offset: number,
-    limit: number,
-    faultFirst: string[] = [],
-  ) {
-    const faultRank = faultFirst.length
-      ? sql<number>`case when d.sn_code in (${sql.join(faultFirst.map((sn) => sql`${sn}`))}) then 0 else 1 end`
-      : sql<number>`1`;
-    const page = filtered(db, filter)
-      .select([
-        'd.sn_code',
-        'l.sort as line_sort',
-        'l.id as line_id',
-        'l.name as line_name',
-        'g.name as group_name',
-        faultRank.as('fault_rank'),
-      ])
-      .orderBy('l.sort')
-      .orderBy('l.id')
-      .orderBy('fault_rank')
-      .orderBy('d.sn_code')
-      .offset(offset)
-      .limit(limit);
-    return db
-      .selectFrom(page.as('p'))
-      .innerJoin('devices as d', 'd.sn_code', 'p.sn_code')
-      .leftJoin('rollup_day as r', (join) =>
-        join.onRef('r.sn_code', '=', 'd.sn_code').on('r.day', '=', day),
-      )
-      .select([
-        'd.sn_code',
-        'd.nick_sn_code',
-        'd.device_name',
-        'd.gateway_id',
-        'd.ppm_target',
-        'd.yield_target',
-        'd.superiority_rate_target',
-        'd.use_rate_target',
-        'd.produce_target_number',
-        'd.ng_target_number',
-        'p.line_name',
-        'p.group_name',
-        // The day's figures (figuresFromRow), zero for a machine with no rollup that day.
-        ...([...ADDED_COLUMNS, 'max_minute_produced'] as const).map((c) =>
-          sql<number>`coalesce(${sql.ref(`r.${c}`)}, 0)`.as(c),
-        ),
-        sql<boolean>`exists (select 1 from user_follows uf where uf.sn_code = d.sn_code and uf.user_id = ${userId})`.as(
-          'is_collect',
-        ),
-      ])
-      .orderBy('p.line_sort')
-      .orderBy('p.line_id')
-      .orderBy('p.fault_rank')
-      .orderBy('d.sn_code')
+  /** Some machines' figures of one day (rollup_day by primary key); none: no rollup that day. */
+  async dayFigures(sns: string[], day: string): Promise<Map<string, Figures>> {
+    if (sns.length === 0) return new Map();
+    const rows = await db
+      .selectFrom('rollup_day')
+      .selectAll()
+      .where('sn_code', 'in', sns)
+      .where('day', '=', day)
       .execute();
+    return new Map(rows.map((r) => [r.sn_code, figuresFromRow(r)]));
   },
 
   /** Machines per line and product group, for the menu. */
@@ -178,13 +106,6 @@ export const createDevicesRepository = (db: Db) => ({
     if (lineIds) q = lineIds.length ? q.where('id', 'in', lineIds) : q.where(sql<boolean>`false`);
     return q.execute();
   },
-
-  deviceExists: async (sn: string) =>
-    (await db
-      .selectFrom('devices')
-      .select('sn_code')
-      .where('sn_code', '=', sn)
-      .executeTakeFirst()) !== undefined,
 });
 
 export type DevicesRepository = ReturnType<typeof createDevicesRepository>;

@@ -8,6 +8,7 @@ import { openTestDb, type TestDb } from '../test/test-db.ts';
 import { DeviceRegistry } from './device-registry.ts';
 import { createDevicesRepository } from './repository.ts';
 import { createDevicesService, type DevicesService } from './service.ts';
+import { emptyFigures } from '../shared/metrics.ts';
 
 // The devices service on a real database of its own (a clone of the migrated template): the SQL
 // of visibility, paging, search and the menu, without HTTP, the broker or the rest of the server.
@@ -57,10 +58,9 @@ beforeAll(async () => {
   await registry.reload();
   devices = createDevicesService({
     repo: createDevicesRepository(db),
-    live: { statusOf: (sn) => statuses.get(sn) ?? 'offLine' },
+    live: { statusOf: (sn) => statuses.get(sn) ?? 'offLine', todayOf: () => emptyFigures() },
     isGatewayOnline: (gatewayId) => gatewayId === online.id,
-    allSns: () => registry.sns(),
-    deviceOf: (sn) => registry.get(sn),
+    registry,
     timeZone: 'Asia/Shanghai',
   });
 });

@@ -10,21 +10,21 @@ import type { z } from 'zod';
 import type { machineListQuery } from '@linewatch/contracts/devices';
 import { forbidden } from '../http/envelope.ts';
 import type { SessionUser } from '../identity/service.ts';
-import { derive, figuresFromRow, targetSoFar } from '../shared/metrics.ts';
+import { derive, emptyFigures, targetSoFar } from '../shared/metrics.ts';
 import { dayElapsedFraction, dayOf } from '../shared/time.ts';
 import type { LiveState } from '../telemetry/live-state.ts';
-import type { DeviceInfo } from './device-registry.ts';
+import type { DeviceInfo, DeviceRegistry } from './device-registry.ts';
+import { FollowMarks } from './follow-marks.ts';
 import type { DevicesRepository } from './repository.ts';
+import { countOf, pageOf, selectMachines, type Selection } from './selection.ts';
 
 export interface DevicesDeps {
   repo: DevicesRepository;
-  /** Each machine's status now, from memory. */
-  live: Pick<LiveState, 'statusOf'>;
+  /** Each machine's status and today's figures now, from memory. */
+  live: Pick<LiveState, 'statusOf' | 'todayOf'>;
   isGatewayOnline: (gatewayId: string) => boolean;
-  /** Every known machine (the device registry): live-status filters and ordering look at them. */
-  allSns: () => Iterable<string>;
-  /** A machine by SN (the device registry). */
-  deviceOf: (sn: string) => DeviceInfo | undefined;
+  /** The machines, their lines and groups, in the lists' order: pages and counts come from it. */
+  registry: Pick<DeviceRegistry, 'get' | 'lines' | 'version'>;
   timeZone: string;
 }
 
@@ -41,36 +41,59 @@ interface ListFilter {
   nameTag?: string | undefined;
 }
 
+/** The statistics' narrowing: a product line and group (an empty text is no filter). */
+export interface MachineFilter {
+  lineName?: string | undefined;
+  groupName?: string | undefined;
+}
+
+/** A line's machines with those in fault now first, each part in SN order. */
+const faultFirst = (
+  machines: readonly DeviceInfo[],
+  statusOf: (sn: string) => DeviceStatus,
+): readonly DeviceInfo[] => {
+  const inFault = machines.filter((d) => statusOf(d.sn) === 'error');
+  return inFault.length === 0
+    ? machines
+    : [...inFault, ...machines.filter((d) => statusOf(d.sn) !== 'error')];
+};
+
 export const createDevicesService = ({
   repo,
   live,
   isGatewayOnline,
-  allSns,
-  deviceOf,
+  registry,
   timeZone,
 }: DevicesDeps) => {
-  /** The machines in one live status now (from memory, not the database). */
-  const snsIn = (status: DeviceStatus, now: number): string[] => {
-    const sns: string[] = [];
-    for (const sn of allSns()) if (live.statusOf(sn, now) === status) sns.push(sn);
-    return sns;
+  const visibleLineIds = (user: SessionUser) => repo.visibleLineIds(user.userId, user.isAdmin);
+  const followMarks = new FollowMarks(
+    (userId) => repo.followed(userId),
+    () => registry.version,
+  );
+
+  /**
+   * The list's machines, from the device registry: the user's lines, the menu's line and group,
+   * the search, and with isFollow=1 only those the user follows (`followed`, read once).
+   */
+  const selectionOf = async (user: SessionUser, query: ListFilter) => {
+    const followed = query.isFollow === '1' ? await followMarks.of(user.userId) : undefined;
+    const selection: Selection = {
+      lineIds: await visibleLineIds(user),
+      lineName: query.produceLine,
+      groupName: query.produceGroup,
+      search: query.nameTag,
+      keep: followed && ((sn) => followed.has(sn)),
+    };
+    return { selection, followed };
   };
 
-  const filterOf = async (user: SessionUser, query: ListFilter) => ({
-    lineIds: await repo.visibleLineIds(user.userId, user.isAdmin),
-    followedBy: query.isFollow === '1' ? user.userId : undefined,
-    lineName: query.produceLine || undefined,
-    groupName: query.produceGroup || undefined,
-    search: query.nameTag || undefined,
-  });
-
   const canSee = async (user: SessionUser, lineId: number): Promise<boolean> => {
-    const lines = await repo.visibleLineIds(user.userId, user.isAdmin);
+    const lines = await visibleLineIds(user);
     return lines === null || lines.includes(lineId);
   };
 
   return {
-    visibleLineIds: (user: SessionUser) => repo.visibleLineIds(user.userId, user.isAdmin),
+    visibleLineIds,
 
     canSee,
 
@@ -79,66 +102,86 @@ export const createDevicesService = ({
      * SN no machine has is `unknown`, a machine on a line the user was not granted `forbidden`.
      */
     async checkMachine(user: SessionUser, sn: string): Promise<MachineCheck> {
-      const device = deviceOf(sn);
+      const device = registry.get(sn);
       if (!device) return { ok: false, reason: 'unknown' };
       if (!(await canSee(user, device.lineId))) return { ok: false, reason: 'forbidden' };
       return { ok: true, device };
     },
 
+    /**
+     * A page of the machines the user may see, narrowed to a product line and group, in the
+     * lists' order (line, then SN), and how many there are: from the device registry.
+     */
+    async machines(user: SessionUser, filter: MachineFilter, offset: number, limit: number) {
+      const lines = selectMachines(registry.lines(), {
+        lineIds: await visibleLineIds(user),
+        ...filter,
+      });
+      return { total: countOf(lines), page: pageOf(lines, offset, limit) };
+    },
+
+    /**
+     * A page of the list, chosen in memory (the device registry, the live state and the user's
+     * follow marks, kept): the database is asked only for a past day's figures.
+     */
     async list(user: SessionUser, query: ListQuery, now = Date.now()): Promise<MachineListReply> {
-      const filter = {
-        ...(await filterOf(user, query)),
-        snIn: query.deviceStatus ? snsIn(query.deviceStatus, now) : undefined,
-      };
-      const total = await repo.countDevices(filter);
+      const { selection, followed } = await selectionOf(user, query);
+      const status = query.deviceStatus;
+      if (status) {
+        const keepFollowed = selection.keep;
+        selection.keep = (sn) =>
+          live.statusOf(sn, now) === status && (!keepFollowed || keepFollowed(sn));
+      }
+      const lines = selectMachines(registry.lines(), selection);
+      const total = countOf(lines);
       // An exact SN the user may not see: say so instead of "no result" (spec section 6).
-      if (
-        total === 0 &&
-        filter.search &&
-        filter.lineIds &&
-        (await repo.deviceExists(filter.search))
-      )
+      if (total === 0 && selection.search && selection.lineIds && registry.get(selection.search))
         throw forbidden();
-      const day = query.dataDate || dayOf(now, timeZone);
-      const rows = await repo.pageDevices(
-        filter,
-        day,
-        user.userId,
+      const page = pageOf(
+        lines,
         (query.pageIndex - 1) * query.pageSize,
         query.pageSize,
         // Machines in fault first within their line: they need someone now.
-        query.deviceStatus ? [] : snsIn('error', now),
+        status ? undefined : (machines) => faultFirst(machines, (sn) => live.statusOf(sn, now)),
       );
+      const sns = page.map((d) => d.sn);
+      const day = query.dataDate || dayOf(now, timeZone);
+      const isToday = day === dayOf(now, timeZone);
+      const [marks, pastDay] = await Promise.all([
+        followed ?? followMarks.of(user.userId),
+        isToday ? undefined : repo.dayFigures(sns, day),
+      ]);
       // Count targets of a day in progress are prorated to its elapsed part (DESIGN.md section 5).
       const elapsed = dayElapsedFraction(day, now, timeZone);
-      const data = rows.map((r): MachineCard => {
-        const figures = derive(figuresFromRow(r));
-        const produceDue = targetSoFar(r.produce_target_number, elapsed);
+      const data = page.map((d): MachineCard => {
+        const figures = isToday ? live.todayOf(d.sn, now) : (pastDay?.get(d.sn) ?? emptyFigures());
+        const derived = derive(figures);
+        const produceDue = targetSoFar(d.produceTargetNumber, elapsed);
         return {
-          snCode: r.sn_code,
-          nickSnCode: r.nick_sn_code,
-          deviceName: r.device_name,
-          deviceStatus: live.statusOf(r.sn_code, now),
-          iot: r.gateway_id === null ? 0 : isGatewayOnline(r.gateway_id) ? 1 : 2,
-          isCollect: r.is_collect,
-          produceLine: r.line_name,
-          produceGroup: r.group_name ?? '',
-          produceNumber: r.produced,
-          produceTargetNumber: r.produce_target_number,
+          snCode: d.sn,
+          nickSnCode: d.nickSnCode,
+          deviceName: d.deviceName,
+          deviceStatus: live.statusOf(d.sn, now),
+          iot: d.gatewayId === null ? 0 : isGatewayOnline(d.gatewayId) ? 1 : 2,
+          isCollect: marks.has(d.sn),
+          produceLine: d.lineName,
+          produceGroup: d.groupName ?? '',
+          produceNumber: figures.produced,
+          produceTargetNumber: d.produceTargetNumber,
           produceTargetDue: produceDue.amount,
-          ngNumber: r.ng,
-          ngTargetNumber: r.ng_target_number,
-          ngTargetDue: targetSoFar(r.ng_target_number, elapsed).amount,
+          ngNumber: figures.ng,
+          ngTargetNumber: d.ngTargetNumber,
+          ngTargetDue: targetSoFar(d.ngTargetNumber, elapsed).amount,
           targetPartial: produceDue.partial,
-          ppm: figures.ppm,
-          maxPPM: figures.maxPPM,
-          ppmTarget: r.ppm_target,
-          superiorityRate: figures.superiorityRate,
-          superiorityRateTarget: r.superiority_rate_target,
-          yield: figures.yield,
-          yieldTarget: r.yield_target,
-          useRate: figures.useRate,
-          useRateTarget: r.use_rate_target,
+          ppm: derived.ppm,
+          maxPPM: derived.maxPPM,
+          ppmTarget: d.ppmTarget,
+          superiorityRate: derived.superiorityRate,
+          superiorityRateTarget: d.superiorityRateTarget,
+          yield: derived.yield,
+          yieldTarget: d.yieldTarget,
+          useRate: derived.useRate,
+          useRateTarget: d.useRateTarget,
         };
       });
       return { data, total };
@@ -150,15 +193,19 @@ export const createDevicesService = ({
       query: ListFilter,
       now = Date.now(),
     ): Promise<StatusSummary> {
-      const sns = await repo.deviceSns(await filterOf(user, query));
+      const { selection } = await selectionOf(user, query);
       const summary: StatusSummary = { running: 0, standBy: 0, error: 0, offLine: 0 };
-      for (const sn of sns) summary[live.statusOf(sn, now)] += 1;
+      for (const machines of selectMachines(registry.lines(), selection))
+        for (const d of machines) summary[live.statusOf(d.sn, now)] += 1;
       return summary;
     },
 
+    /** A user followed or unfollowed machines: the list's marks are read again. */
+    followsChanged: (userId: number) => followMarks.forget(userId),
+
     /** The left menu: all, subscribed, then each visible line with its product groups. */
     async menu(user: SessionUser, isFollow: boolean): Promise<MenuNode[]> {
-      const lineIds = await repo.visibleLineIds(user.userId, user.isAdmin);
+      const lineIds = await visibleLineIds(user);
       const [lines, groups, followed] = await Promise.all([
         repo.visibleLines(lineIds),
         repo.countByGroup({ lineIds, followedBy: isFollow ? user.userId : undefined }),

@@ -15,6 +15,7 @@ import { openTestDb, type TestDb } from '../test/test-db.ts';
 import { authPlugin } from './auth.ts';
 import { securityPlugin } from './security.ts';
 import { requireMachine, visibilityPlugin } from './visibility.ts';
+import { emptyFigures } from '../shared/metrics.ts';
 
 // requireMachine on a small server of its own: the real auth, security and visibility plugins
 // and the real identity and devices services on a real database, and two machine-scoped routes
@@ -43,10 +44,9 @@ beforeAll(async () => {
   await registry.reload();
   const devices = createDevicesService({
     repo: createDevicesRepository(db),
-    live: { statusOf: () => 'offLine' },
+    live: { statusOf: () => 'offLine', todayOf: () => emptyFigures() },
     isGatewayOnline: () => false,
-    allSns: () => registry.sns(),
-    deviceOf: (sn) => registry.get(sn),
+    registry,
     timeZone: 'Asia/Shanghai',
   });
   const signIn = async (u: { psnCode: string; password: string }) =>

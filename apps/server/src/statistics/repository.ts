@@ -1,31 +1,16 @@
 import { sql, type Expression, type SqlBool } from 'kysely';
 import type { Db } from '../db/database.ts';
-import {
-  ADDED_COLUMNS,
-  addFigures,
-  emptyFigures,
-  figuresFromRow,
-  type Figures,
-} from '../shared/metrics.ts';
-import type { RangeParts } from './time-range.ts';
+import { ADDED_COLUMNS, figuresFromRow, type Figures } from '../shared/metrics.ts';
 
-/** Which machines: the user's lines (null: every line, an admin), narrowed by line and group. */
+/** Which machines: the user's lines (null: every line, an admin). */
 export interface MachineFilter {
   lineIds: number[] | null;
-  lineName?: string | undefined;
-  groupName?: string | undefined;
 }
 
 const machines = (db: Db, f: MachineFilter) => {
-  let q = db
-    .selectFrom('devices as d')
-    .innerJoin('production_lines as l', 'l.id', 'd.line_id')
-    .leftJoin('product_groups as g', 'g.id', 'd.group_id');
-  if (f.lineIds)
-    q = f.lineIds.length ? q.where('d.line_id', 'in', f.lineIds) : q.where(sql<boolean>`false`);
-  if (f.lineName) q = q.where('l.name', '=', f.lineName);
-  if (f.groupName) q = q.where('g.name', '=', f.groupName);
-  return q;
+  const q = db.selectFrom('devices as d').innerJoin('production_lines as l', 'l.id', 'd.line_id');
+  if (!f.lineIds) return q;
+  return f.lineIds.length ? q.where('d.line_id', 'in', f.lineIds) : q.where(sql<boolean>`false`);
 };
 
 /** Sums of the additive figures, and the best observed minute as `max_minute_produced`. */
@@ -85,77 +70,38 @@ export const createStatisticsRepository = (db: Db) => ({
       .execute();
   },
 
-  async countMachines(f: MachineFilter): Promise<number> {
-    const row = await machines(db, f)
-      .select(sql<number>`count(*)::int`.as('n'))
-      .executeTakeFirstOrThrow();
-    return row.n;
+  /** Each machine's sums over a run of whole days (rollup_day); none: no rollup in them. */
+  async daySums(sns: string[], days: { first: string; last: string }) {
+    const rows = await db
+      .selectFrom('rollup_day')
+      .select(summed(sql.ref('max_minute_produced')))
+      .where('sn_code', 'in', sns)
+      .where('day', '>=', days.first)
+      .where('day', '<=', days.last)
+      .groupBy('sn_code')
+      .execute();
+    return new Map(rows.map((r): [string, Figures] => [r.sn_code, figuresFromRow(r)]));
   },
 
-  /** One page of machines with their targets, by line, then SN. */
-  pageMachines: (f: MachineFilter, offset: number, limit: number) =>
-    machines(db, f)
-      .select([
-        'd.sn_code',
-        'd.nick_sn_code',
-        'd.device_name',
-        'l.name as line_name',
-        'g.name as group_name',
-        'd.ppm_target',
-        'd.yield_target',
-        'd.use_rate_target',
-        'd.produce_target_number',
-        'd.ng_target_number',
-      ])
-      .orderBy('l.sort')
-      .orderBy('l.id')
-      .orderBy('d.sn_code')
-      .offset(offset)
-      .limit(limit)
-      .execute(),
-
   /**
-   * Each machine's figures over a range: whole days from rollup_day, the partial ends from
-   * rollup_minute (whose best minute is its observed parts, DESIGN.md section 5). A machine with
-   * no rollup in the range gets empty figures.
+   * Each machine's sums over minute windows, the partial days of a range (rollup_minute, whose
+   * best minute is its observed parts, DESIGN.md section 5); none: no rollup in them.
    */
-  async figures(sns: string[], range: RangeParts): Promise<Map<string, Figures>> {
-    const out = new Map(sns.map((sn) => [sn, emptyFigures()]));
-    if (sns.length === 0) return out;
-    const reads = [];
-    if (range.days) {
-      reads.push(
-        db
-          .selectFrom('rollup_day')
-          .select(summed(sql.ref('max_minute_produced')))
-          .where('sn_code', 'in', sns)
-          .where('day', '>=', range.days.first)
-          .where('day', '<=', range.days.last)
-          .groupBy('sn_code')
-          .execute(),
-      );
-    }
-    if (range.minutes.length) {
-      reads.push(
-        db
-          .selectFrom('rollup_minute')
-          .select(summed(sql<number>`produced - gap_produced`))
-          .where('sn_code', 'in', sns)
-          .where((eb) =>
-            eb.or(
-              range.minutes.map(([from, to]): Expression<SqlBool> =>
-                eb.and([eb('minute', '>=', new Date(from)), eb('minute', '<', new Date(to))]),
-              ),
-            ),
-          )
-          .groupBy('sn_code')
-          .execute(),
-      );
-    }
-    for (const rows of await Promise.all(reads)) {
-      for (const row of rows) addFigures(out.get(row.sn_code)!, figuresFromRow(row));
-    }
-    return out;
+  async minuteSums(sns: string[], windows: [number, number][]) {
+    const rows = await db
+      .selectFrom('rollup_minute')
+      .select(summed(sql<number>`produced - gap_produced`))
+      .where('sn_code', 'in', sns)
+      .where((eb) =>
+        eb.or(
+          windows.map(([from, to]): Expression<SqlBool> =>
+            eb.and([eb('minute', '>=', new Date(from)), eb('minute', '<', new Date(to))]),
+          ),
+        ),
+      )
+      .groupBy('sn_code')
+      .execute();
+    return new Map(rows.map((r): [string, Figures] => [r.sn_code, figuresFromRow(r)]));
   },
 });
 

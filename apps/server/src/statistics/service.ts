@@ -16,14 +16,21 @@ import {
 import type { DevicesService } from '../devices/service.ts';
 import { DomainError } from '../http/envelope.ts';
 import type { SessionUser } from '../identity/service.ts';
-import { derive } from '../shared/metrics.ts';
+import { addFigures, derive, emptyFigures } from '../shared/metrics.ts';
+import { dayOf } from '../shared/time.ts';
 import type { AreaFilter, PlaceColumn, StatisticsRepository } from './repository.ts';
-import { instantOf, splitRange, wallClockOf } from './time-range.ts';
+import { instantOf, splitRange, wallClockOf, type RangeParts } from './time-range.ts';
+import type { WholeDaySums } from './whole-day-sums.ts';
 
 export interface StatisticsDeps {
   repo: StatisticsRepository;
-  /** Line visibility and the product lines and groups, as the device list has them. */
-  devices: Pick<DevicesService, 'visibleLineIds' | 'menu'>;
+  /**
+   * Line visibility, the product lines and groups, and the visible machines in the lists' order
+   * (the device registry), as the device list has them.
+   */
+  devices: Pick<DevicesService, 'visibleLineIds' | 'menu' | 'machines'>;
+  /** Whole past days' sums kept between requests. */
+  wholeDays: WholeDaySums;
   timeZone: string;
 }
 
@@ -54,10 +61,38 @@ const AREA: Record<MapLevel, { within: PlaceColumn | null; by: PlaceColumn }> = 
 
 const DAY_MS = 86_400_000;
 
-export const createStatisticsService = ({ repo, devices, timeZone }: StatisticsDeps) => {
+export const createStatisticsService = ({ repo, devices, wholeDays, timeZone }: StatisticsDeps) => {
   const areaOf = ({ mapLevel, positionName }: MapArea): AreaFilter => {
     const { within } = AREA[mapLevel];
     return within ? { column: within, name: positionName } : null;
+  };
+
+  /**
+   * Each machine's figures over a range (DESIGN.md section 5): its whole days' sums from
+   * rollup_day (kept in `wholeDays`), plus its partial days' minutes from rollup_minute.
+   */
+  const figuresOf = async (sns: string[], range: RangeParts, now: number) => {
+    const out = new Map(sns.map((sn) => [sn, emptyFigures()]));
+    if (sns.length === 0) return out;
+    const { days, minutes } = range;
+    const [daySums, minuteSums] = await Promise.all([
+      days &&
+        wholeDays.read(
+          sns,
+          days,
+          dayOf(now, timeZone),
+          (missing) => repo.daySums(missing, days),
+          now,
+        ),
+      minutes.length > 0 ? repo.minuteSums(sns, minutes) : undefined,
+    ]);
+    for (const [sn, f] of out) {
+      const whole = daySums?.get(sn);
+      const partial = minuteSums?.get(sn);
+      if (whole) addFigures(f, whole);
+      if (partial) addFigures(f, partial);
+    }
+    return out;
   };
 
   /** The lines the user may see, each with its product groups (the device list's menu). */
@@ -128,41 +163,39 @@ export const createStatisticsService = ({ repo, devices, timeZone }: StatisticsD
       }
       const from = instantOf(input.dataStartDate!, timeZone);
       const to = instantOf(input.dataEndDate!, timeZone);
-      const filter = {
-        lineIds: await devices.visibleLineIds(user),
-        lineName: productLine,
-        groupName: productGroup,
-      };
-      const [total, machines] = await Promise.all([
-        repo.countMachines(filter),
-        repo.pageMachines(filter, (input.pageIndex - 1) * input.pageSize, input.pageSize),
-      ]);
-      const figures = await repo.figures(
-        machines.map((m) => m.sn_code),
+      const { total, page: machines } = await devices.machines(
+        user,
+        { lineName: productLine, groupName: productGroup },
+        (input.pageIndex - 1) * input.pageSize,
+        input.pageSize,
+      );
+      const figures = await figuresOf(
+        machines.map((m) => m.sn),
         splitRange(from, to, timeZone),
+        now,
       );
       // Day count targets, prorated to the range's length.
       const share = (to - from) / DAY_MS;
       const data = machines.map((m): StatisticsRow => {
-        const f = figures.get(m.sn_code)!;
+        const f = figures.get(m.sn)!;
         const d = derive(f);
         return {
-          machineCode: m.sn_code,
-          nickSnCode: m.nick_sn_code,
-          deviceName: m.device_name,
-          productLine: m.line_name,
-          productGroup: m.group_name ?? '',
+          machineCode: m.sn,
+          nickSnCode: m.nickSnCode,
+          deviceName: m.deviceName,
+          productLine: m.lineName,
+          productGroup: m.groupName ?? '',
           produceNumber: f.produced,
-          produceTargetNumber: Math.round(m.produce_target_number * share),
+          produceTargetNumber: Math.round(m.produceTargetNumber * share),
           ngNumber: f.ng,
-          ngTargetNumber: Math.round(m.ng_target_number * share),
+          ngTargetNumber: Math.round(m.ngTargetNumber * share),
           yield: d.yield,
-          yieldTarget: m.yield_target,
+          yieldTarget: m.yieldTarget,
           avgPPM: d.ppm,
           maxPPM: d.maxPPM,
-          ppmTarget: m.ppm_target,
+          ppmTarget: m.ppmTarget,
           useRate: d.useRate,
-          useRateTarget: m.use_rate_target,
+          useRateTarget: m.useRateTarget,
           preProcessWaitingTime: Math.round(f.idleUpstreamMs / 1000),
           afterProcessWaitingTime: Math.round(f.idleDownstreamMs / 1000),
           runningTime: Math.round(f.runningMs / 1000),

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { factories, type TestGroup, type TestLine } from '../test/factories.ts';
 import { connectGateway, reading, type GatewayClient } from '../test/gateway.ts';
 import { api, login } from '../test/http.ts';
+import { probes } from '../test/probes.ts';
 import { startTestServer, type TestServer } from '../test/test-server.ts';
 import { instantOf, wallClockOf } from './time-range.ts';
 
@@ -165,6 +166,8 @@ beforeAll(async () => {
     .set({ yield_target: 90, use_rate_target: 80, ng_target_number: 24 })
     .where('sn_code', 'in', [...sns, hidden])
     .execute();
+  // Written behind the server's back: the device registry learns it as an admin change would.
+  await server.linewatch.registry.reload();
   await writeRollups(sns[0]!, 1);
   await writeRollups(sns[1]!, 2);
   await writeRollups(sns[2]!, 3);
@@ -391,6 +394,35 @@ describe('statistics', () => {
     const all = minutes.filter((r) => r.sn === sns[1]);
     expect(row.produceNumber).toBe(all.reduce((s, r) => s + r.produced, 0));
     expect(row.maxPPM).toBe(Math.max(...all.map((r) => r.produced - r.gapProduced)));
+  });
+
+  it('shows a late replay into a past day in the next answer (whole days are kept between requests)', async () => {
+    const make = factories(server.linewatch);
+    const lateLine = await make.createLine();
+    const gw = await make.createGateway();
+    const sn = await make.createDevice({ line: lateLine, gateway: gw });
+    const query = {
+      dataStartDate: `${day(0)} 00:00:00`,
+      dataEndDate: `${day(3)} 00:00:00`,
+      filters: JSON.stringify({ productLine: lateLine.name }),
+    };
+    const rowOf = async () => (await page(admin, query)).data.find((r) => r.machineCode === sn)!;
+    expect((await rowOf()).produceNumber).toBe(0);
+    expect((await rowOf()).produceNumber).toBe(0);
+
+    // A gateway's buffer sent long after: readings of day(1), a minute apart.
+    const at = instantOf(`${day(1)} 12:00:00`, TZ);
+    const late = await connectGateway(server.mqttUrl, gw);
+    try {
+      await late.telemetry(1, [reading(sn, { produced: 100 }, { ts: at })]);
+      await late.telemetry(2, [reading(sn, { produced: 130 }, { ts: at + 60_000 })]);
+      await late.waitForAck(2);
+    } finally {
+      await late.close();
+    }
+    const stored = await probes(server.linewatch.database.db).producedTotal(sn);
+    expect(stored).toBeGreaterThan(0);
+    expect((await rowOf()).produceNumber).toBe(stored);
   });
 
   describe('refuses a bad query with the spec message and code 0400', () => {

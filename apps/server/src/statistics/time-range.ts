@@ -2,8 +2,7 @@ import { wallClockMs } from '@linewatch/contracts/statistics-rules';
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
 
-/** The wall-clock time of an instant in a time zone, as 'YYYY-MM-DD HH:mm:ss'. */
-export const wallClockOf = (ts: number, timeZone: string): string => {
+const formatterOf = (timeZone: string) => {
   let f = formatters.get(timeZone);
   if (!f) {
     f = new Intl.DateTimeFormat('en-CA', {
@@ -13,14 +12,44 @@ export const wallClockOf = (ts: number, timeZone: string): string => {
       day: '2-digit',
       hour: '2-digit',
       minute: '2-digit',
-      second: '2-digit',
       hourCycle: 'h23',
     });
     formatters.set(timeZone, f);
   }
-  const p: Record<string, string> = {};
-  for (const part of f.formatToParts(ts)) p[part.type] = part.value;
-  return `${p.year}-${p.month}-${p.day} ${p.hour}:${p.minute}:${p.second}`;
+  return f;
+};
+
+// Intl formatting costs microseconds, and a statistics query formats a dozen instants: the
+// labels are kept per zone and minute (every zone offset since 1972 is whole minutes), and the
+// instants per zone and wall-clock text. Both start again past LIMIT entries.
+const LIMIT = 20_000;
+const minuteLabels = new Map<string, Map<number, string>>();
+const instants = new Map<string, Map<string, number>>();
+
+const zoneCache = <K, V>(caches: Map<string, Map<K, V>>, timeZone: string) => {
+  let zone = caches.get(timeZone);
+  if (!zone) {
+    zone = new Map();
+    caches.set(timeZone, zone);
+  }
+  if (zone.size >= LIMIT) zone.clear();
+  return zone;
+};
+
+/** The wall-clock time of an instant in a time zone, as 'YYYY-MM-DD HH:mm:ss'. */
+export const wallClockOf = (ts: number, timeZone: string): string => {
+  const minute = Math.floor(ts / 60_000);
+  const zone = zoneCache(minuteLabels, timeZone);
+  let label = zone.get(minute);
+  if (label === undefined) {
+    const p: Record<string, string> = {};
+    for (const part of formatterOf(timeZone).formatToParts(minute * 60_000))
+      p[part.type] = part.value;
+    label = `${p.year}-${p.month}-${p.day} ${p.hour}:${p.minute}`;
+    zone.set(minute, label);
+  }
+  const second = Math.floor((ts - minute * 60_000) / 1000);
+  return `${label}:${String(second).padStart(2, '0')}`;
 };
 
 /**
@@ -28,11 +57,16 @@ export const wallClockOf = (ts: number, timeZone: string): string => {
  * and again at the corrected instant, which settles it across a daylight-saving change.
  */
 export const instantOf = (wallClock: string, timeZone: string): number => {
-  const guess = wallClockMs(wallClock);
-  const offsetAt = (ts: number) => wallClockMs(wallClockOf(ts, timeZone)) - ts;
-  const first = guess - offsetAt(guess);
-  const second = guess - offsetAt(first);
-  return second;
+  const zone = zoneCache(instants, timeZone);
+  let instant = zone.get(wallClock);
+  if (instant === undefined) {
+    const guess = wallClockMs(wallClock);
+    const offsetAt = (ts: number) => wallClockMs(wallClockOf(ts, timeZone)) - ts;
+    const first = guess - offsetAt(guess);
+    instant = guess - offsetAt(first);
+    zone.set(wallClock, instant);
+  }
+  return instant;
 };
 
 const DAY_MS = 86_400_000;

@@ -17,7 +17,7 @@ import type { SubscriptionsRepository } from './repository.ts';
 
 export interface SubscriptionsDeps {
   repo: SubscriptionsRepository;
-  devices: Pick<DevicesService, 'checkMachine' | 'visibleLineIds' | 'list'>;
+  devices: Pick<DevicesService, 'checkMachine' | 'visibleLineIds' | 'list' | 'followsChanged'>;
 }
 
 type AddFollow = z.output<typeof addFollowBody>;
@@ -41,17 +41,25 @@ export const createSubscriptionsService = ({ repo, devices }: SubscriptionsDeps)
     async follow(user: SessionUser, body: AddFollow): Promise<number> {
       const sns = [...new Set(body.snCode)];
       await requireVisible(user, sns);
-      return repo.upsert(user.userId, sns, body);
+      const count = await repo.upsert(user.userId, sns, body);
+      devices.followsChanged(user.userId);
+      return count;
     },
 
     async unfollow(user: SessionUser, snList: string[]): Promise<number> {
       const sns = [...new Set(snList)];
       await requireVisible(user, sns);
-      return repo.deleteBySns(user.userId, sns);
+      const count = await repo.deleteBySns(user.userId, sns);
+      devices.followsChanged(user.userId);
+      return count;
     },
 
     /** Only the user's own follows can go: ids of others' match nothing. */
-    deleteByIds: (user: SessionUser, ids: number[]) => repo.deleteByIds(user.userId, ids),
+    async deleteByIds(user: SessionUser, ids: number[]): Promise<number> {
+      const count = await repo.deleteByIds(user.userId, ids);
+      devices.followsChanged(user.userId);
+      return count;
+    },
 
     async settings(user: SessionUser, sn: string): Promise<FollowSettings> {
       await requireVisible(user, [sn]);

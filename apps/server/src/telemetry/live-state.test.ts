@@ -72,6 +72,34 @@ describe('LiveState', () => {
     expect(changed).toEqual(['SN-1']);
   });
 
+  it('says which machines had a past day written by a flush (their whole-day sums changed)', () => {
+    const live = new LiveState(TZ);
+    const pastDays: string[] = [];
+    live.onPastDayWritten((sn) => pastDays.push(sn));
+    const yesterday = NOW - 24 * 60 * MINUTE_MS;
+    live.settle(
+      [
+        { sn: 'SN-1', minute: NOW - MINUTE_MS, observed: 5 },
+        { sn: 'SN-2', minute: yesterday, observed: 5 },
+        { sn: 'SN-2', minute: yesterday + MINUTE_MS, observed: 5 },
+      ],
+      NOW,
+    );
+    expect(pastDays).toEqual(['SN-2']);
+  });
+
+  it('gives today’s figures, and none for a machine last heard on another day', () => {
+    const live = new LiveState(TZ);
+    const today = { ...emptyFigures(), produced: 42 };
+    live.load(
+      { snapshots: new Map(), today: new Map([['SN-1', today]]), hourly: [], recentMinutes: [] },
+      NOW,
+    );
+    expect(live.todayOf('SN-1', NOW)).toEqual(today);
+    expect(live.todayOf('SN-1', NOW + 24 * 60 * MINUTE_MS)).toEqual(emptyFigures());
+    expect(live.todayOf('SN-unknown', NOW)).toEqual(emptyFigures());
+  });
+
   it('counts a minute in memory whole, and parts across a silence in no minute', () => {
     const live = new LiveState(TZ);
     const minute = NOW - 2 * MINUTE_MS;

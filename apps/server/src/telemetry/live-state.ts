@@ -60,6 +60,7 @@ const STATUS: Record<1 | 2 | 3, DeviceStatus> = { 1: 'standBy', 2: 'running', 3:
 export class LiveState {
   readonly #machines = new Map<string, LiveMachine>();
   readonly #listeners = new Set<(sn: string) => void>();
+  readonly #pastDayListeners = new Set<(sn: string) => void>();
 
   constructor(private readonly timeZone: string) {}
 
@@ -126,17 +127,31 @@ export class LiveState {
    */
   settle(stored: StoredMinute[], now = Date.now()) {
     const changed = new Set<string>();
+    const pastDays = new Set<string>();
+    const today = dayOf(now, this.timeZone);
     for (const s of stored) {
+      const day = dayOf(s.minute, this.timeZone);
+      if (day !== today) pastDays.add(s.sn);
       const m = this.#machines.get(s.sn);
       if (!m) continue;
       this.#rollOver(m, now);
-      if (dayOf(s.minute, this.timeZone) !== m.day) continue;
+      if (day !== m.day) continue;
       if (s.observed > m.today.maxMinuteProduced) {
         m.today.maxMinuteProduced = s.observed;
         changed.add(s.sn);
       }
     }
     for (const sn of changed) for (const listener of this.#listeners) listener(sn);
+    for (const sn of pastDays) for (const listener of this.#pastDayListeners) listener(sn);
+  }
+
+  /**
+   * A machine's figures of today (what rollup_day holds for it, ahead by the unflushed readings):
+   * empty when it has not reported today.
+   */
+  todayOf(sn: string, now = Date.now()): Readonly<Figures> {
+    const m = this.#machines.get(sn);
+    return m && m.day === dayOf(now, this.timeZone) ? m.today : emptyFigures();
   }
 
   /** running / standBy / error from the last status; offLine after 60 s of silence. */
@@ -149,6 +164,14 @@ export class LiveState {
   onChange(listener: (sn: string) => void): () => void {
     this.#listeners.add(listener);
     return () => this.#listeners.delete(listener);
+  }
+
+  /**
+   * Called after a flush committed minutes of a day other than today for a machine (a late
+   * replay, or the last minutes of yesterday written after midnight): its whole days changed.
+   */
+  onPastDayWritten(listener: (sn: string) => void): void {
+    this.#pastDayListeners.add(listener);
   }
 
   #rollOver(m: LiveMachine, now: number) {

@@ -1,0 +1,97 @@
+import { emptyFigures, type Figures } from '../shared/metrics.ts';
+
+/** How long a sum is kept at most: what another instance's late replay may leave stale. */
+const MAX_AGE_MS = 60_000;
+/** Beyond this many sums the cache starts again (≈ 200 bytes each). */
+const LIMIT = 20_000;
+
+interface DayRun {
+  first: string;
+  last: string;
+}
+
+interface Entry {
+  figures: Readonly<Figures>;
+  at: number;
+}
+
+/**
+ * Each machine's sums over a run of whole past days (a statistics page's), kept so that a page
+ * asked again reads no rollup: a past day only changes when a flush writes one of its minutes
+ * late (`forget`, from LiveState.onPastDayWritten) or its machine is deleted and made again (the
+ * device registry's version). A sum read while either happened is not kept. Another instance's
+ * writes reach this one only through MAX_AGE_MS.
+ */
+export class WholeDaySums {
+  /** By SN, then by run ('first|last'). */
+  #bySn = new Map<string, Map<string, Entry>>();
+  #size = 0;
+  /** Bumped by every forget and clear: a read that spans one keeps nothing. */
+  #generation = 0;
+  #registryVersion: number;
+
+  constructor(private readonly registryVersion: () => number) {
+    this.#registryVersion = registryVersion();
+  }
+
+  /**
+   * The sums of `days` for each of `sns`: kept ones, and `load` for the rest (a machine `load`
+   * leaves out has no rollup: empty figures). Only runs wholly before `today` are kept.
+   */
+  async read(
+    sns: readonly string[],
+    days: DayRun,
+    today: string,
+    load: (sns: string[]) => Promise<Map<string, Figures>>,
+    now: number,
+  ): Promise<Map<string, Readonly<Figures>>> {
+    if (this.registryVersion() !== this.#registryVersion) this.#clear();
+    const run = `${days.first}|${days.last}`;
+    const out = new Map<string, Readonly<Figures>>();
+    const missing: string[] = [];
+    for (const sn of sns) {
+      const entry = this.#bySn.get(sn)?.get(run);
+      if (entry && now - entry.at < MAX_AGE_MS) out.set(sn, entry.figures);
+      else missing.push(sn);
+    }
+    if (missing.length === 0) return out;
+    const generation = this.#generation;
+    const version = this.#registryVersion;
+    const loaded = await load(missing);
+    const keep =
+      days.last < today && generation === this.#generation && version === this.registryVersion();
+    for (const sn of missing) {
+      const figures = loaded.get(sn) ?? emptyFigures();
+      out.set(sn, figures);
+      if (keep) this.#keep(sn, run, { figures, at: now });
+    }
+    return out;
+  }
+
+  /** A past day of this machine was written: its sums are stale. */
+  forget(sn: string) {
+    this.#generation++;
+    const runs = this.#bySn.get(sn);
+    if (!runs) return;
+    this.#size -= runs.size;
+    this.#bySn.delete(sn);
+  }
+
+  #keep(sn: string, run: string, entry: Entry) {
+    if (this.#size >= LIMIT) this.#clear();
+    let runs = this.#bySn.get(sn);
+    if (!runs) {
+      runs = new Map();
+      this.#bySn.set(sn, runs);
+    }
+    if (!runs.has(run)) this.#size++;
+    runs.set(run, entry);
+  }
+
+  #clear() {
+    this.#generation++;
+    this.#bySn.clear();
+    this.#size = 0;
+    this.#registryVersion = this.registryVersion();
+  }
+}
