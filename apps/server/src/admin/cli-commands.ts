@@ -371,6 +371,8 @@ export const runCli = async (argv: string[], db: Db, io: CliIo): Promise<void> =
     repo: createAdminRepository(db),
     // A running server closes a disabled user's sockets within seconds (plugins/auth.ts checks).
     endUserSessions: async () => undefined,
+    // … and reads a changed user's name and rights anew within a second (identity's session cache).
+    userChanged: () => undefined,
     reloadMachines: io.machinesChanged,
     tell: io.tell,
   });

@@ -47,6 +47,8 @@ export interface AdminDeps {
   repo: AdminRepository;
   /** identity's service: ends a user's sessions and closes their sockets (4405). */
   endUserSessions: (userId: number) => Promise<void>;
+  /** A user's name or rights changed: sessions read before say so no longer. */
+  userChanged: (userId: number) => void;
   /**
    * After machines, lines or groups change: the device registry the hot paths and the lists read
    * (devices/device-registry.ts).
@@ -85,7 +87,13 @@ const machineColumns = (
 /** A readable initial password for an approved applicant (they are told it by SMS). */
 const initialPassword = () => randomBytes(8).toString('base64url').slice(0, 10);
 
-export const createAdminService = ({ repo, endUserSessions, reloadMachines, tell }: AdminDeps) => {
+export const createAdminService = ({
+  repo,
+  endUserSessions,
+  userChanged,
+  reloadMachines,
+  tell,
+}: AdminDeps) => {
   const audit = (
     r: AdminRepository,
     actor: Actor,
@@ -158,7 +166,7 @@ export const createAdminService = ({ repo, endUserSessions, reloadMachines, tell
     },
 
     async updateUser(actor: Actor, body: UpdateUser): Promise<AdminUser> {
-      return repo.transaction(async (r) => {
+      const updated = await repo.transaction(async (r) => {
         const before = await mustUser(r, body.id);
         if (actor.id === body.id && body.isAdmin === false)
           throw invalid('isAdmin', adminMessages.notYourself);
@@ -175,6 +183,8 @@ export const createAdminService = ({ repo, endUserSessions, reloadMachines, tell
         await audit(r, actor, 'user.update', `user:${after.psnCode}`, before, after);
         return after;
       });
+      userChanged(body.id);
+      return updated;
     },
 
     /** Disabling ends every session of the user at once: their open sockets close with 4405. */

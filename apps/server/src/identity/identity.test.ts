@@ -5,7 +5,7 @@ import { identityMessages } from '@linewatch/contracts/identity';
 import { KEY_ID_COOKIE } from '@linewatch/contracts/limits';
 import { encryptPassword } from '@linewatch/contracts/password-cipher';
 import { connect } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { api, login, loginRequest } from '../test/http.ts';
 import { factories, type TestUser } from '../test/factories.ts';
 import { startTestServer, type TestServer } from '../test/test-server.ts';
@@ -202,7 +202,11 @@ describe('sessions', () => {
       .set({ expires_at: new Date(Date.now() - 1000) })
       .where('user_id', '=', expiring.id)
       .execute();
-    expectNotSignedIn(await api(server.baseUrl, keyId).post(USER_INFO));
+    // Read from the database at most once a second (identity/session-cache.ts).
+    await vi.waitFor(
+      async () => expectNotSignedIn(await api(server.baseUrl, keyId).post(USER_INFO)),
+      { timeout: 5_000 },
+    );
   });
 });
 

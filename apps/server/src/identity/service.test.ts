@@ -1,13 +1,14 @@
 import { identityMessages } from '@linewatch/contracts/identity';
 import { ReplyCode } from '@linewatch/contracts/envelope';
 import { encryptPassword } from '@linewatch/contracts/password-cipher';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DomainError } from '../http/envelope.ts';
 import { sha256 } from '../shared/secrets.ts';
 import { factories, type TestUser } from '../test/factories.ts';
 import { openTestDb, type TestDb } from '../test/test-db.ts';
 import { createIdentityRepository } from './repository.ts';
 import { createIdentityService, type IdentityService } from './service.ts';
+import { SESSION_CACHE_MS } from './session-cache.ts';
 
 // Sessions on a real database of their own: what a keyId resolves to, sliding renewal, sign-out
 // and the purge job, without HTTP.
@@ -15,6 +16,7 @@ import { createIdentityService, type IdentityService } from './service.ts';
 const TTL_MS = 3_600_000;
 let testDb: TestDb;
 let identity: IdentityService;
+let repo: ReturnType<typeof createIdentityRepository>;
 let make: ReturnType<typeof factories>;
 let user: TestUser;
 
@@ -40,11 +42,16 @@ const setExpiry = (keyId: string, at: number) =>
 beforeAll(async () => {
   testDb = await openTestDb();
   make = factories(testDb.db);
-  identity = createIdentityService(createIdentityRepository(testDb.db), TTL_MS);
+  repo = createIdentityRepository(testDb.db);
+  identity = createIdentityService(repo, TTL_MS);
   user = await make.createUser({ nickName: '小王' });
 });
 afterAll(async () => {
   await testDb?.close();
+});
+afterEach(() => {
+  vi.useRealTimers();
+  vi.restoreAllMocks();
 });
 
 describe('identity service on a real database', () => {
@@ -78,12 +85,14 @@ describe('identity service on a real database', () => {
   });
 
   it('renews a session past half its life, and leaves a younger one alone', async () => {
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() });
     const { keyId } = await signIn(user);
     const young = await expiresAt(keyId);
     await identity.authenticate(keyId);
     expect(await expiresAt(keyId)).toBe(young);
 
     await setExpiry(keyId, Date.now() + TTL_MS / 4);
+    vi.advanceTimersByTime(SESSION_CACHE_MS);
     const before = Date.now();
     expect(await identity.authenticate(keyId)).not.toBeNull();
     expect(await expiresAt(keyId)).toBeGreaterThanOrEqual(before + TTL_MS);
@@ -101,6 +110,25 @@ describe('identity service on a real database', () => {
     }
     expect(ended).toEqual([sha256(keyId)]);
     expect(await identity.authenticate(keyId)).toBeNull();
+  });
+
+  it('reads a session once a second; this instance’s sign-out counts at once, one elsewhere within the second', async () => {
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() });
+    const reads = vi.spyOn(repo, 'findSession');
+    const { keyId } = await signIn(user);
+    for (let i = 0; i < 5; i++) expect(await identity.authenticate(keyId)).not.toBeNull();
+    expect(reads).toHaveBeenCalledTimes(1);
+
+    // Another instance signs it out (the row goes): honoured once the second is over.
+    await testDb.db.deleteFrom('sessions').where('key_hash', '=', sha256(keyId)).execute();
+    vi.advanceTimersByTime(SESSION_CACHE_MS);
+    expect(await identity.authenticate(keyId)).toBeNull();
+
+    // Signed out here: refused on the next request, however recently it was read.
+    const other = await signIn(user);
+    const session = (await identity.authenticate(other.keyId))!;
+    await identity.logout(session);
+    expect(await identity.authenticate(other.keyId)).toBeNull();
   });
 
   it('tells which sessions still live, and the purge removes only expired ones', async () => {

@@ -9,6 +9,7 @@ import { DUMMY_HASH, newToken, sha256, verifySecret } from '../shared/secrets.ts
 import type { DingtalkClient } from './dingtalk-client.ts';
 import { LoginThrottle } from './login-throttle.ts';
 import type { PendingIdentity } from './pending-identity.ts';
+import { SessionCache } from './session-cache.ts';
 import { ProviderError } from './provider-http.ts';
 import type { IdentityRepository } from './repository.ts';
 import { SpentCodes } from './spent-codes.ts';
@@ -65,6 +66,13 @@ export const createIdentityService = (
   const perAddress = new LoginThrottle(30, FIFTEEN_MINUTES);
   const spentCodes = new SpentCodes(CODE_LIFETIME_MS);
   const sessionEndListeners = new Set<(keyHash: string) => void>();
+  // A session read within the last second; it cannot expire meanwhile (it is renewed with half
+  // its life left).
+  const recentSessions = new SessionCache<SessionUser>();
+  const sessionEnded = (keyHash: string) => {
+    recentSessions.drop(keyHash);
+    for (const listener of sessionEndListeners) listener(keyHash);
+  };
 
   const startSession = async (userId: number, signedInWith: SignedInWith): Promise<Session> => {
     const keyId = newToken();
@@ -177,16 +185,21 @@ export const createIdentityService = (
       return { userid, mobile, session: await signInBound('dingtalk', userid) };
     },
 
-    /** Resolves a keyId to its user, renewing a session past half its life (sliding expiry). */
+    /**
+     * Resolves a keyId to its user, renewing a session past half its life (sliding expiry).
+     * Read from the database at most once a second per session (SessionCache).
+     */
     async authenticate(keyId: string): Promise<SessionUser | null> {
       const keyHash = sha256(keyId);
-      const session = await repo.findSession(keyHash);
       const now = Date.now();
+      const recent = recentSessions.get(keyHash, now);
+      if (recent) return recent;
+      const session = await repo.findSession(keyHash);
       if (!session || session.expires_at.getTime() <= now) return null;
       if (session.expires_at.getTime() - now < sessionTtlMs / 2) {
         await repo.extendSession(keyHash, new Date(now + sessionTtlMs));
       }
-      return {
+      const user: SessionUser = {
         userId: session.userId,
         name: session.name,
         nickName: session.nick_name,
@@ -194,6 +207,8 @@ export const createIdentityService = (
         keyHash,
         signedInWith: session.signed_in_with,
       };
+      recentSessions.set(keyHash, user, now);
+      return user;
     },
 
     /** The account behind a session, with the spec's fixed roles (and `admin` for admins). */
@@ -216,13 +231,17 @@ export const createIdentityService = (
     async logout(user: SessionUser, unbind: IdentityProvider | null = null): Promise<void> {
       if (unbind) await repo.unbindIdentity(user.userId, unbind);
       await repo.deleteSession(user.keyHash);
-      for (const listener of sessionEndListeners) listener(user.keyHash);
+      sessionEnded(user.keyHash);
     },
 
     /** Ends every session of a user (an admin disabled them): their sockets close at once. */
     async endUserSessions(userId: number): Promise<void> {
-      for (const keyHash of await repo.deleteUserSessions(userId))
-        for (const listener of sessionEndListeners) listener(keyHash);
+      for (const keyHash of await repo.deleteUserSessions(userId)) sessionEnded(keyHash);
+    },
+
+    /** A user's name or rights changed: their next request reads them anew. */
+    userChanged(userId: number): void {
+      recentSessions.dropWhere((user) => user.userId === userId);
     },
 
     /** Called with the key hash of every session signed out (sockets close with it). */
