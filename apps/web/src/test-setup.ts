@@ -1,5 +1,16 @@
 import { cleanup } from '@testing-library/react';
-import { afterEach } from 'vitest';
+import { afterEach, vi } from 'vitest';
+
+// vi.waitFor gives up after 1 s by default. A page's first render waits for its lazy layout and
+// page modules to load (as in the app), which on a CI machine running three test files on two
+// cores can take longer; waiting longer changes no verdict (the condition is checked every 50 ms
+// and passes as soon as it holds).
+const waitFor = vi.waitFor;
+vi.waitFor = ((callback, options) =>
+  waitFor(callback, {
+    timeout: 5_000,
+    ...(typeof options === 'number' ? { timeout: options } : options),
+  })) as typeof vi.waitFor;
 
 afterEach(() => {
   cleanup();
