@@ -129,11 +129,16 @@ export const call = <Input, Reply>(
 
 /**
  * A request whose failure the spec names in its own words (获取产品线失败…): the client's toast
- * is replaced by those words and the reason. A sign-out or a cancelled request stays silent.
+ * is replaced by those words and the reason. A sign-out or a cancelled request stays silent, and
+ * a refusal of access keeps its own words (无权查看，请联系管理员).
  */
 export const failingWith = <T>(message: string, request: Promise<T>): Promise<T> =>
   request.catch((error: unknown) => {
-    if (error instanceof ApiError && error.code !== ReplyCode.notSignedIn)
+    if (
+      error instanceof ApiError &&
+      error.code !== ReplyCode.notSignedIn &&
+      error.code !== ReplyCode.forbidden
+    )
       toastFailure(`${message}：${error.message}`);
     throw error;
   });

@@ -1,12 +1,13 @@
-import type {
-  MachineListQuery,
-  MachineListReply,
-  StatusSummaryQuery,
+import {
+  deviceMessages,
+  type MachineListQuery,
+  type MachineListReply,
+  type StatusSummaryQuery,
 } from '@linewatch/contracts/devices';
 import { devicesApi } from '@linewatch/contracts/devices-api';
 import { PAGE_SIZE } from '@linewatch/contracts/limits';
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
-import { call } from '../../shared/api-client.ts';
+import { call, failingWith } from '../../shared/api-client.ts';
 import { LIVE_REFRESH_MS, liveRefresh } from '../../shared/live-refresh.ts';
 import { queryKeys } from '../../shared/query-keys.ts';
 
@@ -33,10 +34,13 @@ export const useMachinePages = (filter: MachineFilter, enabled: boolean) =>
     refetchInterval: liveRefresh,
     initialPageParam: 1,
     queryFn: ({ pageParam, signal }) =>
-      call(
-        devicesApi.machineList,
-        { ...filter, pageIndex: pageParam, pageSize: PAGE_SIZE.deviceList },
-        { signal },
+      failingWith(
+        deviceMessages.listFailed,
+        call(
+          devicesApi.machineList,
+          { ...filter, pageIndex: pageParam, pageSize: PAGE_SIZE.deviceList },
+          { signal },
+        ),
       ),
     getNextPageParam: (last, pages) =>
       last.data.length > 0 && loadedCount(pages) < last.total ? pages.length + 1 : undefined,

@@ -1,4 +1,9 @@
-import type { MachineCard, MenuNode, StatusSummary } from '@linewatch/contracts/devices';
+import {
+  deviceMessages,
+  type MachineCard,
+  type MenuNode,
+  type StatusSummary,
+} from '@linewatch/contracts/devices';
 import { devicesApi } from '@linewatch/contracts/devices-api';
 import { screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -137,6 +142,21 @@ describe('device list page', () => {
     expect(shown).toEqual(['无权查看，请联系管理员']);
     expect(within(group('line:L1')).getAllByTestId('device-card')).toHaveLength(15);
     expect(screen.queryByText('请求失败，点击重新加载')).toBeNull();
+    toast.mockRestore();
+  });
+
+  it('says 获取设备列表失败 with the reason when the list cannot be read (spec section 8)', async () => {
+    const toast = vi.spyOn(Toast, 'show').mockImplementation(() => ({ close: () => {} }));
+    const api = deviceServer().on(devicesApi.machineList, () =>
+      failure('0500', '数据库不可用', 500),
+    );
+    renderPage(paths.deviceList, { api });
+    await vi.waitFor(() =>
+      expect(
+        toast.mock.calls.map(([props]) => (typeof props === 'string' ? props : props.content)),
+      ).toContain(`${deviceMessages.listFailed}：数据库不可用`),
+    );
+    expect((await screen.findAllByText('请求失败，点击重新加载')).length).toBeGreaterThan(0);
     toast.mockRestore();
   });
 
