@@ -7,11 +7,11 @@ import { afterEach, vi } from 'vitest';
 // longer changes no verdict (the condition is checked every 50 ms and passes as soon as it holds).
 configure({ asyncUtilTimeout: 5_000 });
 const waitFor = vi.waitFor;
-vi.waitFor = ((callback, options) =>
+vi.waitFor = (callback, options) =>
   waitFor(callback, {
     timeout: 5_000,
     ...(typeof options === 'number' ? { timeout: options } : options),
-  })) as typeof vi.waitFor;
+  });
 
 afterEach(() => {
   cleanup();
