@@ -2,7 +2,7 @@ import { adminApi } from '@linewatch/contracts/admin-api';
 import { identityMessages } from '@linewatch/contracts/identity-messages';
 import type { UserProfile } from '@linewatch/contracts/identity';
 import { identityApi } from '@linewatch/contracts/identity-api';
-import { fireEvent, screen } from '@testing-library/react';
+import { fireEvent, screen, within } from '@testing-library/react';
 import { Dialog, Toast } from 'antd-mobile';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { links, paths } from '../../../shared/paths.ts';
@@ -191,11 +191,17 @@ describe('logging out from the personal centre', () => {
       .on(adminApi.access, () => ({ isAdmin: false }));
     const { router, user } = renderPage(paths.center, { api });
     useSession.setState({ signedInWith: via });
+    // An earlier case's dialog may still be fading out with the same words: this case's is the
+    // one that was not there before the tap.
+    const earlier = new Set(screen.queryAllByRole('dialog'));
     await user.click(await screen.findByTestId('logout', {}, { timeout: 10_000 }));
-    // An earlier case's dialog may still be fading out (same words): this one is the last.
-    expect((await screen.findAllByText(question)).length).toBeGreaterThan(0);
+    const dialog = await vi.waitFor(() => {
+      const asked = screen.queryAllByRole('dialog').find((node) => !earlier.has(node));
+      expect(asked?.textContent).toContain(question);
+      return asked!;
+    });
     // The dialog is still fading in (pointer-events: none): a plain click.
-    fireEvent.click(screen.getAllByRole('button', { name: '确定' }).at(-1)!);
+    fireEvent.click(within(dialog).getByRole('button', { name: '确定' }));
     await vi.waitFor(() => expect(router.state.location.pathname).toBe(paths.login));
     expect(api.calls(endpoint)).toHaveLength(1);
     expect(useSession.getState().keyId).toBeNull();
