@@ -13,6 +13,7 @@ import userEvent, { PointerEventsCheckLevel } from '@testing-library/user-event'
 import { Dialog, Toast } from 'antd-mobile';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { paths } from '../../../shared/paths.ts';
+import { answerDialog, dialogsNow, newDialog } from '../../../testing/dialogs.ts';
 import { failure, fakeApi } from '../../../testing/fake-api.ts';
 import { renderPage } from '../../../testing/render-page.tsx';
 
@@ -203,11 +204,11 @@ describe('users page', () => {
       expect(api.calls(adminApi.disableUser)).toEqual([{ id: 5, disabled: true }]),
     );
 
-    // Cancelled: 取消操作, nothing sent.
+    // Cancelled: 取消操作, nothing sent. The first dialog may still be fading out.
     await person.click(screen.getByTestId('user-E1001'));
+    const before = dialogsNow();
     await person.click(await screen.findByText('停用'));
-    await screen.findAllByText('停用 张三 后其登录会立即失效，是否继续？');
-    fireEvent.click(screen.getAllByRole('button', { name: '取消' }).at(-1)!);
+    answerDialog(await newDialog(before, '停用 张三 后其登录会立即失效，是否继续？'), '取消');
     await vi.waitFor(() => expect(toasts).toContain('取消操作'));
     expect(api.calls(adminApi.disableUser)).toHaveLength(1);
 

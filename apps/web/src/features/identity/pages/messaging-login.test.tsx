@@ -2,12 +2,13 @@ import { adminApi } from '@linewatch/contracts/admin-api';
 import { identityMessages } from '@linewatch/contracts/identity-messages';
 import type { UserProfile } from '@linewatch/contracts/identity';
 import { identityApi } from '@linewatch/contracts/identity-api';
-import { fireEvent, screen, within } from '@testing-library/react';
+import { screen } from '@testing-library/react';
 import { Dialog, Toast } from 'antd-mobile';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { links, paths } from '../../../shared/paths.ts';
 import { useSession } from '../../../shared/session-store.ts';
 import { buildUserInfo, buildUserProfile } from '../../../testing/builders.ts';
+import { answerDialog, dialogsNow, newDialog } from '../../../testing/dialogs.ts';
 import { failure, fakeApi } from '../../../testing/fake-api.ts';
 import { renderPage } from '../../../testing/render-page.tsx';
 import type { DingtalkJsapi } from '../dingtalk-bridge.ts';
@@ -191,17 +192,10 @@ describe('logging out from the personal centre', () => {
       .on(adminApi.access, () => ({ isAdmin: false }));
     const { router, user } = renderPage(paths.center, { api });
     useSession.setState({ signedInWith: via });
-    // An earlier case's dialog may still be fading out with the same words: this case's is the
-    // one that was not there before the tap.
-    const earlier = new Set(screen.queryAllByRole('dialog'));
+    // An earlier case's dialog may still be fading out with the same words.
+    const before = dialogsNow();
     await user.click(await screen.findByTestId('logout', {}, { timeout: 10_000 }));
-    const dialog = await vi.waitFor(() => {
-      const asked = screen.queryAllByRole('dialog').find((node) => !earlier.has(node));
-      expect(asked?.textContent).toContain(question);
-      return asked!;
-    });
-    // The dialog is still fading in (pointer-events: none): a plain click.
-    fireEvent.click(within(dialog).getByRole('button', { name: '确定' }));
+    answerDialog(await newDialog(before, question), '确定');
     await vi.waitFor(() => expect(router.state.location.pathname).toBe(paths.login));
     expect(api.calls(endpoint)).toHaveLength(1);
     expect(useSession.getState().keyId).toBeNull();
