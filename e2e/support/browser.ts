@@ -8,9 +8,6 @@ const CHROMIUM_FLAGS = [
   '--disable-component-update',
   '--disable-sync',
   '--no-first-run',
-  // Native date and time pickers follow the browser's language, not the page's locale: a phone
-  // set to Chinese shows them in Chinese (the statistics' time range).
-  '--lang=zh-CN',
 ];
 
 /** An Android phone's Chrome: not WeChat or DingTalk, so the plain login page is shown. */
