@@ -14,15 +14,15 @@
  * CHROMIUM_PATH overrides /usr/bin/chromium (`apt-get install chromium`).
  */
 import { KEY_ID_COOKIE } from '@linewatch/contracts/limits';
-import { identityApi } from '@linewatch/contracts/identity-api';
-import { encryptPassword } from '@linewatch/contracts/password-cipher';
 import lighthouse from 'lighthouse';
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { freePort, startServer } from '../support/server.ts';
+import { startDemo } from '../support/demo.ts';
+import { freePort } from '../support/server.ts';
+import { LIGHTHOUSE_PAGES } from './pages.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -32,8 +32,7 @@ const { values: args } = parseArgs({
   },
 });
 const TARGET = 95;
-/** A demo machine with alarms every day (apps/server/src/demo/seed.ts). */
-const PAGES = ['/deviceList', '/map', '/deviceHistory?snCode=LW-S1-002'];
+const PAGES = LIGHTHOUSE_PAGES;
 const METRICS = [
   'first-contentful-paint',
   'largest-contentful-paint',
@@ -42,18 +41,9 @@ const METRICS = [
   'speed-index',
 ] as const;
 
-const dataDir = mkdtempSync(join(tmpdir(), 'lw-bench-lighthouse-'));
 const profileDir = mkdtempSync(join(tmpdir(), 'lw-bench-chromium-'));
-const server = await startServer({
-  entry: args['server-entry'],
-  env: {
-    ...process.env,
-    DATA_DIR: dataDir,
-    DEMO: '1',
-    SECRET: 'bench-secret-0123456789',
-    LOG_LEVEL: 'warn',
-  },
-});
+const demo = await startDemo(args['server-entry']);
+const { server, keyId } = demo;
 const debugPort = await freePort();
 const chromium = spawn(
   process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
@@ -89,12 +79,6 @@ try {
     if (i > 100) throw new Error('chromium did not start');
     await new Promise((r) => setTimeout(r, 100));
   }
-  const login = await fetch(`${server.baseUrl}${identityApi.wechatBindUser.path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ psnCode: 'operator', passWord: encryptPassword('Operator@2026') }),
-  });
-  const keyId = ((await login.json()) as { data: { keyId: string } }).data.keyId;
 
   console.log(`| page | score | ${METRICS.join(' | ')} |`);
   console.log(`| --- | ---: | ${METRICS.map(() => '---:').join(' | ')} |`);
@@ -136,7 +120,6 @@ try {
   process.exitCode = under ? 1 : 0;
 } finally {
   chromium.kill('SIGTERM');
-  await server.stop();
-  rmSync(dataDir, { recursive: true, force: true });
+  await demo.stop();
   rmSync(profileDir, { recursive: true, force: true });
 }
