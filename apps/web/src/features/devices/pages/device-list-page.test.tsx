@@ -94,6 +94,25 @@ describe('device list page', () => {
     ]);
   });
 
+  it('keeps room for the first page of cards while it loads, so the lines below do not move', async () => {
+    let answer: (() => void) | undefined;
+    const api = deviceServer();
+    api.on(devicesApi.machineList, async (q) => {
+      await new Promise<void>((resolve) => (answer = resolve));
+      const hits = hitsFor(q);
+      return { data: hits.slice(0, Number(q.pageSize)), total: hits.length };
+    });
+    renderPage(paths.deviceList, { api });
+    const body = await vi.waitFor(() => within(group('line:L1')).getByTestId('device-group-body'));
+    // 17 machines in the line's menu entry: room for the first page's 15 cards.
+    expect(body.style.minHeight).toBe(`${15 * 174}px`);
+    answer?.();
+    await vi.waitFor(() =>
+      expect(within(group('line:L1')).getAllByTestId('device-card')).toHaveLength(15),
+    );
+    expect(within(group('line:L1')).getByTestId('device-group-body').style.minHeight).toBe('');
+  });
+
   it('opens a folded line on tap', async () => {
     const { user } = openList();
     await user.click(
