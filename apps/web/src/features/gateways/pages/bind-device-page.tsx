@@ -15,7 +15,7 @@ const BindDevicePage = () => {
     <MaintenanceForm<BindForm>
       title="绑定机台"
       empty={EMPTY}
-      schema={(contracts) => contracts.bindForm}
+      loadSchema={() => import('@linewatch/contracts/gateways').then((c) => c.bindForm)}
       fields={[
         ...machineAndGatewayFields<BindForm>('bind', '请输入网关序列号'),
         {
