@@ -35,36 +35,27 @@ export const ListForm = ({
 
 /**
  * One labelled item of a ListForm (antd-mobile Form.Item's look): the label beside the input
- * (horizontal) or above it (vertical), a red asterisk when required, the message under it.
+ * (horizontal) or above it (vertical). No asterisk: Form.Item shows one only for a field it
+ * validates itself (a `name` with rules), and the forms moved here had none.
  */
 export const ListFormItem = ({
   label,
-  required = false,
   layout,
-  error,
   children,
 }: {
   label: string;
-  required?: boolean;
   /** The form's layout unless given. */
   layout?: Layout;
-  error?: string | undefined;
   children: ReactNode;
 }) => {
   const inherited = useContext(LayoutContext);
   const mode = layout ?? inherited;
-  const labelElement = (
-    <label className={styles.label}>
-      {label}
-      {required ? <span className={styles.asterisk}>*</span> : null}
-    </label>
-  );
+  const labelElement = <label className={styles.label}>{label}</label>;
   return (
     <List.Item
       className={styles[mode]}
       title={mode === 'vertical' ? labelElement : undefined}
       prefix={mode === 'horizontal' ? labelElement : undefined}
-      description={error ? <div className={styles.error}>{error}</div> : undefined}
     >
       <div className={styles.child}>
         <div>{children}</div>

@@ -116,7 +116,7 @@ const AddQuestionPage = () => {
   return (
     <PageFrame title={id ? '编辑问题' : '新增问题'}>
       <ListForm layout="horizontal" testId="question-form">
-        <ListFormItem label="设备SN码" required>
+        <ListFormItem label="设备SN码">
           <Controller
             control={control}
             name="snCode"
@@ -130,7 +130,7 @@ const AddQuestionPage = () => {
             )}
           />
         </ListFormItem>
-        <ListFormItem label="工艺类型" required layout="vertical">
+        <ListFormItem label="工艺类型" layout="vertical">
           <Controller
             control={control}
             name="workmanship"
@@ -144,7 +144,7 @@ const AddQuestionPage = () => {
             )}
           />
         </ListFormItem>
-        <ListFormItem label="报警次数" required>
+        <ListFormItem label="报警次数">
           <Controller
             control={control}
             name="count"
@@ -160,7 +160,7 @@ const AddQuestionPage = () => {
             )}
           />
         </ListFormItem>
-        <ListFormItem label="报警内容" required>
+        <ListFormItem label="报警内容">
           <Controller
             control={control}
             name="warningContent"
@@ -174,7 +174,7 @@ const AddQuestionPage = () => {
             )}
           />
         </ListFormItem>
-        <ListFormItem label="现场描述" required layout="vertical">
+        <ListFormItem label="现场描述" layout="vertical">
           <Controller
             control={control}
             name="facaDescription"
@@ -211,7 +211,7 @@ const AddQuestionPage = () => {
             ))}
           </div>
         </ListFormItem>
-        <ListFormItem label="影响参数" required layout="vertical">
+        <ListFormItem label="影响参数" layout="vertical">
           <Controller
             control={control}
             name="influenceParameters"

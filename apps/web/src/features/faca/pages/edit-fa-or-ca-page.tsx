@@ -40,7 +40,7 @@ const FaForm = ({ q, id }: { q: FacaInfo; id: number | null }) => {
   return (
     <>
       <ListForm>
-        <ListFormItem label="故障分析" required>
+        <ListFormItem label="故障分析">
           <Controller
             control={form.control}
             name="faDescription"
@@ -109,7 +109,7 @@ const CaForm = ({ q, id }: { q: FacaInfo; id: number | null }) => {
   return (
     <>
       <ListForm>
-        <ListFormItem label="纠正措施" required>
+        <ListFormItem label="纠正措施">
           <Controller
             control={control}
             name="caDescription"
@@ -124,7 +124,7 @@ const CaForm = ({ q, id }: { q: FacaInfo; id: number | null }) => {
             )}
           />
         </ListFormItem>
-        <ListFormItem label="关联FA" required>
+        <ListFormItem label="关联FA">
           <Controller
             control={control}
             name="faInfoId"
@@ -138,7 +138,7 @@ const CaForm = ({ q, id }: { q: FacaInfo; id: number | null }) => {
             )}
           />
         </ListFormItem>
-        <ListFormItem label="处理人" required>
+        <ListFormItem label="处理人">
           <Controller
             control={control}
             name="handlers"
@@ -156,7 +156,7 @@ const CaForm = ({ q, id }: { q: FacaInfo; id: number | null }) => {
             )}
           />
         </ListFormItem>
-        <ListFormItem label="纳期" required>
+        <ListFormItem label="纳期">
           <Controller
             control={control}
             name="resolvingTime"
@@ -185,7 +185,7 @@ const CaForm = ({ q, id }: { q: FacaInfo; id: number | null }) => {
           />
         </ListFormItem>
         {caStatus === '2' ? (
-          <ListFormItem label="NG原因" required>
+          <ListFormItem label="NG原因">
             <Controller
               control={control}
               name="ngReason"

@@ -61,7 +61,7 @@ const TaskDetailPage = () => {
           <QuestionInfo q={q} />
           <Card testId="task-result">
             <ListForm>
-              <ListFormItem label="处理结果" required>
+              <ListFormItem label="处理结果">
                 <Controller
                   control={control}
                   name="treatment"
@@ -79,7 +79,7 @@ const TaskDetailPage = () => {
                 />
               </ListFormItem>
               {treatment === String(CA_STATUS.ng) ? (
-                <ListFormItem label="NG原因" required>
+                <ListFormItem label="NG原因">
                   <Controller
                     control={control}
                     name="ngReason"
