@@ -1,3 +1,4 @@
+import { gatewayMessages } from '@linewatch/contracts/gateway-labels';
 import type { BindMessage, MaintenanceReply, UnbindMessage } from '@linewatch/contracts/gateways';
 import { messages } from '@linewatch/contracts/envelope';
 import { useCallback, useEffect, useRef, useState } from 'react';
@@ -55,11 +56,12 @@ export const useMaintenance = (onDone: () => void, createSocket?: SocketFactory)
       stop();
       const current = attempt.current;
       setPending(true);
-      const [{ gatewayMessages, maintenanceReply, maintenanceSocket }, socket] =
-        await loadContracts().catch((error: unknown) => {
+      const [{ maintenanceReply, maintenanceSocket }, socket] = await loadContracts().catch(
+        (error: unknown) => {
           if (attempt.current === current) setPending(false);
           throw error;
-        });
+        },
+      );
       if (attempt.current !== current) return;
       const { SOCKET_CLOSE, SOCKET_KEY_PROTOCOL_PREFIX, SOCKET_PROTOCOL } = socket;
       const expected: MaintenanceReply['MsgType'] =

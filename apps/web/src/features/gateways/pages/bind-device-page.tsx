@@ -1,5 +1,5 @@
 import type { BindForm } from '@linewatch/contracts/gateways';
-import { IP_EXAMPLES } from '@linewatch/contracts/gateways';
+import { IP_EXAMPLES } from '@linewatch/contracts/gateway-labels';
 import { Selector } from 'antd-mobile';
 import { Controller } from 'react-hook-form';
 import { usePlcModels } from '../api.ts';
