@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { gatewayMessages, IP_EXAMPLES } from './gateway-labels.ts';
 import { GATEWAY_SERIAL_LENGTH } from './limits.ts';
 
 /*
@@ -6,26 +7,6 @@ import { GATEWAY_SERIAL_LENGTH } from './limits.ts';
  * phone sends on the maintenance socket, the server's answer, and the rules with their Chinese
  * messages. The web form and the server check the same fields with the same schemas.
  */
-
-export const gatewayMessages = {
-  snRequired: '请输入机台SN码',
-  serialRequired: '请输入网关序列号',
-  serialTooLong: `网关序列号不能超过${GATEWAY_SERIAL_LENGTH}位`,
-  plcModelRequired: '请选择PLC型号',
-  badIp: (example: string) => `请输入正确IP，如：${example}`,
-  ipClash: '网关IP不能与机台IP相同',
-  gatewayIpsSame: '网关的两个IP不能相同',
-  incomplete: '请将数据填写完整',
-  badSerial: '请输入正确的网关序列号',
-  connectionError: '连接异常',
-} as const;
-
-/** The examples the IP messages show, one per field. */
-export const IP_EXAMPLES = {
-  plcIp: '192.168.1.10',
-  iotIp1: '192.168.1.2',
-  iotIp2: '10.0.0.2',
-} as const;
 
 const DOTTED_IPV4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
 export const isDottedIpv4 = (value: string) => DOTTED_IPV4.test(value);

@@ -1,7 +1,7 @@
 import { messages, ReplyCode } from '@linewatch/contracts/envelope';
+import { gatewayMessages } from '@linewatch/contracts/gateway-labels';
 import {
   bindMessage,
-  gatewayMessages,
   unbindMessage,
   type registerGatewayBody,
   type GatewayCredential,

@@ -48,7 +48,8 @@ describe('the maintenance socket', () => {
   it('shows 连接异常 on a socket error and sends the command again 5 s later', async () => {
     const done = vi.fn();
     const { result } = renderHook(() => useMaintenance(done, createSocket));
-    act(() =>
+    // The socket opens once the maintenance contracts have loaded (they are not on the page).
+    await act(() =>
       result.current.send('GW0000000001', {
         MsgType: 'unbind',
         snCode: 'SN-1',

@@ -1,15 +1,6 @@
-import {
-  gatewayMessages,
-  maintenanceReply,
-  maintenanceSocket,
-} from '@linewatch/contracts/gateways';
+import { gatewayMessages } from '@linewatch/contracts/gateway-labels';
 import type { BindMessage, MaintenanceReply, UnbindMessage } from '@linewatch/contracts/gateways';
 import { messages } from '@linewatch/contracts/envelope';
-import {
-  SOCKET_CLOSE,
-  SOCKET_KEY_PROTOCOL_PREFIX,
-  SOCKET_PROTOCOL,
-} from '@linewatch/contracts/socket';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { expireSession } from '../../shared/session-expired.ts';
 import { useSession } from '../../shared/session-store.ts';
@@ -29,6 +20,14 @@ const NEVER_RESEND_MS = 2_147_483_647;
 
 type Command = BindMessage | UnbindMessage;
 
+/*
+ * The maintenance socket's contracts build zod schemas (the reply's, the realtime socket's): they
+ * come with the first command, not with the page. The form's check has fetched the gateways
+ * contract by then.
+ */
+const loadContracts = () =>
+  Promise.all([import('@linewatch/contracts/gateways'), import('@linewatch/contracts/socket')]);
+
 /**
  * One bind or unbind on the maintenance socket of a gateway (spec section 4): submit opens the
  * socket and sends the message; loading until the result arrives. Code 200 shows Content, calls
@@ -39,10 +38,13 @@ type Command = BindMessage | UnbindMessage;
 export const useMaintenance = (onDone: () => void, createSocket?: SocketFactory) => {
   const [pending, setPending] = useState(false);
   const connection = useRef<SocketConnection | null>(null);
+  /** Counts sends and stops: a send whose contracts arrive after a stop opens nothing. */
+  const attempt = useRef(0);
   const done = useRef(onDone);
   done.current = onDone;
 
   const stop = useCallback(() => {
+    attempt.current += 1;
     connection.current?.close();
     connection.current = null;
     setPending(false);
@@ -50,9 +52,18 @@ export const useMaintenance = (onDone: () => void, createSocket?: SocketFactory)
   useEffect(() => stop, [stop]);
 
   const send = useCallback(
-    (serial: string, command: Command) => {
+    async (serial: string, command: Command) => {
       stop();
+      const current = attempt.current;
       setPending(true);
+      const [{ maintenanceReply, maintenanceSocket }, socket] = await loadContracts().catch(
+        (error: unknown) => {
+          if (attempt.current === current) setPending(false);
+          throw error;
+        },
+      );
+      if (attempt.current !== current) return;
+      const { SOCKET_CLOSE, SOCKET_KEY_PROTOCOL_PREFIX, SOCKET_PROTOCOL } = socket;
       const expected: MaintenanceReply['MsgType'] =
         command.MsgType === 'bind' ? 'bindResult' : 'unbindResult';
       connection.current = openSocket({

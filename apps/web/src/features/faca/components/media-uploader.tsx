@@ -1,7 +1,7 @@
 import type { MediaRef, MediaType } from '@linewatch/contracts/faca';
 import { facaMessages, MEDIA_LIMITS } from '@linewatch/contracts/faca-labels';
 import { mediaPaths } from '@linewatch/contracts/faca-api';
-import { Form, ProgressBar } from 'antd-mobile';
+import { ProgressBar } from 'antd-mobile';
 import { AddOutline, CloseOutline } from 'antd-mobile-icons';
 import { useRef, useState } from 'react';
 import { upload } from '../../../shared/api-client.ts';
@@ -122,27 +122,3 @@ export const MediaStrip = ({ items }: { items: MediaRef[] }) =>
       )}
     </div>
   ) : null;
-
-/** A form's 图片 and 视频 fields (test ids `<testId>-pics`, `<testId>-videos`). */
-export const MediaFields = ({
-  pics,
-  videos,
-  onPics,
-  onVideos,
-  testId,
-}: {
-  pics: MediaRef[];
-  videos: MediaRef[];
-  onPics: (next: MediaRef[]) => void;
-  onVideos: (next: MediaRef[]) => void;
-  testId: string;
-}) => (
-  <>
-    <Form.Item label="图片" layout="vertical">
-      <MediaUploader type="pic" value={pics} onChange={onPics} testId={`${testId}-pics`} />
-    </Form.Item>
-    <Form.Item label="视频" layout="vertical">
-      <MediaUploader type="video" value={videos} onChange={onVideos} testId={`${testId}-videos`} />
-    </Form.Item>
-  </>
-);

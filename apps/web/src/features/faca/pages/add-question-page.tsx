@@ -1,14 +1,16 @@
 import type { FacaInfo, MediaRef } from '@linewatch/contracts/faca';
 import { DATA_FROM_MANUAL } from '@linewatch/contracts/faca-labels';
 import { facaApi } from '@linewatch/contracts/faca-api';
-import { Form, Input, Selector, TextArea } from 'antd-mobile';
-import { Fragment, useEffect, useState } from 'react';
+import { Input, Selector, TextArea } from 'antd-mobile';
+import { Fragment, useEffect } from 'react';
+import { Controller, useWatch } from 'react-hook-form';
 import { useNavigate, useSearchParams } from 'react-router';
+import { ListForm, ListFormItem } from '../../../shared/components/list-form.tsx';
 import { links } from '../../../shared/paths.ts';
 import { nameOptions, useOptions, useQuestion } from '../api.ts';
-import { MediaFields } from '../components/media-uploader.tsx';
+import { MediaFields } from '../components/media-fields.tsx';
 import { PageFrame, SubmitFooter } from '../components/page-frame.tsx';
-import { useFormSave } from '../components/validate.ts';
+import { useFacaForm } from '../components/use-faca-form.ts';
 
 interface Values {
   snCode: string;
@@ -72,6 +74,23 @@ const fromQuestion = (q: FacaInfo): Values => ({
   videos: q.videoList,
 });
 
+/** The request the form makes (addOrUpdateFacaInfo), as the contract's schema checks it. */
+const toBody = (id: number | null) => (values: Values) => ({
+  ...(id ? { id } : {}),
+  snCode: values.snCode,
+  workmanship: values.workmanship,
+  count: values.count,
+  warningContent: values.warningContent,
+  facaDescription: values.facaDescription,
+  hour: values.hour,
+  minute: values.minute,
+  second: values.second,
+  influenceParameters: values.influenceParameters.join(','),
+  dataFrom: values.dataFrom,
+  facaPicIds: values.pics.map((p) => p.id),
+  facaVideoIds: values.videos.map((p) => p.id),
+});
+
 const AddQuestionPage = () => {
   const navigate = useNavigate();
   const [params] = useSearchParams();
@@ -79,122 +98,140 @@ const AddQuestionPage = () => {
   const existing = useQuestion(id);
   const workmanships = useOptions('workmanship');
   const influences = useOptions('influence');
-  const save = useFormSave(
-    facaApi.addOrUpdateFacaInfo,
-    () => import('@linewatch/contracts/faca').then((c) => c.facaInfoBody),
-    (saved) => {
+  const { form, pending, submit } = useFacaForm({
+    defaultValues: initial(params),
+    endpoint: facaApi.addOrUpdateFacaInfo,
+    loadSchema: () => import('@linewatch/contracts/faca').then((c) => c.facaInfoBody),
+    toBody: toBody(id),
+    onSaved: (saved) => {
       void navigate(links.facaEditFaca(saved.id), { replace: true });
     },
-  );
-  const [values, setValues] = useState<Values>(() => initial(params));
+  });
+  const { control, reset } = form;
   useEffect(() => {
-    if (existing.data) setValues(fromQuestion(existing.data));
-  }, [existing.data]);
-  const set =
-    <K extends keyof Values>(key: K) =>
-    (value: Values[K]) =>
-      setValues((v) => ({ ...v, [key]: value }));
-
-  const submit = () =>
-    void save.submit({
-      ...(id ? { id } : {}),
-      snCode: values.snCode,
-      workmanship: values.workmanship,
-      count: values.count,
-      warningContent: values.warningContent,
-      facaDescription: values.facaDescription,
-      hour: values.hour,
-      minute: values.minute,
-      second: values.second,
-      influenceParameters: values.influenceParameters.join(','),
-      dataFrom: values.dataFrom,
-      facaPicIds: values.pics.map((p) => p.id),
-      facaVideoIds: values.videos.map((p) => p.id),
-    });
+    if (existing.data) reset(fromQuestion(existing.data));
+  }, [existing.data, reset]);
+  const dataFrom = useWatch({ control, name: 'dataFrom' });
 
   return (
     <PageFrame title={id ? '编辑问题' : '新增问题'}>
-      <Form layout="horizontal" data-testid="question-form">
-        <Form.Item label="设备SN码" required>
-          <Input
-            placeholder="请输入设备SN码"
-            value={values.snCode}
-            onChange={set('snCode')}
-            data-testid="q-sn"
+      <ListForm layout="horizontal" testId="question-form">
+        <ListFormItem label="设备SN码">
+          <Controller
+            control={control}
+            name="snCode"
+            render={({ field }) => (
+              <Input
+                placeholder="请输入设备SN码"
+                value={field.value}
+                onChange={field.onChange}
+                data-testid="q-sn"
+              />
+            )}
           />
-        </Form.Item>
-        <Form.Item label="工艺类型" required layout="vertical">
-          <Selector
-            options={nameOptions(workmanships.data)}
-            value={values.workmanship ? [values.workmanship] : []}
-            onChange={(v) => set('workmanship')(v[0] ?? '')}
-            data-testid="q-workmanship"
+        </ListFormItem>
+        <ListFormItem label="工艺类型" layout="vertical">
+          <Controller
+            control={control}
+            name="workmanship"
+            render={({ field }) => (
+              <Selector
+                options={nameOptions(workmanships.data)}
+                value={field.value ? [field.value] : []}
+                onChange={(v) => field.onChange(v[0] ?? '')}
+                data-testid="q-workmanship"
+              />
+            )}
           />
-        </Form.Item>
-        <Form.Item label="报警次数" required>
-          <Input
-            type="number"
-            inputMode="numeric"
-            placeholder="请输入报警次数"
-            value={values.count}
-            onChange={set('count')}
-            data-testid="q-count"
+        </ListFormItem>
+        <ListFormItem label="报警次数">
+          <Controller
+            control={control}
+            name="count"
+            render={({ field }) => (
+              <Input
+                type="number"
+                inputMode="numeric"
+                placeholder="请输入报警次数"
+                value={field.value}
+                onChange={field.onChange}
+                data-testid="q-count"
+              />
+            )}
           />
-        </Form.Item>
-        <Form.Item label="报警内容" required>
-          <Input
-            placeholder="请输入报警内容"
-            value={values.warningContent}
-            onChange={set('warningContent')}
-            data-testid="q-warning"
+        </ListFormItem>
+        <ListFormItem label="报警内容">
+          <Controller
+            control={control}
+            name="warningContent"
+            render={({ field }) => (
+              <Input
+                placeholder="请输入报警内容"
+                value={field.value}
+                onChange={field.onChange}
+                data-testid="q-warning"
+              />
+            )}
           />
-        </Form.Item>
-        <Form.Item label="现场描述" required layout="vertical">
-          <TextArea
-            placeholder="请输入现场描述"
-            autoSize
-            value={values.facaDescription}
-            onChange={set('facaDescription')}
-            data-testid="q-description"
+        </ListFormItem>
+        <ListFormItem label="现场描述" layout="vertical">
+          <Controller
+            control={control}
+            name="facaDescription"
+            render={({ field }) => (
+              <TextArea
+                placeholder="请输入现场描述"
+                autoSize
+                value={field.value}
+                onChange={field.onChange}
+                data-testid="q-description"
+              />
+            )}
           />
-        </Form.Item>
-        <Form.Item label="报警时长">
+        </ListFormItem>
+        <ListFormItem label="报警时长">
           <div style={{ display: 'flex', alignItems: 'center', gap: 4 }}>
             {DURATION_PARTS.map(([key, unit]) => (
               <Fragment key={key}>
-                <Input
-                  inputMode="numeric"
-                  value={values[key]}
-                  onChange={set(key)}
-                  style={{ width: 44, flex: 'none' }}
-                  aria-label={unit}
+                <Controller
+                  control={control}
+                  name={key}
+                  render={({ field }) => (
+                    <Input
+                      inputMode="numeric"
+                      value={field.value}
+                      onChange={field.onChange}
+                      style={{ width: 44, flex: 'none' }}
+                      aria-label={unit}
+                    />
+                  )}
                 />
                 {unit}
               </Fragment>
             ))}
           </div>
-        </Form.Item>
-        <Form.Item label="影响参数" required layout="vertical">
-          <Selector
-            multiple
-            options={nameOptions(influences.data)}
-            value={values.influenceParameters}
-            onChange={set('influenceParameters')}
-            data-testid="q-influence"
+        </ListFormItem>
+        <ListFormItem label="影响参数" layout="vertical">
+          <Controller
+            control={control}
+            name="influenceParameters"
+            render={({ field }) => (
+              <Selector
+                multiple
+                options={nameOptions(influences.data)}
+                value={field.value}
+                onChange={field.onChange}
+                data-testid="q-influence"
+              />
+            )}
           />
-        </Form.Item>
-        <Form.Item label="数据来源">
-          <span data-testid="q-data-from">{values.dataFrom}</span>
-        </Form.Item>
-        <MediaFields
-          pics={values.pics}
-          videos={values.videos}
-          onPics={set('pics')}
-          onVideos={set('videos')}
-          testId="q"
-        />
-      </Form>
-      <SubmitFooter pending={save.pending} onSubmit={submit} testId="q-submit" />
+        </ListFormItem>
+        <ListFormItem label="数据来源">
+          <span data-testid="q-data-from">{dataFrom}</span>
+        </ListFormItem>
+        <MediaFields control={control} testId="q" />
+      </ListForm>
+      <SubmitFooter pending={pending} onSubmit={submit} testId="q-submit" />
     </PageFrame>
   );
 };

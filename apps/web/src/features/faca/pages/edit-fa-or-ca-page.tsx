@@ -1,157 +1,208 @@
 import type { FacaInfo, MediaRef } from '@linewatch/contracts/faca';
 import { caStatusLabels } from '@linewatch/contracts/faca-labels';
 import { facaApi } from '@linewatch/contracts/faca-api';
-import { Form, Input, Selector, TextArea } from 'antd-mobile';
-import { useState } from 'react';
+import { Input, Selector, TextArea } from 'antd-mobile';
+import { Controller, useWatch } from 'react-hook-form';
 import { useNavigate, useSearchParams } from 'react-router';
 import { ListState } from '../../../shared/components/list-state.tsx';
+import { ListForm, ListFormItem } from '../../../shared/components/list-form.tsx';
 import { useHandlers, useQuestion } from '../api.ts';
-import { MediaFields } from '../components/media-uploader.tsx';
+import { MediaFields } from '../components/media-fields.tsx';
 import { PageFrame, SubmitFooter } from '../components/page-frame.tsx';
-import { useFormSave } from '../components/validate.ts';
+import { useFacaForm } from '../components/use-faca-form.ts';
+
+interface FaValues {
+  faDescription: string;
+  pics: MediaRef[];
+  videos: MediaRef[];
+}
 
 const FaForm = ({ q, id }: { q: FacaInfo; id: number | null }) => {
   const navigate = useNavigate();
-  const save = useFormSave(
-    facaApi.addOrUpdateFaInfo,
-    () => import('@linewatch/contracts/faca').then((c) => c.faInfoBody),
-    () => void navigate(-1),
-  );
   const fa = q.faInfos.find((f) => f.id === id);
-  const [text, setText] = useState(fa?.faDescription ?? '');
-  const [pics, setPics] = useState<MediaRef[]>(fa?.faPicList ?? []);
-  const [videos, setVideos] = useState<MediaRef[]>(fa?.faVideoList ?? []);
-  const submit = () =>
-    void save.submit({
+  const { form, pending, submit } = useFacaForm({
+    defaultValues: {
+      faDescription: fa?.faDescription ?? '',
+      pics: fa?.faPicList ?? [],
+      videos: fa?.faVideoList ?? [],
+    },
+    endpoint: facaApi.addOrUpdateFaInfo,
+    loadSchema: () => import('@linewatch/contracts/faca').then((c) => c.faInfoBody),
+    toBody: (values: FaValues) => ({
       ...(id ? { id } : {}),
       facaInfoId: q.id,
-      faDescription: text,
-      faPicIds: pics.map((p) => p.id),
-      faVideoIds: videos.map((p) => p.id),
-    });
+      faDescription: values.faDescription,
+      faPicIds: values.pics.map((p) => p.id),
+      faVideoIds: values.videos.map((p) => p.id),
+    }),
+    onSaved: () => void navigate(-1),
+  });
   return (
     <>
-      <Form layout="vertical">
-        <Form.Item label="故障分析" required>
-          <TextArea
-            placeholder="请输入故障分析"
-            autoSize
-            value={text}
-            onChange={setText}
-            data-testid="fa-description"
+      <ListForm>
+        <ListFormItem label="故障分析">
+          <Controller
+            control={form.control}
+            name="faDescription"
+            render={({ field }) => (
+              <TextArea
+                placeholder="请输入故障分析"
+                autoSize
+                value={field.value}
+                onChange={field.onChange}
+                data-testid="fa-description"
+              />
+            )}
           />
-        </Form.Item>
-        <MediaFields
-          pics={pics}
-          videos={videos}
-          onPics={setPics}
-          onVideos={setVideos}
-          testId="fa"
-        />
-      </Form>
-      <SubmitFooter pending={save.pending} onSubmit={submit} testId="fa-submit" />
+        </ListFormItem>
+        <MediaFields control={form.control} testId="fa" />
+      </ListForm>
+      <SubmitFooter pending={pending} onSubmit={submit} testId="fa-submit" />
     </>
   );
 };
 
+interface CaValues {
+  caDescription: string;
+  faInfoId: string;
+  handlers: string[];
+  resolvingTime: string;
+  caStatus: string;
+  ngReason: string;
+  pics: MediaRef[];
+  videos: MediaRef[];
+}
+
 const CaForm = ({ q, id }: { q: FacaInfo; id: number | null }) => {
   const navigate = useNavigate();
-  const save = useFormSave(
-    facaApi.addOrUpdateCaInfo,
-    () => import('@linewatch/contracts/faca').then((c) => c.caInfoBody),
-    () => void navigate(-1),
-  );
   const handlers = useHandlers(q.snCode);
   const ca = q.faInfos.flatMap((f) => f.caInfos).find((c) => c.id === id);
-  const [v, setV] = useState({
-    caDescription: ca?.caDescription ?? '',
-    faInfoId: ca ? String(ca.faInfoId) : '',
-    handlers: ca?.handlerList.map((h) => String(h.userId)) ?? [],
-    resolvingTime: ca?.resolvingTime ?? '',
-    caStatus: String(ca?.caStatus ?? 0),
-    ngReason: ca?.ngReason ?? '',
-  });
-  const [pics, setPics] = useState<MediaRef[]>(ca?.caPicList ?? []);
-  const [videos, setVideos] = useState<MediaRef[]>(ca?.caVideoList ?? []);
-  const set = (key: keyof typeof v) => (value: string | string[]) =>
-    setV((old) => ({ ...old, [key]: value }));
-  const submit = () =>
-    void save.submit({
+  const { form, pending, submit } = useFacaForm({
+    defaultValues: {
+      caDescription: ca?.caDescription ?? '',
+      faInfoId: ca ? String(ca.faInfoId) : '',
+      handlers: ca?.handlerList.map((h) => String(h.userId)) ?? [],
+      resolvingTime: ca?.resolvingTime ?? '',
+      caStatus: String(ca?.caStatus ?? 0),
+      ngReason: ca?.ngReason ?? '',
+      pics: ca?.caPicList ?? [],
+      videos: ca?.caVideoList ?? [],
+    },
+    endpoint: facaApi.addOrUpdateCaInfo,
+    loadSchema: () => import('@linewatch/contracts/faca').then((c) => c.caInfoBody),
+    toBody: (values: CaValues) => ({
       ...(id ? { id } : {}),
       facaInfoId: q.id,
-      faInfoId: v.faInfoId,
-      caDescription: v.caDescription,
-      handler: v.handlers.join(','),
-      resolvingTime: v.resolvingTime,
-      caStatus: v.caStatus,
-      ngReason: v.ngReason,
-      caPicIds: pics.map((p) => p.id),
-      caVideoIds: videos.map((p) => p.id),
-    });
+      faInfoId: values.faInfoId,
+      caDescription: values.caDescription,
+      handler: values.handlers.join(','),
+      resolvingTime: values.resolvingTime,
+      caStatus: values.caStatus,
+      ngReason: values.ngReason,
+      caPicIds: values.pics.map((p) => p.id),
+      caVideoIds: values.videos.map((p) => p.id),
+    }),
+    onSaved: () => void navigate(-1),
+  });
+  const { control } = form;
+  const caStatus = useWatch({ control, name: 'caStatus' });
   return (
     <>
-      <Form layout="vertical">
-        <Form.Item label="纠正措施" required>
-          <TextArea
-            placeholder="请输入纠正措施"
-            autoSize
-            value={v.caDescription}
-            onChange={set('caDescription')}
-            data-testid="ca-description"
+      <ListForm>
+        <ListFormItem label="纠正措施">
+          <Controller
+            control={control}
+            name="caDescription"
+            render={({ field }) => (
+              <TextArea
+                placeholder="请输入纠正措施"
+                autoSize
+                value={field.value}
+                onChange={field.onChange}
+                data-testid="ca-description"
+              />
+            )}
           />
-        </Form.Item>
-        <Form.Item label="关联FA" required>
-          <Selector
-            options={q.faInfos.map((f) => ({ label: `FA${f.faNum}`, value: String(f.id) }))}
-            value={v.faInfoId ? [v.faInfoId] : []}
-            onChange={(x) => set('faInfoId')(x[0] ?? '')}
-            data-testid="ca-fa"
+        </ListFormItem>
+        <ListFormItem label="关联FA">
+          <Controller
+            control={control}
+            name="faInfoId"
+            render={({ field }) => (
+              <Selector
+                options={q.faInfos.map((f) => ({ label: `FA${f.faNum}`, value: String(f.id) }))}
+                value={field.value ? [field.value] : []}
+                onChange={(x) => field.onChange(x[0] ?? '')}
+                data-testid="ca-fa"
+              />
+            )}
           />
-        </Form.Item>
-        <Form.Item label="处理人" required>
-          <Selector
-            multiple
-            options={(handlers.data ?? []).map((h) => ({ label: h.name, value: String(h.userId) }))}
-            value={v.handlers}
-            onChange={set('handlers')}
-            data-testid="ca-handlers"
+        </ListFormItem>
+        <ListFormItem label="处理人">
+          <Controller
+            control={control}
+            name="handlers"
+            render={({ field }) => (
+              <Selector
+                multiple
+                options={(handlers.data ?? []).map((h) => ({
+                  label: h.name,
+                  value: String(h.userId),
+                }))}
+                value={field.value}
+                onChange={field.onChange}
+                data-testid="ca-handlers"
+              />
+            )}
           />
-        </Form.Item>
-        <Form.Item label="纳期" required>
-          <Input
-            type="date"
-            placeholder="请选择纳期"
-            value={v.resolvingTime}
-            onChange={set('resolvingTime')}
-            data-testid="ca-due"
+        </ListFormItem>
+        <ListFormItem label="纳期">
+          <Controller
+            control={control}
+            name="resolvingTime"
+            render={({ field }) => (
+              <Input
+                type="date"
+                placeholder="请选择纳期"
+                value={field.value}
+                onChange={field.onChange}
+                data-testid="ca-due"
+              />
+            )}
           />
-        </Form.Item>
-        <Form.Item label="状态">
-          <Selector
-            options={[0, 1, 2].map((s) => ({ label: caStatusLabels[s]!, value: String(s) }))}
-            value={[v.caStatus]}
-            onChange={(x) => set('caStatus')(x[0] ?? '0')}
+        </ListFormItem>
+        <ListFormItem label="状态">
+          <Controller
+            control={control}
+            name="caStatus"
+            render={({ field }) => (
+              <Selector
+                options={[0, 1, 2].map((s) => ({ label: caStatusLabels[s]!, value: String(s) }))}
+                value={[field.value]}
+                onChange={(x) => field.onChange(x[0] ?? '0')}
+              />
+            )}
           />
-        </Form.Item>
-        {v.caStatus === '2' ? (
-          <Form.Item label="NG原因" required>
-            <TextArea
-              placeholder="请输入NG原因"
-              autoSize
-              value={v.ngReason}
-              onChange={set('ngReason')}
+        </ListFormItem>
+        {caStatus === '2' ? (
+          <ListFormItem label="NG原因">
+            <Controller
+              control={control}
+              name="ngReason"
+              render={({ field }) => (
+                <TextArea
+                  placeholder="请输入NG原因"
+                  autoSize
+                  value={field.value}
+                  onChange={field.onChange}
+                />
+              )}
             />
-          </Form.Item>
+          </ListFormItem>
         ) : null}
-        <MediaFields
-          pics={pics}
-          videos={videos}
-          onPics={setPics}
-          onVideos={setVideos}
-          testId="ca"
-        />
-      </Form>
-      <SubmitFooter pending={save.pending} onSubmit={submit} testId="ca-submit" />
+        <MediaFields control={control} testId="ca" />
+      </ListForm>
+      <SubmitFooter pending={pending} onSubmit={submit} testId="ca-submit" />
     </>
   );
 };

@@ -1,6 +1,6 @@
-import type { FacaInfo, Page } from '@linewatch/contracts/faca';
+import type { CaInfo, FacaInfo, FaInfo, Page } from '@linewatch/contracts/faca';
 import { facaApi } from '@linewatch/contracts/faca-api';
-import { screen, within } from '@testing-library/react';
+import { fireEvent, screen, within } from '@testing-library/react';
 import { Toast } from 'antd-mobile';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { links, paths } from '../../../shared/paths.ts';
@@ -26,6 +26,41 @@ const question = (over: Partial<FacaInfo>): FacaInfo => ({
   updateUser: '王厂长',
   updateTime: '2026-11-22T08:00:00.000Z',
   faInfos: [],
+  ...over,
+});
+
+const fa = (over: Partial<FaInfo>): FaInfo => ({
+  id: 7,
+  facaInfoId: 42,
+  faNum: 1,
+  faDescription: '吸嘴堵塞',
+  faPicList: [],
+  faVideoList: [],
+  updateUser: '王厂长',
+  updateTime: '2026-11-22T08:00:00.000Z',
+  caInfos: [],
+  ...over,
+});
+
+const ca = (over: Partial<CaInfo>): CaInfo => ({
+  id: 9,
+  facaInfoId: 42,
+  faInfoId: 7,
+  faNum: 1,
+  caNum: '1-1',
+  caDescription: '清洗吸嘴',
+  handler: '5',
+  handlerList: [{ userId: 5, name: '李工' }],
+  handlerDisplay: '李工',
+  resolvingTime: '2026-12-01',
+  caStatus: 0,
+  ngReason: '',
+  overdue: false,
+  caPicList: [],
+  caVideoList: [],
+  resultPicList: [],
+  updateUser: '王厂长',
+  updateTime: '2026-11-22T08:00:00.000Z',
   ...over,
 });
 
@@ -102,6 +137,61 @@ describe('add question', () => {
         influenceParameters: '温度',
         dataFrom: '报警记录',
       }),
+    );
+  }, 30_000);
+});
+
+describe('CA form', () => {
+  it('asks for the NG reason when the status is NG, with the spec message, then saves', async () => {
+    const api = fakeApi()
+      .on(facaApi.getFacaById, () => question({ id: 42, faInfos: [fa({})] }))
+      .on(facaApi.getHandlerList, () => [{ userId: 5, name: '李工' }])
+      .on(facaApi.addOrUpdateCaInfo, () => ({ id: 9 }));
+    const { user } = renderPage(links.facaEditFaOrCa(42, 'CA'), { api });
+    await user.type(await screen.findByPlaceholderText('请输入纠正措施', {}, LAZY), '清洗吸嘴');
+    await user.click(screen.getByText('FA1'));
+    await user.click(await screen.findByText('李工'));
+    fireEvent.change(screen.getByPlaceholderText('请选择纳期'), {
+      target: { value: '2026-12-01' },
+    });
+    await user.click(screen.getByText('NG'));
+    await user.click(screen.getByTestId('ca-submit'));
+    await vi.waitFor(() => expect(document.body.textContent).toContain('请输入NG原因'));
+    expect(api.calls(facaApi.addOrUpdateCaInfo)).toEqual([]);
+
+    await user.type(screen.getByPlaceholderText('请输入NG原因'), '吸嘴变形');
+    await user.click(screen.getByTestId('ca-submit'));
+    await vi.waitFor(() =>
+      expect(api.calls(facaApi.addOrUpdateCaInfo)[0]).toMatchObject({
+        facaInfoId: 42,
+        faInfoId: 7,
+        caDescription: '清洗吸嘴',
+        handler: '5',
+        resolvingTime: '2026-12-01',
+        caStatus: 2,
+        ngReason: '吸嘴变形',
+      }),
+    );
+  }, 30_000);
+});
+
+describe('task detail', () => {
+  it('asks for a result, with the spec message, then submits it', async () => {
+    const api = fakeApi()
+      .on(facaApi.getFacaById, () => question({ id: 42, faInfos: [fa({ caInfos: [ca({})] })] }))
+      .on(facaApi.submitTask, () => ({ id: 9 }));
+    const { user } = renderPage(links.facaEditTask(42, 7, 9), { api });
+    await screen.findByTestId('task-result', {}, LAZY);
+    await user.click(screen.getByTestId('task-submit'));
+    await vi.waitFor(() => expect(document.body.textContent).toContain('请选择处理结果'));
+    expect(api.calls(facaApi.submitTask)).toEqual([]);
+
+    await user.click(within(screen.getByTestId('task-treatment')).getByText('OK'));
+    await user.click(screen.getByTestId('task-submit'));
+    await vi.waitFor(() =>
+      expect(api.calls(facaApi.submitTask)).toEqual([
+        { caId: 9, treatment: 1, ngReason: '', picIds: [] },
+      ]),
     );
   }, 30_000);
 });

@@ -1,15 +1,22 @@
 import type { MediaRef } from '@linewatch/contracts/faca';
 import { CA_STATUS } from '@linewatch/contracts/faca-labels';
 import { facaApi } from '@linewatch/contracts/faca-api';
-import { Form, Selector, TextArea } from 'antd-mobile';
-import { useState } from 'react';
+import { Selector, TextArea } from 'antd-mobile';
+import { Controller, useWatch } from 'react-hook-form';
 import { useNavigate, useSearchParams } from 'react-router';
+import { ListForm, ListFormItem } from '../../../shared/components/list-form.tsx';
 import { ListState } from '../../../shared/components/list-state.tsx';
 import { useQuestion } from '../api.ts';
 import { MediaUploader } from '../components/media-uploader.tsx';
 import { Card, PageFrame, SubmitFooter } from '../components/page-frame.tsx';
 import { CaInfoView, FaInfoView, QuestionInfo } from '../components/question-card.tsx';
-import { useFormSave } from '../components/validate.ts';
+import { useFacaForm } from '../components/use-faca-form.ts';
+
+interface TaskValues {
+  treatment: string;
+  ngReason: string;
+  pics: MediaRef[];
+}
 
 const TaskDetailPage = () => {
   const navigate = useNavigate();
@@ -18,20 +25,23 @@ const TaskDetailPage = () => {
   const faInfoId = Number(params.get('faInfoId'));
   const caInfoId = Number(params.get('caInfoId'));
   const question = useQuestion(facaInfoId);
-  const save = useFormSave(
-    facaApi.submitTask,
-    () => import('@linewatch/contracts/faca').then((c) => c.taskResultBody),
-    () => void navigate(-1),
-  );
-  const [treatment, setTreatment] = useState<string>('');
-  const [ngReason, setNgReason] = useState('');
-  const [pics, setPics] = useState<MediaRef[]>([]);
+  const { form, pending, submit } = useFacaForm({
+    defaultValues: { treatment: '', ngReason: '', pics: [] },
+    endpoint: facaApi.submitTask,
+    loadSchema: () => import('@linewatch/contracts/faca').then((c) => c.taskResultBody),
+    toBody: (values: TaskValues) => ({
+      caId: caInfoId,
+      treatment: values.treatment,
+      ngReason: values.ngReason,
+      picIds: values.pics.map((p) => p.id),
+    }),
+    onSaved: () => void navigate(-1),
+  });
+  const { control } = form;
+  const treatment = useWatch({ control, name: 'treatment' });
   const q = question.data;
   const fa = q?.faInfos.find((f) => f.id === faInfoId);
   const ca = fa?.caInfos.find((c) => c.id === caInfoId);
-
-  const submit = () =>
-    void save.submit({ caId: caInfoId, treatment, ngReason, picIds: pics.map((p) => p.id) });
 
   return (
     <PageFrame title="任务详情">
@@ -50,40 +60,58 @@ const TaskDetailPage = () => {
           </Card>
           <QuestionInfo q={q} />
           <Card testId="task-result">
-            <Form layout="vertical">
-              <Form.Item label="处理结果" required>
-                <Selector
-                  options={[
-                    { label: 'OK', value: String(CA_STATUS.ok) },
-                    { label: 'NG', value: String(CA_STATUS.ng) },
-                  ]}
-                  value={treatment ? [treatment] : []}
-                  onChange={(v) => setTreatment(v[0] ?? '')}
-                  data-testid="task-treatment"
+            <ListForm>
+              <ListFormItem label="处理结果">
+                <Controller
+                  control={control}
+                  name="treatment"
+                  render={({ field }) => (
+                    <Selector
+                      options={[
+                        { label: 'OK', value: String(CA_STATUS.ok) },
+                        { label: 'NG', value: String(CA_STATUS.ng) },
+                      ]}
+                      value={field.value ? [field.value] : []}
+                      onChange={(v) => field.onChange(v[0] ?? '')}
+                      data-testid="task-treatment"
+                    />
+                  )}
                 />
-              </Form.Item>
+              </ListFormItem>
               {treatment === String(CA_STATUS.ng) ? (
-                <Form.Item label="NG原因" required>
-                  <TextArea
-                    placeholder="请输入NG原因"
-                    autoSize
-                    value={ngReason}
-                    onChange={setNgReason}
-                    data-testid="task-ng-reason"
+                <ListFormItem label="NG原因">
+                  <Controller
+                    control={control}
+                    name="ngReason"
+                    render={({ field }) => (
+                      <TextArea
+                        placeholder="请输入NG原因"
+                        autoSize
+                        value={field.value}
+                        onChange={field.onChange}
+                        data-testid="task-ng-reason"
+                      />
+                    )}
                   />
-                </Form.Item>
+                </ListFormItem>
               ) : null}
-              <Form.Item label="图片">
-                <MediaUploader type="pic" value={pics} onChange={setPics} testId="task-pics" />
-              </Form.Item>
-            </Form>
+              <ListFormItem label="图片">
+                <Controller
+                  control={control}
+                  name="pics"
+                  render={({ field }) => (
+                    <MediaUploader
+                      type="pic"
+                      value={field.value}
+                      onChange={field.onChange}
+                      testId="task-pics"
+                    />
+                  )}
+                />
+              </ListFormItem>
+            </ListForm>
           </Card>
-          <SubmitFooter
-            pending={save.pending}
-            onSubmit={submit}
-            testId="task-submit"
-            label="提交"
-          />
+          <SubmitFooter pending={pending} onSubmit={submit} testId="task-submit" label="提交" />
         </>
       )}
     </PageFrame>

@@ -1,5 +1,3 @@
-import type { zodResolver } from '@hookform/resolvers/zod';
-import type * as Contracts from '@linewatch/contracts/gateways';
 import type { BindMessage, UnbindMessage } from '@linewatch/contracts/gateways';
 import { GATEWAY_SERIAL_LENGTH } from '@linewatch/contracts/limits';
 import { Button, NavBar } from 'antd-mobile';
@@ -11,9 +9,9 @@ import {
   type FieldErrors,
   type FieldValues,
   type Path,
-  type Resolver,
 } from 'react-hook-form';
 import { useNavigate } from 'react-router';
+import { lazySchemaResolver } from '../../../shared/lazy-schema-resolver.ts';
 import { useMaintenance } from '../use-maintenance.ts';
 import styles from './maintenance-form.module.css';
 import { TextField } from './text-field.tsx';
@@ -50,8 +48,8 @@ export const machineAndGatewayFields = <T extends FieldValues & { snCode: string
 interface MaintenanceFormProps<T extends FieldValues> {
   title: string;
   empty: T;
-  /** The form's schema; zod and the contracts come after the first paint (validated on submit). */
-  schema: (contracts: typeof Contracts) => Parameters<typeof zodResolver>[0];
+  /** The form's contract schema, by import(): zod comes with the first submit, not the page. */
+  loadSchema: Parameters<typeof lazySchemaResolver<T, T>>[0];
   fields: TextFieldSpec<T>[];
   /** The gateway whose socket to open and the message to send it. */
   command: (form: T) => { serial: string; message: BindMessage | UnbindMessage };
@@ -67,30 +65,22 @@ interface MaintenanceFormProps<T extends FieldValues> {
 export const MaintenanceForm = <T extends FieldValues>({
   title,
   empty,
-  schema,
+  loadSchema,
   fields,
   command,
   submit,
   children,
 }: MaintenanceFormProps<T>) => {
   const navigate = useNavigate();
-  const resolver: Resolver<T> = async (values, context, options) => {
-    const [resolvers, contracts] = await Promise.all([
-      import('@hookform/resolvers/zod'),
-      import('@linewatch/contracts/gateways'),
-    ]);
-    return (resolvers.zodResolver(schema(contracts)) as unknown as Resolver<T>)(
-      values,
-      context,
-      options,
-    );
-  };
   const {
     control,
     handleSubmit,
     reset,
     formState: { errors },
-  } = useForm<T>({ resolver, defaultValues: empty as DefaultValues<T> });
+  } = useForm<T, unknown, T>({
+    resolver: lazySchemaResolver(loadSchema),
+    defaultValues: empty as DefaultValues<T>,
+  });
   const maintenance = useMaintenance(() => reset(empty));
 
   return (
@@ -104,7 +94,7 @@ export const MaintenanceForm = <T extends FieldValues>({
         onSubmit={(event) =>
           void handleSubmit((form) => {
             const { serial, message } = command(form);
-            maintenance.send(serial, message);
+            return maintenance.send(serial, message);
           })(event)
         }
       >

@@ -1,5 +1,5 @@
 import type { GatewayCredential } from '@linewatch/contracts/gateways';
-import { Button, Dialog, Input, List, NavBar, Tag } from 'antd-mobile';
+import { Button, Input, List, NavBar, Tag } from 'antd-mobile';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { ListState } from '../../../shared/components/list-state.tsx';
@@ -7,9 +7,13 @@ import { formatClock } from '../../../shared/format.ts';
 import { useCredentialMutation, useGatewayRegistry } from '../api.ts';
 import styles from '../components/maintenance-form.module.css';
 
-/** The secret is shown once: it is stored only as a hash. */
-const showCredential = (credential: GatewayCredential) =>
-  Dialog.alert({
+/**
+ * The secret is shown once: it is stored only as a hash. The dialog (and react-spring, which
+ * animates it) loads with the first credential, not with the page.
+ */
+const showCredential = async (credential: GatewayCredential) => {
+  const { Dialog } = await import('../../../shared/imperative-ui.ts');
+  await Dialog.alert({
     title: `网关 ${credential.serial} 的密钥`,
     content: (
       <div>
@@ -21,6 +25,7 @@ const showCredential = (credential: GatewayCredential) =>
     ),
     confirmText: '我已保存',
   });
+};
 
 /** /admin/gateways: the gateway registry — state, agent version, machines; register and rotate. */
 const AdminGatewaysPage = () => {

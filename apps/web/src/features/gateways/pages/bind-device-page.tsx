@@ -1,5 +1,5 @@
 import type { BindForm } from '@linewatch/contracts/gateways';
-import { IP_EXAMPLES } from '@linewatch/contracts/gateways';
+import { IP_EXAMPLES } from '@linewatch/contracts/gateway-labels';
 import { Selector } from 'antd-mobile';
 import { Controller } from 'react-hook-form';
 import { usePlcModels } from '../api.ts';
@@ -15,7 +15,7 @@ const BindDevicePage = () => {
     <MaintenanceForm<BindForm>
       title="绑定机台"
       empty={EMPTY}
-      schema={(contracts) => contracts.bindForm}
+      loadSchema={() => import('@linewatch/contracts/gateways').then((c) => c.bindForm)}
       fields={[
         ...machineAndGatewayFields<BindForm>('bind', '请输入网关序列号'),
         {

@@ -9,7 +9,7 @@ const UnbindDevicePage = () => (
   <MaintenanceForm<UnbindForm>
     title="解绑机台"
     empty={EMPTY}
-    schema={(contracts) => contracts.unbindForm}
+    loadSchema={() => import('@linewatch/contracts/gateways').then((c) => c.unbindForm)}
     fields={machineAndGatewayFields('unbind', `请输入${GATEWAY_SERIAL_LENGTH}位网关序列号`)}
     command={(form) => ({
       serial: form.iotId.trim(),
