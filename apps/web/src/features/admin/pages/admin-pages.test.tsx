@@ -128,9 +128,9 @@ describe('admin gate and home', () => {
     ]);
     const { router, user: person } = open(paths.admin, api);
     await screen.findByTestId('admin-home', {}, FIRST_PAINT);
-    expect((await screen.findByTestId('admin-link-applications')).textContent).toContain(
-      '1 待审核',
-    );
+    // The count comes with the applications' answer, which may follow the home's first paint.
+    const link = await screen.findByTestId('admin-link-applications');
+    await vi.waitFor(() => expect(link.textContent).toContain('1 待审核'));
     await person.click(screen.getByTestId('admin-link-gateways'));
     await vi.waitFor(() => expect(router.state.location.pathname).toBe(paths.adminGateways));
   });
@@ -255,7 +255,10 @@ describe('applications page', () => {
     expect((await screen.findByTestId('sms-outbox')).textContent).toContain('您的验证码为 123456');
 
     await person.click(within(pending).getByTestId('application-approve'));
-    await person.click(within(await screen.findByTestId('line-selector')).getByText('组装线'));
+    // The popup and its form load with this first tap, the lines with the form.
+    await person.click(
+      await within(await screen.findByTestId('line-selector')).findByText('组装线'),
+    );
     await person.click(screen.getByTestId('approve-confirm'));
     expect(
       await screen.findByText('账号 E-APPLY 已创建，初始密码 Init-Pass-1（已短信发送给申请人）'),
