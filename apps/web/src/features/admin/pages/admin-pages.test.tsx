@@ -303,7 +303,9 @@ describe('lines page', () => {
       expect(api.calls(adminApi.saveLine)).toEqual([{ name: '三线', sort: 0 }]),
     );
 
-    fireEvent.click(within(first).getAllByRole('button', { name: '删除' })[0]!);
+    // A tap on the line's row offers 重命名 / 删除 (its sheet loads with the first tap).
+    await person.click(within(first).getByText('SMT一线'));
+    await person.click(await screen.findByRole('option', { name: '删除' }));
     expect(await screen.findByText('删除产线 SMT一线？')).toBeTruthy();
     expect(api.calls(adminApi.deleteLine)).toHaveLength(0);
     confirmDialog();
@@ -315,6 +317,7 @@ describe('lines page', () => {
     const api = adminApiFake().on(adminApi.saveGroup, () => line());
     const { user: person } = open(paths.adminLines, api);
     await person.click(await screen.findByTestId('group-贴片', {}, FIRST_PAINT));
+    await person.click(await screen.findByRole('option', { name: '重命名' }));
     const input = (await screen.findByTestId('name-input')).querySelector('input')!;
     await person.clear(input);
     await person.type(input, '贴装');
