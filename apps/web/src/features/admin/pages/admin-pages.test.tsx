@@ -372,6 +372,21 @@ describe('machines page', () => {
     });
   });
 
+  it('opens the form with the tapped machine, then a new one with nothing of it', async () => {
+    const api = adminApiFake().on(adminApi.machines, () => ({ data: [machine()], total: 1 }));
+    const { user: person } = open(paths.adminMachines, api);
+    await person.click(await screen.findByTestId('machine-item', {}, FIRST_PAINT));
+    const sn = await screen.findByPlaceholderText('请输入机台SN码');
+    expect(sn).toHaveProperty('value', 'LW-1');
+    expect(screen.getByPlaceholderText('设备名称')).toHaveProperty('value', '贴片机');
+    fireEvent.click(document.querySelector('.adm-mask')!);
+    await person.click(screen.getByTestId('machine-create'));
+    await vi.waitFor(() => expect(screen.getByText('新增机台')).toBeTruthy());
+    expect(screen.getByPlaceholderText('请输入机台SN码')).toHaveProperty('value', '');
+    expect(screen.getByPlaceholderText('设备名称')).toHaveProperty('value', '');
+    expect(screen.getByPlaceholderText('国家')).toHaveProperty('value', '中国');
+  });
+
   it('imports a sheet, and reports every bad row of a refused one by its number', async () => {
     const errors = [
       { path: 'row.3', message: '第3行：产线「不存在的产线」不存在' },
