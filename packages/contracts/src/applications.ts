@@ -1,21 +1,10 @@
 import { z } from 'zod';
+import { applicationMessages } from './applications-messages.ts';
 import { text } from './primitives.ts';
 
-/** Account application (/userApply, /userAudit): copy shared by the form and the server. */
-export const applicationMessages = {
-  nameRequired: '请输入姓名',
-  psnCodeRequired: '请输入工号',
-  mobileInvalid: '请输入正确的手机号',
-  codeRequired: '请输入验证码',
-  codeInvalid: '验证码错误或已过期',
-  sendTooSoon: '验证码发送过于频繁，请稍后再试',
-  codeSent: '验证码已发送',
-  tooLong: '内容过长',
-  submitted: '申请已提交',
-  accountExists: '该工号已有账号，请直接登录',
-  pendingExists: '该工号已有待审核的申请',
-  notFound: '未找到申请记录',
-} as const;
+// The copy lives in the zod-free applications-messages.ts (the web's first screens); the server
+// reads it from here, beside the schemas that use it.
+export { applicationMessages };
 
 /** Verification codes: 6 digits, valid 5 minutes, 5 guesses; one send a minute, 5 an hour. */
 export const VERIFICATION = {

@@ -1,5 +1,6 @@
-import { List } from 'antd-mobile';
-import { createContext, useContext, type ReactNode } from 'react';
+import { Input, List, type InputProps } from 'antd-mobile';
+import { createContext, useContext, type FormEvent, type ReactNode } from 'react';
+import { Controller, type Control, type FieldValues, type Path } from 'react-hook-form';
 import styles from './list-form.module.css';
 
 type Layout = 'horizontal' | 'vertical';
@@ -7,55 +8,67 @@ type Layout = 'horizontal' | 'vertical';
 const LayoutContext = createContext<Layout>('vertical');
 
 /**
- * A form laid out as antd-mobile's Form lays it out (a List of labelled items), for forms whose
- * values react-hook-form holds: antd-mobile's Form brings rc-field-form and async-validator
- * (≈ 30 KB gzip) to every page that shows one. Enter in a field does not submit: a form is saved
- * by its button.
+ * A react-hook-form form laid out as antd-mobile's Form lays one out (a List of labelled items
+ * under its header, the footer below), without rc-field-form and async-validator (≈ 31 KB gzip on
+ * every page that showed one). Without `onSubmit`, Enter in a field does not submit: the form is
+ * saved by its button.
  */
 export const ListForm = ({
   layout = 'vertical',
-  children,
+  header,
+  footer,
+  onSubmit,
   testId,
+  children,
 }: {
   layout?: Layout;
-  children: ReactNode;
+  header?: ReactNode;
+  footer?: ReactNode;
+  onSubmit?: (event: FormEvent<HTMLFormElement>) => void;
   testId?: string;
+  children: ReactNode;
 }) => (
   <form
     className={styles.form}
     noValidate
     data-testid={testId}
-    onSubmit={(event) => event.preventDefault()}
+    onSubmit={onSubmit ?? ((event) => event.preventDefault())}
   >
     <LayoutContext.Provider value={layout}>
-      <List>{children}</List>
+      <List header={header}>{children}</List>
     </LayoutContext.Provider>
+    {footer ? <div className={styles.footer}>{footer}</div> : null}
   </form>
 );
 
 /**
- * One labelled item of a ListForm (antd-mobile Form.Item's look): the label beside the input
- * (horizontal) or above it (vertical). No asterisk: Form.Item shows one only for a field it
- * validates itself (a `name` with rules), and the forms moved here had none.
+ * One labelled item of a ListForm (antd-mobile Form.Item's look): the label above the input
+ * (vertical) or before it (horizontal), the form's layout unless given. No asterisk: Form.Item
+ * shows one only for a field it validates itself, and the forms moved here had none.
  */
 export const ListFormItem = ({
   label,
   layout,
+  extra,
+  disabled,
   children,
 }: {
-  label: string;
-  /** The form's layout unless given. */
+  label?: string;
   layout?: Layout;
+  extra?: ReactNode;
+  disabled?: boolean;
   children: ReactNode;
 }) => {
   const inherited = useContext(LayoutContext);
   const mode = layout ?? inherited;
-  const labelElement = <label className={styles.label}>{label}</label>;
+  const labelElement = label ? <label className={styles.label}>{label}</label> : undefined;
   return (
     <List.Item
-      className={styles[mode]}
+      className={`${styles.item} ${styles[mode]}`}
       title={mode === 'vertical' ? labelElement : undefined}
       prefix={mode === 'horizontal' ? labelElement : undefined}
+      extra={extra}
+      disabled={disabled}
     >
       <div className={styles.child}>
         <div>{children}</div>
@@ -63,3 +76,18 @@ export const ListFormItem = ({
     </List.Item>
   );
 };
+
+/** antd-mobile's Input holding a text field of a react-hook-form form. */
+export const FormInput = <T extends FieldValues>({
+  control,
+  name,
+  ...input
+}: { control: Control<T>; name: Path<T> } & Omit<InputProps, 'value' | 'onChange' | 'onBlur'>) => (
+  <Controller
+    name={name}
+    control={control}
+    render={({ field }) => (
+      <Input {...input} value={field.value} onChange={field.onChange} onBlur={field.onBlur} />
+    )}
+  />
+);

@@ -128,9 +128,9 @@ describe('admin gate and home', () => {
     ]);
     const { router, user: person } = open(paths.admin, api);
     await screen.findByTestId('admin-home', {}, FIRST_PAINT);
-    expect((await screen.findByTestId('admin-link-applications')).textContent).toContain(
-      '1 待审核',
-    );
+    // The count comes with the applications' answer, which may follow the home's first paint.
+    const link = await screen.findByTestId('admin-link-applications');
+    await vi.waitFor(() => expect(link.textContent).toContain('1 待审核'));
     await person.click(screen.getByTestId('admin-link-gateways'));
     await vi.waitFor(() => expect(router.state.location.pathname).toBe(paths.adminGateways));
   });
@@ -255,7 +255,10 @@ describe('applications page', () => {
     expect((await screen.findByTestId('sms-outbox')).textContent).toContain('您的验证码为 123456');
 
     await person.click(within(pending).getByTestId('application-approve'));
-    await person.click(within(await screen.findByTestId('line-selector')).getByText('组装线'));
+    // The popup and its form load with this first tap, the lines with the form.
+    await person.click(
+      await within(await screen.findByTestId('line-selector')).findByText('组装线'),
+    );
     await person.click(screen.getByTestId('approve-confirm'));
     expect(
       await screen.findByText('账号 E-APPLY 已创建，初始密码 Init-Pass-1（已短信发送给申请人）'),
@@ -300,7 +303,9 @@ describe('lines page', () => {
       expect(api.calls(adminApi.saveLine)).toEqual([{ name: '三线', sort: 0 }]),
     );
 
-    fireEvent.click(within(first).getAllByRole('button', { name: '删除' })[0]!);
+    // A tap on the line's row offers 重命名 / 删除 (its sheet loads with the first tap).
+    await person.click(within(first).getByText('SMT一线'));
+    await person.click(await screen.findByRole('option', { name: '删除' }));
     expect(await screen.findByText('删除产线 SMT一线？')).toBeTruthy();
     expect(api.calls(adminApi.deleteLine)).toHaveLength(0);
     confirmDialog();
@@ -312,6 +317,7 @@ describe('lines page', () => {
     const api = adminApiFake().on(adminApi.saveGroup, () => line());
     const { user: person } = open(paths.adminLines, api);
     await person.click(await screen.findByTestId('group-贴片', {}, FIRST_PAINT));
+    await person.click(await screen.findByRole('option', { name: '重命名' }));
     const input = (await screen.findByTestId('name-input')).querySelector('input')!;
     await person.clear(input);
     await person.type(input, '贴装');
@@ -364,6 +370,21 @@ describe('machines page', () => {
       deviceName: '回流焊',
       country: '中国',
     });
+  });
+
+  it('opens the form with the tapped machine, then a new one with nothing of it', async () => {
+    const api = adminApiFake().on(adminApi.machines, () => ({ data: [machine()], total: 1 }));
+    const { user: person } = open(paths.adminMachines, api);
+    await person.click(await screen.findByTestId('machine-item', {}, FIRST_PAINT));
+    const sn = await screen.findByPlaceholderText('请输入机台SN码');
+    expect(sn).toHaveProperty('value', 'LW-1');
+    expect(screen.getByPlaceholderText('设备名称')).toHaveProperty('value', '贴片机');
+    fireEvent.click(document.querySelector('.adm-mask')!);
+    await person.click(screen.getByTestId('machine-create'));
+    await vi.waitFor(() => expect(screen.getByText('新增机台')).toBeTruthy());
+    expect(screen.getByPlaceholderText('请输入机台SN码')).toHaveProperty('value', '');
+    expect(screen.getByPlaceholderText('设备名称')).toHaveProperty('value', '');
+    expect(screen.getByPlaceholderText('国家')).toHaveProperty('value', '中国');
   });
 
   it('imports a sheet, and reports every bad row of a refused one by its number', async () => {

@@ -1,6 +1,7 @@
 import type { AdminLine } from '@linewatch/contracts/admin';
-import { Button, Dialog, Input, List, SwipeAction } from 'antd-mobile';
-import { useState } from 'react';
+import { Button, Input, List } from 'antd-mobile';
+import { lazy, useState } from 'react';
+import { OnFirstOpen } from '../../../shared/components/on-first-open.tsx';
 import { confirmAction } from '../../../shared/confirm.ts';
 import { toastSuccess } from '../../../shared/toast.ts';
 import { useDeleteGroup, useDeleteLine, useLinesQuery, useSaveGroup, useSaveLine } from '../api.ts';
@@ -9,8 +10,11 @@ import { ListFooter } from '../components/list-footer.tsx';
 import styles from '../components/admin.module.css';
 import { adminSchemas, validate } from '../validate.ts';
 
+const RowActions = lazy(() => import('../components/row-actions.tsx'));
+
 /** Asks for a name (a new line or group, or a rename). */
 const askName = async (title: string, initial = ''): Promise<string | null> => {
+  const { Dialog } = await import('../../../shared/imperative-ui.ts');
   let value = initial;
   const ok = await Dialog.confirm({
     title,
@@ -26,6 +30,8 @@ const askName = async (title: string, initial = ''): Promise<string | null> => {
   return ok ? value : null;
 };
 
+type Acting = { line: AdminLine; group?: AdminLine['groups'][number] } | null;
+
 const LinesPage = () => {
   const lines = useLinesQuery();
   const saveLine = useSaveLine();
@@ -33,6 +39,8 @@ const LinesPage = () => {
   const saveGroup = useSaveGroup();
   const deleteGroup = useDeleteGroup();
   const [name, setName] = useState('');
+  // The line or group whose 重命名 / 删除 sheet is open (a tap on its row).
+  const [acting, setActing] = useState<Acting>(null);
   const done = () => toastSuccess('保存成功');
 
   const addLine = async () => {
@@ -69,6 +77,32 @@ const LinesPage = () => {
     const body = validate((await adminSchemas()).saveGroupBody, { lineId: line.id, name: next });
     if (body) saveGroup.mutate(body, { onSuccess: done });
   };
+  const actionsOf = ({ line, group }: NonNullable<Acting>) =>
+    group
+      ? [
+          { key: 'rename', text: '重命名', onClick: () => void renameGroup(line, group) },
+          {
+            key: 'delete',
+            text: '删除',
+            danger: true,
+            onClick: () =>
+              void remove(`产品组 ${group.name}`, () =>
+                deleteGroup.mutate(group.id, { onSuccess: done }),
+              ),
+          },
+        ]
+      : [
+          { key: 'rename', text: '重命名', onClick: () => void rename(line) },
+          {
+            key: 'delete',
+            text: '删除',
+            danger: true,
+            onClick: () =>
+              void remove(`产线 ${line.name}`, () =>
+                deleteLine.mutate(line.id, { onSuccess: done }),
+              ),
+          },
+        ];
 
   const list = lines.data ?? [];
   return (
@@ -91,47 +125,19 @@ const LinesPage = () => {
           header={`${line.name}（机台 ${line.machineCount}）`}
           data-testid={`line-${line.name}`}
         >
-          <SwipeAction
-            rightActions={[
-              {
-                key: 'delete',
-                text: '删除',
-                color: 'danger',
-                onClick: () =>
-                  void remove(`产线 ${line.name}`, () =>
-                    deleteLine.mutate(line.id, { onSuccess: done }),
-                  ),
-              },
-            ]}
-          >
-            <List.Item onClick={() => void rename(line)} extra="重命名">
-              {line.name}
-            </List.Item>
-          </SwipeAction>
+          <List.Item onClick={() => setActing({ line })} extra="重命名">
+            {line.name}
+          </List.Item>
           {line.groups.map((g) => (
-            <SwipeAction
+            <List.Item
               key={g.id}
-              rightActions={[
-                {
-                  key: 'delete',
-                  text: '删除',
-                  color: 'danger',
-                  onClick: () =>
-                    void remove(`产品组 ${g.name}`, () =>
-                      deleteGroup.mutate(g.id, { onSuccess: done }),
-                    ),
-                },
-              ]}
+              prefix="·"
+              extra={`机台 ${g.machineCount}`}
+              onClick={() => setActing({ line, group: g })}
+              data-testid={`group-${g.name}`}
             >
-              <List.Item
-                prefix="·"
-                extra={`机台 ${g.machineCount}`}
-                onClick={() => void renameGroup(line, g)}
-                data-testid={`group-${g.name}`}
-              >
-                {g.name}
-              </List.Item>
-            </SwipeAction>
+              {g.name}
+            </List.Item>
           ))}
           <List.Item onClick={() => void addGroup(line)} className={styles.meta}>
             + 新增产品组
@@ -139,6 +145,16 @@ const LinesPage = () => {
         </List>
       ))}
       <ListFooter query={lines} itemCount={list.length} />
+
+      <OnFirstOpen open={acting !== null}>
+        <RowActions
+          visible={acting !== null}
+          onClose={() => setActing(null)}
+          cancelText="取消"
+          actions={acting ? actionsOf(acting) : []}
+          onAction={() => setActing(null)}
+        />
+      </OnFirstOpen>
     </AdminPage>
   );
 };

@@ -1,7 +1,10 @@
-import { applicationMessages, type ApplyForm } from '@linewatch/contracts/applications';
-import { Button, Form, Input, NavBar } from 'antd-mobile';
+import type { ApplyForm } from '@linewatch/contracts/applications';
+import { applicationMessages } from '@linewatch/contracts/applications-messages';
+import { Button, NavBar } from 'antd-mobile';
 import { useEffect, useState } from 'react';
+import { useForm } from 'react-hook-form';
 import { useNavigate } from 'react-router';
+import { FormInput, ListForm, ListFormItem } from '../../../shared/components/list-form.tsx';
 import { paths } from '../../../shared/paths.ts';
 import { toastFailure, toastSuccess } from '../../../shared/toast.ts';
 import { useApplyMutation, useSendCodeMutation } from '../api.ts';
@@ -9,11 +12,14 @@ import styles from './applications.module.css';
 
 const emptyForm: ApplyForm = { name: '', psnCode: '', mobile: '', code: '' };
 
+/** The contract's schemas, and zod, come with the first send or submit, not with the page. */
+const applicationSchemas = () => import('@linewatch/contracts/applications');
+
 /** /userApply: the account application, with a verification code sent to the phone. */
 const UserApplyPage = () => {
   const navigate = useNavigate();
   const goBack = () => void navigate(paths.login);
-  const [form] = Form.useForm<ApplyForm>();
+  const { control, getValues, handleSubmit } = useForm<ApplyForm>({ defaultValues: emptyForm });
   const [countdown, setCountdown] = useState(0);
   const sendCode = useSendCodeMutation();
   const apply = useApplyMutation();
@@ -25,8 +31,8 @@ const UserApplyPage = () => {
   }, [countdown]);
 
   const onSendCode = async () => {
-    const { mobileSchema } = await import('@linewatch/contracts/applications');
-    const mobile = mobileSchema.safeParse(form.getFieldValue('mobile') ?? '');
+    const { mobileSchema } = await applicationSchemas();
+    const mobile = mobileSchema.safeParse(getValues('mobile'));
     if (!mobile.success) {
       toastFailure(mobile.error.issues[0]?.message ?? applicationMessages.mobileInvalid);
       return;
@@ -40,8 +46,8 @@ const UserApplyPage = () => {
   };
 
   const onSubmit = async (values: ApplyForm) => {
-    const { applyForm } = await import('@linewatch/contracts/applications');
-    const parsed = applyForm.safeParse({ ...emptyForm, ...values });
+    const { applyForm } = await applicationSchemas();
+    const parsed = applyForm.safeParse(values);
     if (!parsed.success) {
       toastFailure(parsed.error.issues[0]?.message ?? '');
       return;
@@ -58,10 +64,8 @@ const UserApplyPage = () => {
     <div className={styles.page}>
       <NavBar onBack={goBack}>用户申请</NavBar>
       <div className={styles.intro}>填写信息提交申请，管理员审核通过后即可登录。</div>
-      <Form
-        form={form}
-        initialValues={emptyForm}
-        onFinish={(values: ApplyForm) => void onSubmit(values)}
+      <ListForm
+        onSubmit={(event) => void handleSubmit(onSubmit)(event)}
         footer={
           <Button
             block
@@ -75,25 +79,35 @@ const UserApplyPage = () => {
           </Button>
         }
       >
-        <Form.Item name="name" label="姓名">
-          <Input
+        <ListFormItem label="姓名">
+          <FormInput
+            control={control}
+            name="name"
             placeholder={applicationMessages.nameRequired}
             data-testid="apply-name"
             clearable
           />
-        </Form.Item>
-        <Form.Item name="psnCode" label="工号">
-          <Input
+        </ListFormItem>
+        <ListFormItem label="工号">
+          <FormInput
+            control={control}
+            name="psnCode"
             placeholder={applicationMessages.psnCodeRequired}
             data-testid="apply-psn"
             clearable
           />
-        </Form.Item>
-        <Form.Item name="mobile" label="手机号">
-          <Input placeholder="请输入手机号" type="tel" data-testid="apply-mobile" clearable />
-        </Form.Item>
-        <Form.Item
-          name="code"
+        </ListFormItem>
+        <ListFormItem label="手机号">
+          <FormInput
+            control={control}
+            name="mobile"
+            placeholder="请输入手机号"
+            type="tel"
+            data-testid="apply-mobile"
+            clearable
+          />
+        </ListFormItem>
+        <ListFormItem
           label="验证码"
           extra={
             <Button
@@ -108,14 +122,16 @@ const UserApplyPage = () => {
             </Button>
           }
         >
-          <Input
+          <FormInput
+            control={control}
+            name="code"
             placeholder={applicationMessages.codeRequired}
             inputMode="numeric"
             maxLength={6}
             data-testid="apply-code"
           />
-        </Form.Item>
-      </Form>
+        </ListFormItem>
+      </ListForm>
       <div className={styles.actions}>
         <Button block fill="none" onClick={() => void navigate(paths.userAudit)}>
           查看审核进度

@@ -1,4 +1,4 @@
-import { applicationMessages } from '@linewatch/contracts/applications';
+import { applicationMessages } from '@linewatch/contracts/applications-messages';
 import { Button, NavBar, Steps } from 'antd-mobile';
 import { FileOutline } from 'antd-mobile-icons';
 import { useNavigate } from 'react-router';

@@ -1,0 +1,173 @@
+import type { AdminUser } from '@linewatch/contracts/admin';
+import { Button, Popup, Switch } from 'antd-mobile';
+import { Controller, useForm } from 'react-hook-form';
+import { FormInput, ListForm, ListFormItem } from '../../../shared/components/list-form.tsx';
+import { toastSuccess } from '../../../shared/toast.ts';
+import { useCreateUser, useResetPassword, useUpdateUser } from '../api.ts';
+import { adminSchemas, validate } from '../validate.ts';
+import styles from './admin.module.css';
+import { LineSelector } from './line-selector.tsx';
+
+export type Editing = { kind: 'create' } | { kind: 'lines' | 'password'; user: AdminUser } | null;
+
+const saved = (onDone: () => void) => () => {
+  toastSuccess('保存成功');
+  onDone();
+};
+
+interface NewUser {
+  psnCode: string;
+  name: string;
+  mobile: string;
+  password: string;
+  isAdmin: boolean;
+  lineIds: number[];
+}
+
+const CreateForm = ({ onDone }: { onDone: () => void }) => {
+  const create = useCreateUser();
+  const { control, handleSubmit } = useForm<NewUser>({
+    defaultValues: { psnCode: '', name: '', mobile: '', password: '', isAdmin: false, lineIds: [] },
+  });
+  const onCreate = async (values: NewUser) => {
+    const body = validate((await adminSchemas()).createUserBody, values);
+    if (body) create.mutate(body, { onSuccess: saved(onDone) });
+  };
+  return (
+    <ListForm
+      header="新建用户"
+      onSubmit={(event) => void handleSubmit(onCreate)(event)}
+      footer={
+        <Button
+          block
+          type="submit"
+          color="primary"
+          loading={create.isPending}
+          data-testid="user-save"
+        >
+          保存
+        </Button>
+      }
+    >
+      <ListFormItem label="工号">
+        <FormInput
+          control={control}
+          name="psnCode"
+          placeholder="请输入工号"
+          data-testid="user-psn"
+        />
+      </ListFormItem>
+      <ListFormItem label="姓名">
+        <FormInput control={control} name="name" placeholder="请输入姓名" data-testid="user-name" />
+      </ListFormItem>
+      <ListFormItem label="手机号">
+        <FormInput control={control} name="mobile" placeholder="选填" type="tel" />
+      </ListFormItem>
+      <ListFormItem label="初始密码">
+        <FormInput
+          control={control}
+          name="password"
+          placeholder="至少8位"
+          type="password"
+          data-testid="user-password"
+        />
+      </ListFormItem>
+      <ListFormItem label="管理员">
+        <Controller
+          name="isAdmin"
+          control={control}
+          render={({ field }) => <Switch checked={field.value} onChange={field.onChange} />}
+        />
+      </ListFormItem>
+      <ListFormItem label="产线">
+        <Controller
+          name="lineIds"
+          control={control}
+          render={({ field }) => <LineSelector value={field.value} onChange={field.onChange} />}
+        />
+      </ListFormItem>
+    </ListForm>
+  );
+};
+
+const LinesForm = ({ user, onDone }: { user: AdminUser; onDone: () => void }) => {
+  const update = useUpdateUser();
+  const { control, handleSubmit } = useForm<{ lineIds: number[] }>({
+    defaultValues: { lineIds: user.lineIds },
+  });
+  return (
+    <ListForm
+      header={`${user.name} 的产线`}
+      onSubmit={(event) =>
+        void handleSubmit(({ lineIds }) =>
+          update.mutate({ id: user.id, lineIds }, { onSuccess: saved(onDone) }),
+        )(event)
+      }
+      footer={
+        <Button
+          block
+          type="submit"
+          color="primary"
+          loading={update.isPending}
+          data-testid="lines-save"
+        >
+          保存
+        </Button>
+      }
+    >
+      <ListFormItem>
+        <Controller
+          name="lineIds"
+          control={control}
+          render={({ field }) => <LineSelector value={field.value} onChange={field.onChange} />}
+        />
+      </ListFormItem>
+    </ListForm>
+  );
+};
+
+const PasswordForm = ({ user, onDone }: { user: AdminUser; onDone: () => void }) => {
+  const reset = useResetPassword();
+  const { control, handleSubmit } = useForm<{ password: string }>({
+    defaultValues: { password: '' },
+  });
+  const onPassword = async (values: { password: string }) => {
+    const body = validate((await adminSchemas()).resetPasswordBody, { id: user.id, ...values });
+    if (body) reset.mutate(body, { onSuccess: saved(onDone) });
+  };
+  return (
+    <ListForm
+      header={`重置 ${user.name} 的密码`}
+      onSubmit={(event) => void handleSubmit(onPassword)(event)}
+      footer={
+        <Button block type="submit" color="primary" loading={reset.isPending}>
+          保存
+        </Button>
+      }
+    >
+      <ListFormItem label="新密码">
+        <FormInput control={control} name="password" placeholder="至少8位" type="password" />
+      </ListFormItem>
+    </ListForm>
+  );
+};
+
+/** A new user, a user's lines or a new password, in a popup opened from the list. */
+const UserEditor = ({ editing, onClose }: { editing: Editing; onClose: () => void }) => (
+  <Popup
+    visible={editing !== null}
+    onMaskClick={onClose}
+    destroyOnClose
+    bodyClassName={styles.popup}
+  >
+    {editing?.kind === 'create' ? (
+      <CreateForm onDone={onClose} />
+    ) : editing?.kind === 'lines' ? (
+      <LinesForm key={editing.user.id} user={editing.user} onDone={onClose} />
+    ) : editing?.kind === 'password' ? (
+      <PasswordForm key={editing.user.id} user={editing.user} onDone={onClose} />
+    ) : null}
+  </Popup>
+);
+
+export default UserEditor;
