@@ -1,16 +1,5 @@
 /** The sockets' shared words (subprotocol, close codes) and the real-time labels: no zod here. */
-
-export const productDataKeys = [
-  'ppm',
-  'peakPpm',
-  'avgPpm',
-  'yield',
-  'produced',
-  'ok',
-  'ng',
-  'dt',
-] as const;
-export type ProductDataKey = (typeof productDataKeys)[number];
+import type { ProductDataKey } from './telemetry.ts';
 
 /** Labels of the real-time report's product cards. */
 export const productDataNames: Record<ProductDataKey, string> = {
@@ -45,4 +34,4 @@ export const SOCKET_CLOSE = {
 } as const;
 
 // The messages' types, for code that only reads them (tsc erases these: no zod comes with them).
-export type { RealtimeClientMessage, RealtimePayload } from './telemetry.ts';
+export type { ProductDataKey, RealtimeClientMessage, RealtimePayload } from './telemetry.ts';

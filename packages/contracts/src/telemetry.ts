@@ -1,12 +1,24 @@
 import { z } from 'zod';
 import { machineState } from './mqtt.ts';
 import { text } from './primitives.ts';
-import { productDataKeys } from './socket.ts';
 
 /*
  * The real-time socket's messages (paths in telemetry-api.ts, close codes and labels in socket.ts).
  * Apart from socket.ts so the real-time report loads these schemas, and zod, after its first paint.
  */
+
+/** The real-time report's figures (labels: productDataNames in socket.ts). */
+const productDataKeys = [
+  'ppm',
+  'peakPpm',
+  'avgPpm',
+  'yield',
+  'produced',
+  'ok',
+  'ng',
+  'dt',
+] as const;
+export type ProductDataKey = (typeof productDataKeys)[number];
 
 /** What the phone sends on /ws/realtime/:snCode on open and every 30 s (spec section 7). */
 export const realtimeClientMessage = z.object({

@@ -102,7 +102,9 @@ describe('real-time data', () => {
         new MessageEvent('message', { data: JSON.stringify(payload({ deviceName: 'last' })) }),
       );
     });
-    await vi.waitFor(() => expect(result.current.payload?.deviceName).toBe('last'));
+    await vi.waitFor(() => expect(result.current.payload?.deviceName).toBe('last'), {
+      timeout: 20_000,
+    });
   });
 
   it('flags the dropped connection and clears the flag once reconnected', () => {

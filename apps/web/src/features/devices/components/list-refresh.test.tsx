@@ -24,13 +24,15 @@ describe('list refresh', () => {
     expect(container.querySelector('.adm-pull-to-refresh-head-content')).toBeNull();
     expect(container.querySelector('.adm-pull-to-refresh-content')?.contains(list)).toBe(true);
 
-    await vi.waitFor(() =>
-      expect(container.querySelector('.adm-pull-to-refresh-head-content')?.textContent).toBe(
-        '下拉刷新',
-      ),
+    await vi.waitFor(
+      () =>
+        expect(container.querySelector('.adm-pull-to-refresh-head-content')?.textContent).toBe(
+          '下拉刷新',
+        ),
+      { timeout: 20_000 },
     );
     expect(container.querySelector('.adm-pull-to-refresh-content')?.contains(list)).toBe(true);
     expect(screen.getByTestId('list')).toBe(list);
     expect({ renders, mounts }).toEqual({ renders: 1, mounts: 1 });
-  });
+  }, 30_000);
 });

@@ -1,5 +1,5 @@
 import { Button } from 'antd-mobile';
-import type { CSSProperties, ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { afterFirstRender } from '../../../shared/components/after-first-render.ts';
 
 const useSwipeAction = afterFirstRender(() => import('./swipe-action.ts'));
@@ -32,7 +32,7 @@ export const RowSwipe = ({ actions, children }: { actions: RowAction[]; children
             <Button
               key={action.key}
               className="adm-swipe-action-action-button"
-              style={{ '--background-color': `var(--adm-color-${action.color})` } as CSSProperties}
+              style={{ '--background-color': `var(--adm-color-${action.color})` }}
               onClick={action.onClick}
             >
               {action.text}

@@ -91,11 +91,14 @@ describe('follow setting page', () => {
     const { user } = renderPage(links.followSetting(['SN-1']), { api });
     await user.click(await screen.findByText('0小时0分钟', {}, { timeout: 5000 }));
     // The picker loads on its first opening.
-    const picker = await waitFor(() => {
-      const opened = document.querySelector<HTMLElement>('.adm-picker');
-      if (!opened) throw new Error('the picker is not open yet');
-      return opened;
-    });
+    const picker = await waitFor(
+      () => {
+        const opened = document.querySelector<HTMLElement>('.adm-picker');
+        if (!opened) throw new Error('the picker is not open yet');
+        return opened;
+      },
+      { timeout: 20_000 },
+    );
     const [hours, minutes] = [...picker.querySelectorAll('.adm-picker-view-column')];
     const labels = (column: Element | undefined) =>
       [...column!.querySelectorAll('.adm-picker-view-column-item')].map((i) => i.textContent);
