@@ -1,26 +1,5 @@
-import { z } from 'zod';
-import { machineState } from './mqtt.ts';
-import { text } from './primitives.ts';
-
-/** What the phone sends on /ws/realtime/:snCode on open and every 30 s (spec section 7). */
-export const realtimeClientMessage = z.object({
-  SN: text().max(64),
-  MsgType: z.literal('machineFunction'),
-  machineFunctionName: z.literal('machineList'),
-});
-export type RealtimeClientMessage = z.infer<typeof realtimeClientMessage>;
-
-export const productDataKeys = [
-  'ppm',
-  'peakPpm',
-  'avgPpm',
-  'yield',
-  'produced',
-  'ok',
-  'ng',
-  'dt',
-] as const;
-export type ProductDataKey = (typeof productDataKeys)[number];
+/** The sockets' shared words (subprotocol, close codes) and the real-time labels: no zod here. */
+import type { ProductDataKey } from './telemetry.ts';
 
 /** Labels of the real-time report's product cards. */
 export const productDataNames: Record<ProductDataKey, string> = {
@@ -33,48 +12,6 @@ export const productDataNames: Record<ProductDataKey, string> = {
   ng: 'NG数',
   dt: '停机时间',
 };
-
-/** The real-time payload: EquipmentStatus, productData, progress, dateData (spec section 3). */
-export const realtimePayload = z.object({
-  MsgType: z.literal('machineList'),
-  SN: z.string(),
-  deviceName: z.string(),
-  /** 0 when the machine is offline (no telemetry for 60 s). */
-  EquipmentStatus: z.union([machineState, z.literal(0)]),
-  /** When the last reading was taken (epoch ms), null if the machine never reported. */
-  updatedAt: z.number().nullable(),
-  /** The machine's active alarms; description null for a code with no definition. */
-  alarms: z.array(z.object({ code: z.string(), description: z.string().nullable() })),
-  /**
-   * yield is a percent, dt is seconds, the rest are counts or parts per minute. null: no data
-   * (a ratio with no denominator: yield with no parts, average PPM with no running minute).
-   */
-  productData: z.array(
-    z.object({ key: z.enum(productDataKeys), name: z.string(), value: z.number().nullable() }),
-  ),
-  /**
-   * The first bar compares today's count with the target due by now: amountName '目标(至当前)'
-   * while the day is in progress (DESIGN.md section 5).
-   */
-  progress: z.array(
-    z.object({
-      existingName: z.string(),
-      existing: z.number(),
-      amountName: z.string(),
-      amount: z.number(),
-      /** Two decimals, capped at 100; "0.00" if either value is 0 (spec section 9). */
-      percent: z.string(),
-    }),
-  ),
-  /**
-   * Produced per hour over the last 24 hours, oldest first. The last hour is in progress:
-   * `partial` gives the fraction of it elapsed, so a chart can mark it rather than show a dip.
-   */
-  dateData: z.array(
-    z.object({ hour: z.string(), produced: z.number(), partial: z.number().optional() }),
-  ),
-});
-export type RealtimePayload = z.infer<typeof realtimePayload>;
 
 export const progressPercent = (existing: number, amount: number): string =>
   existing === 0 || amount === 0 ? '0.00' : Math.min(100, (existing / amount) * 100).toFixed(2);
@@ -95,3 +32,6 @@ export const SOCKET_CLOSE = {
   /** No machine has this SN (a stale link): choose again from the list. */
   unknownMachine: 4404,
 } as const;
+
+// The messages' types, for code that only reads them (tsc erases these: no zod comes with them).
+export type { ProductDataKey, RealtimeClientMessage, RealtimePayload } from './telemetry.ts';

@@ -20,7 +20,7 @@ import { dingdingBindUserBody, wechatBindUserBody } from '@linewatch/contracts/i
 import { KEY_ID_COOKIE } from '@linewatch/contracts/limits';
 import { encryptPassword } from '@linewatch/contracts/password-cipher';
 import { primitiveMessages } from '@linewatch/contracts/primitives';
-import { realtimeClientMessage } from '@linewatch/contracts/socket';
+import { realtimeClientMessage } from '@linewatch/contracts/telemetry';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';

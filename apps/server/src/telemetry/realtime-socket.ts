@@ -1,5 +1,6 @@
 import { sockets as socketPaths } from '@linewatch/contracts/telemetry-api';
-import { realtimeClientMessage, SOCKET_CLOSE } from '@linewatch/contracts/socket';
+import { SOCKET_CLOSE } from '@linewatch/contracts/socket';
+import { realtimeClientMessage } from '@linewatch/contracts/telemetry';
 import type { FastifyInstance } from 'fastify';
 import type { WebSocket } from 'ws';
 import type { DeviceRegistry } from '../devices/device-registry.ts';

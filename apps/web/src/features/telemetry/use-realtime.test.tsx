@@ -35,8 +35,11 @@ const open = () =>
     Object.assign(current(), { readyState: 1 });
     current().onopen?.(new Event('open'));
   });
-const push = (data: unknown) =>
+/** Pushes a message and waits for its check (the payload schema loads on demand). */
+const push = async (data: unknown) => {
   act(() => current().onmessage?.(new MessageEvent('message', { data: JSON.stringify(data) })));
+  await act(() => vi.dynamicImportSettled());
+};
 const serverClose = (code: number) =>
   act(() => current().onclose?.(new CloseEvent('close', { code })));
 
@@ -62,7 +65,7 @@ afterEach(() => {
 });
 
 describe('real-time data', () => {
-  it('asks for the machine, never with keyId in the address, and shows what the server pushes', () => {
+  it('asks for the machine, never with keyId in the address, and shows what the server pushes', async () => {
     const { result } = renderHook(() => useRealtime('SN-1', createSocket));
     expect(current().url).toMatch(/\/ws\/realtime\/SN-1$/);
     expect(current().url).not.toContain('key-1');
@@ -73,16 +76,35 @@ describe('real-time data', () => {
       MsgType: 'machineFunction',
       machineFunctionName: 'machineList',
     });
-    push(payload());
+    await push(payload());
     expect(result.current.payload?.EquipmentStatus).toBe(2);
   });
 
-  it('ignores messages that break the contract or belong to another machine', () => {
+  it('ignores messages that break the contract or belong to another machine', async () => {
     const { result } = renderHook(() => useRealtime('SN-1', createSocket));
     open();
-    push({ MsgType: 'machineList', SN: 'SN-1' });
-    push(payload({ SN: 'SN-2' }));
+    await push({ MsgType: 'machineList', SN: 'SN-1' });
+    await push(payload({ SN: 'SN-2' }));
     expect(result.current.payload).toBeNull();
+    await push(payload({ deviceName: 'M-1' }));
+    expect(result.current.payload?.deviceName).toBe('M-1');
+  });
+
+  it('checks a message that arrives before the check has loaded, and the next in order', async () => {
+    const { result } = renderHook(() => useRealtime('SN-1', createSocket));
+    open();
+    act(() => {
+      current().onmessage?.(
+        new MessageEvent('message', { data: JSON.stringify(payload({ deviceName: 'first' })) }),
+      );
+      current().onmessage?.(new MessageEvent('message', { data: '{"SN":"SN-1"}' }));
+      current().onmessage?.(
+        new MessageEvent('message', { data: JSON.stringify(payload({ deviceName: 'last' })) }),
+      );
+    });
+    await vi.waitFor(() => expect(result.current.payload?.deviceName).toBe('last'), {
+      timeout: 20_000,
+    });
   });
 
   it('flags the dropped connection and clears the flag once reconnected', () => {

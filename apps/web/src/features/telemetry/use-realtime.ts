@@ -1,7 +1,6 @@
 import { sockets } from '@linewatch/contracts/telemetry-api';
 import { messages } from '@linewatch/contracts/envelope';
 import {
-  realtimePayload,
   SOCKET_CLOSE,
   SOCKET_KEY_PROTOCOL_PREFIX,
   SOCKET_PROTOCOL,
@@ -31,6 +30,13 @@ const initial: RealtimeState = {
   unknown: false,
 };
 
+/*
+ * The payload's check is zod (≈ 25 KB gzip): it loads when the socket opens, after the page's
+ * first paint, rather than with the page. A message that arrives first waits for it (in order).
+ */
+const loadPayloadCheck = () =>
+  import('@linewatch/contracts/telemetry').then(({ realtimePayload }) => realtimePayload);
+
 /** Live data of one machine over its real-time socket (contracts telemetry-api.ts). */
 export const useRealtime = (snCode: string | null, createSocket?: SocketFactory): RealtimeState => {
   const [state, setState] = useState<RealtimeState>(initial);
@@ -38,6 +44,14 @@ export const useRealtime = (snCode: string | null, createSocket?: SocketFactory)
   useEffect(() => {
     setState(initial);
     if (!snCode) return;
+    let live = true;
+    let check: ReturnType<typeof loadPayloadCheck> | null = null;
+    // A failed load is tried again by the next open or message.
+    const payloadCheck = () =>
+      (check ??= loadPayloadCheck().catch((error: unknown) => {
+        check = null;
+        throw error;
+      }));
     const hello: RealtimeClientMessage = {
       SN: snCode,
       MsgType: 'machineFunction',
@@ -54,13 +68,21 @@ export const useRealtime = (snCode: string | null, createSocket?: SocketFactory)
       hello: () => hello,
       createSocket,
       onMessage: (data) => {
-        const parsed = realtimePayload.safeParse(data);
-        if (parsed.success && parsed.data.SN === snCode) {
-          setState((current) => ({ ...current, payload: parsed.data }));
-        }
+        payloadCheck().then(
+          (realtimePayload) => {
+            const parsed = realtimePayload.safeParse(data);
+            if (live && parsed.success && parsed.data.SN === snCode) {
+              setState((current) => ({ ...current, payload: parsed.data }));
+            }
+          },
+          () => undefined,
+        );
       },
       onStatus: (status) => {
-        if (status === 'open') setState((current) => ({ ...current, disconnected: false }));
+        if (status === 'open') {
+          void payloadCheck().catch(() => undefined);
+          setState((current) => ({ ...current, disconnected: false }));
+        }
         if (status === 'closed') setState((current) => ({ ...current, disconnected: true }));
       },
       shouldReconnect: (code) => {
@@ -80,7 +102,10 @@ export const useRealtime = (snCode: string | null, createSocket?: SocketFactory)
         return code !== SOCKET_CLOSE.badRequest;
       },
     });
-    return () => connection.close();
+    return () => {
+      live = false;
+      connection.close();
+    };
   }, [snCode, createSocket]);
 
   return state;

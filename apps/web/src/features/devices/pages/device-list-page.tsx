@@ -1,7 +1,7 @@
 import { ReplyCode } from '@linewatch/contracts/envelope';
 import type { DeviceStatus, MachineCard as Machine } from '@linewatch/contracts/devices';
 import { useQueryClient } from '@tanstack/react-query';
-import { Button, PullToRefresh, SearchBar } from 'antd-mobile';
+import { Button, SearchBar } from 'antd-mobile';
 import { DownFill, HistogramOutline, StarOutline, UnorderedListOutline } from 'antd-mobile-icons';
 import { lazy, useCallback, useMemo, useState } from 'react';
 import { useNavigate } from 'react-router';
@@ -14,6 +14,7 @@ import { toastInfo } from '../../../shared/toast.ts';
 import { useDebouncedValue } from '../../../shared/use-debounced-value.ts';
 import { useMachinePages, useProcessMenu, useStatusSummary } from '../api.ts';
 import { DeviceGroup } from '../components/device-group.tsx';
+import { ListRefresh } from '../components/list-refresh.tsx';
 import { displayName } from '../components/machine-card.tsx';
 import { SelectionBar } from '../components/selection-bar.tsx';
 import { StatusSummaryBar } from '../components/status-summary.tsx';
@@ -195,7 +196,7 @@ const DeviceListPage = () => {
           }}
         />
       </div>
-      <PullToRefresh
+      <ListRefresh
         onRefresh={() =>
           queryClient.refetchQueries({ queryKey: queryKeys.devices.all, type: 'active' })
         }
@@ -204,7 +205,7 @@ const DeviceListPage = () => {
           {summary.dataUpdatedAt ? `更新于 ${formatClock(summary.dataUpdatedAt)}` : ''}
         </div>
         <div className={styles.groups}>{content}</div>
-      </PullToRefresh>
+      </ListRefresh>
       <OnFirstOpen open={menuOpen}>
         <MenuDrawer
           visible={menuOpen}

@@ -90,7 +90,15 @@ describe('follow setting page', () => {
     const { api, saved } = server({ ...settings, timeLength: 0 });
     const { user } = renderPage(links.followSetting(['SN-1']), { api });
     await user.click(await screen.findByText('0小时0分钟', {}, { timeout: 5000 }));
-    const picker = document.querySelector('.adm-picker') as HTMLElement;
+    // The picker loads on its first opening.
+    const picker = await waitFor(
+      () => {
+        const opened = document.querySelector<HTMLElement>('.adm-picker');
+        if (!opened) throw new Error('the picker is not open yet');
+        return opened;
+      },
+      { timeout: 20_000 },
+    );
     const [hours, minutes] = [...picker.querySelectorAll('.adm-picker-view-column')];
     const labels = (column: Element | undefined) =>
       [...column!.querySelectorAll('.adm-picker-view-column-item')].map((i) => i.textContent);

@@ -3,16 +3,22 @@ import {
   TIME_LENGTH,
   type FollowSettings,
 } from '@linewatch/contracts/subscriptions';
-import { Button, Checkbox, List, NavBar, Picker, Switch } from 'antd-mobile';
+import { Button, Checkbox, List, NavBar, Switch } from 'antd-mobile';
 import { ExclamationCircleOutline } from 'antd-mobile-icons';
-import { useState } from 'react';
+import { lazy, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { BlankState } from '../../../shared/components/blank-state.tsx';
 import { ListState } from '../../../shared/components/list-state.tsx';
+import { OnFirstOpen } from '../../../shared/components/on-first-open.tsx';
 import { paths } from '../../../shared/paths.ts';
 import { toastFailure } from '../../../shared/toast.ts';
 import { useAddFollow, useCancelFollow, useFollowSettings } from '../api.ts';
 import styles from './follow-setting-page.module.css';
+
+// Opened by a tap on 停机时长超过: the picker loads then (OnFirstOpen), its popup brings react-spring.
+const Picker = lazy(() =>
+  import('../components/picker.ts').then(({ Picker }) => ({ default: Picker })),
+);
 
 interface Form {
   realTimeReminder: boolean;
@@ -211,18 +217,20 @@ const SettingsForm = ({
           </Button>
         ) : null}
       </div>
-      <Picker
-        columns={pickerColumns}
-        visible={pickerOpen}
-        onClose={() => setPickerOpen(false)}
-        value={(() => {
-          const { hours, minutes } = TIME_LENGTH.toPicker(form.timeLength);
-          return [String(hours), String(minutes)];
-        })()}
-        onConfirm={(value) =>
-          set({ timeLength: TIME_LENGTH.ofPicker(Number(value[0]), Number(value[1])) })
-        }
-      />
+      <OnFirstOpen open={pickerOpen}>
+        <Picker
+          columns={pickerColumns}
+          visible={pickerOpen}
+          onClose={() => setPickerOpen(false)}
+          value={(() => {
+            const { hours, minutes } = TIME_LENGTH.toPicker(form.timeLength);
+            return [String(hours), String(minutes)];
+          })()}
+          onConfirm={(value) =>
+            set({ timeLength: TIME_LENGTH.ofPicker(Number(value[0]), Number(value[1])) })
+          }
+        />
+      </OnFirstOpen>
     </div>
   );
 };

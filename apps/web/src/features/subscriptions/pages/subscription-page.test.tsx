@@ -117,7 +117,10 @@ describe('subscription page', () => {
     expect(chunks()).toHaveLength(0);
     await advance(1);
     expect(chunks()).toEqual([{ nameTag: '', pageIndex: '1', pageSize: '20' }]);
-    const selector = within(screen.getByTestId('sn-selector'));
+    // The selector's popup loads on its first opening.
+    const selector = within(
+      await vi.waitFor(() => screen.getByTestId('sn-selector'), { timeout: 20_000 }),
+    );
     // Rendering what arrived moves the clock on only after each expected call was counted.
     await vi.waitFor(() => expect(selector.getAllByTestId('sn-option')).toHaveLength(20));
     // The user dictionary tags the machines this user follows.

@@ -1,8 +1,9 @@
 import { subscriptionMessages, type FollowRow } from '@linewatch/contracts/subscriptions';
-import { Button, Checkbox, NavBar, Picker, Popup, SearchBar, SwipeAction, Tag } from 'antd-mobile';
-import { useCallback, useMemo, useState } from 'react';
+import { Button, Checkbox, NavBar } from 'antd-mobile';
+import { lazy, useCallback, useMemo, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { ListState } from '../../../shared/components/list-state.tsx';
+import { OnFirstOpen } from '../../../shared/components/on-first-open.tsx';
 import { formatPercent } from '../../../shared/format.ts';
 import { listStateOf } from '../../../shared/list-state.ts';
 import { links } from '../../../shared/paths.ts';
@@ -15,6 +16,8 @@ import {
   useSnCodeChunks,
   useUserDict,
 } from '../api.ts';
+import { RowSwipe } from '../components/row-swipe.tsx';
+import { SubscribedTag } from '../components/subscribed-tag.tsx';
 import styles from './subscription-page.module.css';
 
 /** Spec section 9: search debounce 1000 ms, search-open debounce 500 ms. */
@@ -24,62 +27,13 @@ const OPEN_DEBOUNCE_MS = 500;
 const figure = (value: number | null, target: number, percent = false) =>
   `${value === null ? '—' : percent ? formatPercent(value) : value} / ${percent ? formatPercent(target) : target}`;
 
-const SubscribedTag = () => (
-  <Tag color="success" className={styles.tag}>
-    已订阅
-  </Tag>
+// What a tap opens loads on its first opening (OnFirstOpen): their popups bring react-spring.
+const SnSelector = lazy(() =>
+  import('../components/sn-selector.tsx').then(({ SnSelector }) => ({ default: SnSelector })),
 );
-
-/** The SN selector: a searchable list loading 20 per chunk; the machines the user follows are tagged. */
-const SnSelector = ({
-  open,
-  onClose,
-  onPick,
-}: {
-  open: boolean;
-  onClose: () => void;
-  onPick: (sn: string) => void;
-}) => {
-  const [text, setText] = useState('');
-  const search = useDebouncedValue(text, SEARCH_DEBOUNCE_MS);
-  const opened = useDebouncedValue(open, OPEN_DEBOUNCE_MS);
-  const chunks = useSnCodeChunks(search, open && opened);
-  const followed = useUserDict(search, open && opened);
-  const followedSns = new Set(followed.data?.map((d) => d.value));
-  const items = chunks.data?.pages.flatMap((p) => p.data) ?? [];
-  return (
-    <Popup visible={open} onMaskClick={onClose} bodyStyle={{ height: '60vh' }}>
-      <div className={styles.selector} data-testid="sn-selector">
-        <SearchBar placeholder="输入SN码搜索" value={text} onChange={setText} />
-        <div className={styles.selectorList}>
-          {items.map((item) => (
-            <div
-              key={item.value}
-              className={styles.selectorItem}
-              onClick={() => onPick(item.value)}
-              data-testid="sn-option"
-            >
-              {item.label}
-              {followedSns.has(item.value) ? <SubscribedTag /> : null}
-            </div>
-          ))}
-          <ListState
-            state={listStateOf({
-              itemCount: items.length,
-              isPending: chunks.isPending && open && opened,
-              isError: chunks.isError,
-              isFetchingNextPage: chunks.isFetchingNextPage,
-              hasNextPage: chunks.hasNextPage,
-              searching: search !== '',
-            })}
-            onRetry={() => void chunks.refetch()}
-            onLoadMore={() => void chunks.fetchNextPage()}
-          />
-        </div>
-      </div>
-    </Popup>
-  );
-};
+const Picker = lazy(() =>
+  import('../components/picker.ts').then(({ Picker }) => ({ default: Picker })),
+);
 
 /** /subscription: every visible machine with its figures and whether it is subscribed (spec section 2). */
 const SubscriptionPage = () => {
@@ -98,6 +52,14 @@ const SubscriptionPage = () => {
   const groups = useProductGroups();
   const cancel = useCancelFollow();
   const rows: FollowRow[] = pages.data?.pages.flatMap((p) => p.data) ?? [];
+  // The SN selector's search and queries: it fetches 500 ms after it opens (spec section 9).
+  const [selectorText, setSelectorText] = useState('');
+  const selectorSearch = useDebouncedValue(selectorText, SEARCH_DEBOUNCE_MS);
+  const selectorOpened = useDebouncedValue(selectorOpen, OPEN_DEBOUNCE_MS);
+  const selectorFetching = selectorOpen && selectorOpened;
+  const chunks = useSnCodeChunks(selectorSearch, selectorFetching);
+  const followed = useUserDict(selectorSearch, selectorFetching);
+  const options = chunks.data?.pages.flatMap((p) => p.data) ?? [];
 
   const toggle = (sn: string) =>
     setSelected((s) => {
@@ -186,9 +148,9 @@ const SubscriptionPage = () => {
       </div>
       <div data-testid="subscription-list">
         {rows.map((row) => (
-          <SwipeAction
+          <RowSwipe
             key={row.snCode}
-            rightActions={[
+            actions={[
               {
                 key: 'edit',
                 text: '编辑',
@@ -223,7 +185,7 @@ const SubscriptionPage = () => {
               <span>{figure(row.useRate, row.useRateTarget, true)}</span>
               <span>{figure(row.ppm, row.ppmTarget)}</span>
             </div>
-          </SwipeAction>
+          </RowSwipe>
         ))}
       </div>
       <ListState
@@ -238,21 +200,39 @@ const SubscriptionPage = () => {
         onRetry={() => void pages.refetch()}
         onLoadMore={() => void pages.fetchNextPage()}
       />
-      <SnSelector
-        open={selectorOpen}
-        onClose={() => setSelectorOpen(false)}
-        onPick={(sn) => {
-          setNameTag(sn);
-          setSelectorOpen(false);
-        }}
-      />
-      <Picker
-        columns={[[{ label: '全部产品组', value: '' }, ...(groups.data ?? [])]]}
-        visible={groupOpen}
-        onClose={() => setGroupOpen(false)}
-        value={[group]}
-        onConfirm={(value) => setGroup(String(value[0] ?? ''))}
-      />
+      <OnFirstOpen open={selectorOpen}>
+        <SnSelector
+          open={selectorOpen}
+          text={selectorText}
+          onText={setSelectorText}
+          items={options}
+          followed={new Set(followed.data?.map((d) => d.value))}
+          state={listStateOf({
+            itemCount: options.length,
+            isPending: chunks.isPending && selectorFetching,
+            isError: chunks.isError,
+            isFetchingNextPage: chunks.isFetchingNextPage,
+            hasNextPage: chunks.hasNextPage,
+            searching: selectorSearch !== '',
+          })}
+          onRetry={() => void chunks.refetch()}
+          onLoadMore={() => void chunks.fetchNextPage()}
+          onClose={() => setSelectorOpen(false)}
+          onPick={(sn) => {
+            setNameTag(sn);
+            setSelectorOpen(false);
+          }}
+        />
+      </OnFirstOpen>
+      <OnFirstOpen open={groupOpen}>
+        <Picker
+          columns={[[{ label: '全部产品组', value: '' }, ...(groups.data ?? [])]]}
+          visible={groupOpen}
+          onClose={() => setGroupOpen(false)}
+          value={[group]}
+          onConfirm={(value) => setGroup(String(value[0] ?? ''))}
+        />
+      </OnFirstOpen>
     </div>
   );
 };

@@ -1,0 +1,38 @@
+import { render, screen } from '@testing-library/react';
+import { useEffect } from 'react';
+import { describe, expect, it, vi } from 'vitest';
+import { ListRefresh } from './list-refresh.tsx';
+
+describe('list refresh', () => {
+  it('renders the list once, and keeps it mounted when pull-to-refresh arrives', async () => {
+    let renders = 0;
+    let mounts = 0;
+    const List = () => {
+      renders += 1;
+      useEffect(() => {
+        mounts += 1;
+      }, []);
+      return <div data-testid="list">cards</div>;
+    };
+    const { container } = render(
+      <ListRefresh onRefresh={() => Promise.resolve()}>
+        <List />
+      </ListRefresh>,
+    );
+    const list = screen.getByTestId('list');
+    // The first render is the still copy: no status text, the list already in place.
+    expect(container.querySelector('.adm-pull-to-refresh-head-content')).toBeNull();
+    expect(container.querySelector('.adm-pull-to-refresh-content')?.contains(list)).toBe(true);
+
+    await vi.waitFor(
+      () =>
+        expect(container.querySelector('.adm-pull-to-refresh-head-content')?.textContent).toBe(
+          '下拉刷新',
+        ),
+      { timeout: 20_000 },
+    );
+    expect(container.querySelector('.adm-pull-to-refresh-content')?.contains(list)).toBe(true);
+    expect(screen.getByTestId('list')).toBe(list);
+    expect({ renders, mounts }).toEqual({ renders: 1, mounts: 1 });
+  }, 30_000);
+});

@@ -1,0 +1,37 @@
+import { useEffect, useState } from 'react';
+
+/**
+ * For a part that is on screen from the start but whose code the first render can do without
+ * (what animates or follows a finger brings react-spring and use-gesture, ≈ 24 KB gzip): returns a
+ * hook that gives the module once it has loaded, and null before. The first render draws a still
+ * stand-in of the part and starts the load; a later mount gets the module at once. A failed load
+ * leaves the stand-in, and the next mount tries again.
+ */
+export const afterFirstRender = <T>(load: () => Promise<T>): (() => T | null) => {
+  let loaded: T | null = null;
+  let loading: Promise<T> | null = null;
+  return function useAfterFirstRender() {
+    const [module, setModule] = useState(loaded);
+    useEffect(() => {
+      if (module) return;
+      let live = true;
+      loading ??= load().then(
+        (value) => (loaded = value),
+        (error: unknown) => {
+          loading = null;
+          throw error;
+        },
+      );
+      loading.then(
+        (value) => {
+          if (live) setModule(() => value);
+        },
+        () => undefined,
+      );
+      return () => {
+        live = false;
+      };
+    }, [module]);
+    return module;
+  };
+};
