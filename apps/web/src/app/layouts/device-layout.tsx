@@ -3,7 +3,7 @@ import { Suspense } from 'react';
 import { Outlet, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { PageLoading } from '../screens/page-loading.tsx';
 import styles from './device-layout.module.css';
-import { DeferredTabs } from '../../shared/components/deferred-tabs.tsx';
+import { TabBar } from '../../shared/components/tab-bar.tsx';
 import { paths } from '../../shared/paths.ts';
 
 const tabs = [
@@ -29,7 +29,7 @@ const DeviceLayout = () => {
         <NavBar onBack={() => void navigate(paths.deviceList)} data-testid="device-navbar">
           设备数据
         </NavBar>
-        <DeferredTabs
+        <TabBar
           tabs={tabs}
           // /threeParam is the history page opened from a message link.
           activeKey={pathname === paths.threeParam ? paths.deviceHistory : pathname}

@@ -1,9 +1,10 @@
 import { historyMessages, type HistoryQuery, type PageType } from '@linewatch/contracts/history';
-import { Button, DotLoading, Tabs } from 'antd-mobile';
+import { Button, DotLoading } from 'antd-mobile';
 import { LeftOutline, RightOutline } from 'antd-mobile-icons';
 import { useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { ApiError } from '../../../shared/api-client.ts';
+import { TabBar } from '../../../shared/components/tab-bar.tsx';
 import { toastFailure } from '../../../shared/toast.ts';
 import { useHistory, useHistoryDetail, useHistoryDt } from '../api.ts';
 import { ChartCard } from '../components/chart-card.tsx';
@@ -26,6 +27,13 @@ import styles from './device-history-page.module.css';
 type Mode = 'day' | 'range';
 type Display = 'chart' | 'table';
 type Tab = 'param' | 'dt' | 'top';
+
+const HISTORY_TABS = [
+  { key: 'param', title: <span data-testid="history-tab-param">参数数据</span> },
+  { key: 'dt', title: <span data-testid="history-tab-dt">DT</span> },
+];
+/** Shown only when the period has alarms. */
+const TOP_TAB = { key: 'top', title: <span data-testid="history-tab-top">报警TOP5</span> };
 
 const GROUPINGS: readonly { key: PageType; label: string }[] = [
   { key: 'date', label: '按日' },
@@ -210,13 +218,11 @@ const DeviceHistoryPage = () => {
           </div>
         )}
       </div>
-      <Tabs activeKey={activeTab} onChange={(key) => setTab(key as Tab)}>
-        <Tabs.Tab key="param" title={<span data-testid="history-tab-param">参数数据</span>} />
-        <Tabs.Tab key="dt" title={<span data-testid="history-tab-dt">DT</span>} />
-        {hasTop ? (
-          <Tabs.Tab key="top" title={<span data-testid="history-tab-top">报警TOP5</span>} />
-        ) : null}
-      </Tabs>
+      <TabBar
+        tabs={hasTop ? [...HISTORY_TABS, TOP_TAB] : HISTORY_TABS}
+        activeKey={activeTab}
+        onChange={(key) => setTab(key as Tab)}
+      />
       <div className={styles.body}>
         {history.isFetching && data ? (
           <div className={styles.refreshing}>

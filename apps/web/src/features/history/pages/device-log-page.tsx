@@ -1,9 +1,9 @@
 import type { StopAlarm } from '@linewatch/contracts/history';
 import { PAGE_SIZE } from '@linewatch/contracts/limits';
-import { Tabs } from 'antd-mobile';
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { ListState } from '../../../shared/components/list-state.tsx';
+import { TabBar } from '../../../shared/components/tab-bar.tsx';
 import {
   StartFacaButton,
   stopAlarmPrefill,
@@ -17,6 +17,11 @@ import { today } from '../dates.ts';
 import styles from './device-log-page.module.css';
 
 type Tab = 'alarms' | 'operations';
+
+const LOG_TABS = [
+  { key: 'alarms', title: <span data-testid="log-tab-alarms">停机报警</span> },
+  { key: 'operations', title: <span data-testid="log-tab-operations">操作日志</span> },
+];
 
 const alarmKey = (a: StopAlarm) => `${a.contentStr}|${a.beginTime}`;
 
@@ -103,10 +108,7 @@ const DeviceLogPage = () => {
   if (!snCode) return <NoDevice />;
   return (
     <div className={styles.page}>
-      <Tabs activeKey={tab} onChange={(key) => setTab(key as Tab)}>
-        <Tabs.Tab key="alarms" title={<span data-testid="log-tab-alarms">停机报警</span>} />
-        <Tabs.Tab key="operations" title={<span data-testid="log-tab-operations">操作日志</span>} />
-      </Tabs>
+      <TabBar tabs={LOG_TABS} activeKey={tab} onChange={(key) => setTab(key as Tab)} />
       <div className={styles.date}>
         <span>日期</span>
         <DayPicker value={date} onChange={setDate} testId="log-date" />
