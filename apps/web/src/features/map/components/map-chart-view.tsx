@@ -41,6 +41,8 @@ const MapChartView = ({ mapName, geo, points, height, onRegion }: MapChartViewPr
   const option = useMemo((): MapOption => {
     const max = Math.max(0, ...points.map((p) => p.value));
     return {
+      // Drawn at once: an entry animation redraws the whole map every frame while the page loads.
+      animation: false,
       tooltip: {
         trigger: 'item',
         formatter: (p) => {
