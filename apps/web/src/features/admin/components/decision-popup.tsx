@@ -3,8 +3,8 @@ import { Button, Popup } from 'antd-mobile';
 import { Controller, useForm } from 'react-hook-form';
 import { FormInput, ListForm, ListFormItem } from '../../../shared/components/list-form.tsx';
 import { toastSuccess } from '../../../shared/toast.ts';
+import { useContractForm } from '../../../shared/use-contract-form.ts';
 import { useApprove, useReject } from '../api.ts';
-import { adminSchemas, validate } from '../validate.ts';
 import styles from './admin.module.css';
 import { LineSelector } from './line-selector.tsx';
 
@@ -62,23 +62,22 @@ const ApproveForm = ({ item, onDone }: { item: AdminApplication; onDone: () => v
 
 const RejectForm = ({ item, onDone }: { item: AdminApplication; onDone: () => void }) => {
   const reject = useReject();
-  const { control, handleSubmit } = useForm<{ reason: string }>({
+  const { control, submit } = useContractForm({
     defaultValues: { reason: '' },
-  });
-  const onReject = async (values: { reason: string }) => {
-    const body = validate((await adminSchemas()).rejectBody, { id: item.id, ...values });
-    if (body)
+    loadSchema: async () => (await import('@linewatch/contracts/admin')).rejectBody,
+    toBody: (values) => ({ id: item.id, ...values }),
+    onValid: (body) =>
       reject.mutate(body, {
         onSuccess: () => {
           toastSuccess('已驳回');
           onDone();
         },
-      });
-  };
+      }),
+  });
   return (
     <ListForm
       header={`驳回 ${item.name} 的申请`}
-      onSubmit={(event) => void handleSubmit(onReject)(event)}
+      onSubmit={submit}
       footer={
         <Button block type="submit" color="danger" loading={reject.isPending}>
           驳回

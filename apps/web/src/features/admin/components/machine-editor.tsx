@@ -1,12 +1,12 @@
 import type { AdminMachine, MachineBody } from '@linewatch/contracts/admin';
 import { Button, Popup, Selector } from 'antd-mobile';
 import { useLayoutEffect } from 'react';
-import { Controller, useForm, useWatch } from 'react-hook-form';
+import { Controller, useWatch } from 'react-hook-form';
 import { FormInput, ListForm, ListFormItem } from '../../../shared/components/list-form.tsx';
 import { confirmAction } from '../../../shared/confirm.ts';
 import { toastSuccess } from '../../../shared/toast.ts';
+import { useContractForm } from '../../../shared/use-contract-form.ts';
 import { useDeleteMachine, useLinesQuery, useSaveMachine } from '../api.ts';
-import { adminSchemas, validate } from '../validate.ts';
 import styles from './admin.module.css';
 
 /** Text fields of the machine form, then the targets of DESIGN.md section 5 (numbers). */
@@ -93,8 +93,24 @@ const MachineEditor = ({
   const lines = useLinesQuery().data ?? [];
   const save = useSaveMachine();
   const remove = useDeleteMachine();
-  const { control, handleSubmit, reset } = useForm<FormValues>({
+  const {
+    form: { reset },
+    control,
+    submit,
+  } = useContractForm<FormValues, MachineBody>({
     defaultValues: toForm(editing?.machine ?? null),
+    loadSchema: async () => (await import('@linewatch/contracts/admin')).machineBody,
+    toBody: fromForm,
+    onValid: (body) =>
+      save.mutate(
+        { body, create: !editing?.machine },
+        {
+          onSuccess: () => {
+            toastSuccess('保存成功');
+            onClose();
+          },
+        },
+      ),
   });
   // Each opening holds exactly its machine (or a new one's defaults), nothing of the last one;
   // before the paint, so the last one's values never show.
@@ -103,24 +119,6 @@ const MachineEditor = ({
   }, [editing, reset]);
   const selectedLine = useWatch({ control, name: 'lineId' }) as number[] | undefined;
   const groups = lines.find((l) => l.id === selectedLine?.[0])?.groups ?? [];
-
-  const onSave = async (values: FormValues) => {
-    const create = !editing?.machine;
-    const body = validate(
-      (await adminSchemas()).machineBody,
-      fromForm(values),
-    ) as MachineBody | null;
-    if (body)
-      save.mutate(
-        { body, create },
-        {
-          onSuccess: () => {
-            toastSuccess('保存成功');
-            onClose();
-          },
-        },
-      );
-  };
 
   const onDelete = async (machine: AdminMachine) => {
     if (await confirmAction(`删除机台 ${machine.snCode} 及其全部历史数据？`))
@@ -136,7 +134,7 @@ const MachineEditor = ({
     <Popup visible={editing !== null} onMaskClick={onClose} bodyClassName={styles.popup}>
       <ListForm
         header={editing?.machine ? `编辑 ${editing.machine.snCode}` : '新增机台'}
-        onSubmit={(event) => void handleSubmit(onSave)(event)}
+        onSubmit={submit}
         footer={
           <Button
             block

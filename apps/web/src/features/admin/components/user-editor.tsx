@@ -1,10 +1,10 @@
-import type { AdminUser } from '@linewatch/contracts/admin';
+import type { AdminUser, CreateUserBody } from '@linewatch/contracts/admin';
 import { Button, Popup, Switch } from 'antd-mobile';
 import { Controller, useForm } from 'react-hook-form';
 import { FormInput, ListForm, ListFormItem } from '../../../shared/components/list-form.tsx';
 import { toastSuccess } from '../../../shared/toast.ts';
+import { useContractForm } from '../../../shared/use-contract-form.ts';
 import { useCreateUser, useResetPassword, useUpdateUser } from '../api.ts';
-import { adminSchemas, validate } from '../validate.ts';
 import styles from './admin.module.css';
 import { LineSelector } from './line-selector.tsx';
 
@@ -26,17 +26,15 @@ interface NewUser {
 
 const CreateForm = ({ onDone }: { onDone: () => void }) => {
   const create = useCreateUser();
-  const { control, handleSubmit } = useForm<NewUser>({
+  const { control, submit } = useContractForm<NewUser, CreateUserBody>({
     defaultValues: { psnCode: '', name: '', mobile: '', password: '', isAdmin: false, lineIds: [] },
+    loadSchema: async () => (await import('@linewatch/contracts/admin')).createUserBody,
+    onValid: (body) => create.mutate(body, { onSuccess: saved(onDone) }),
   });
-  const onCreate = async (values: NewUser) => {
-    const body = validate((await adminSchemas()).createUserBody, values);
-    if (body) create.mutate(body, { onSuccess: saved(onDone) });
-  };
   return (
     <ListForm
       header="新建用户"
-      onSubmit={(event) => void handleSubmit(onCreate)(event)}
+      onSubmit={submit}
       footer={
         <Button
           block
@@ -128,17 +126,16 @@ const LinesForm = ({ user, onDone }: { user: AdminUser; onDone: () => void }) =>
 
 const PasswordForm = ({ user, onDone }: { user: AdminUser; onDone: () => void }) => {
   const reset = useResetPassword();
-  const { control, handleSubmit } = useForm<{ password: string }>({
+  const { control, submit } = useContractForm({
     defaultValues: { password: '' },
+    loadSchema: async () => (await import('@linewatch/contracts/admin')).resetPasswordBody,
+    toBody: (values) => ({ id: user.id, ...values }),
+    onValid: (body) => reset.mutate(body, { onSuccess: saved(onDone) }),
   });
-  const onPassword = async (values: { password: string }) => {
-    const body = validate((await adminSchemas()).resetPasswordBody, { id: user.id, ...values });
-    if (body) reset.mutate(body, { onSuccess: saved(onDone) });
-  };
   return (
     <ListForm
       header={`重置 ${user.name} 的密码`}
-      onSubmit={(event) => void handleSubmit(onPassword)(event)}
+      onSubmit={submit}
       footer={
         <Button block type="submit" color="primary" loading={reset.isPending}>
           保存

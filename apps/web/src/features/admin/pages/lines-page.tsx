@@ -8,9 +8,21 @@ import { useDeleteGroup, useDeleteLine, useLinesQuery, useSaveGroup, useSaveLine
 import { AdminPage } from '../components/admin-page.tsx';
 import { ListFooter } from '../components/list-footer.tsx';
 import styles from '../components/admin.module.css';
-import { adminSchemas, validate } from '../validate.ts';
 
 const RowActions = lazy(() => import('../components/row-actions.tsx'));
+
+// The contract's schemas with zod, and the check with react-hook-form, come with the first save.
+const contractCheck = () => import('../../../shared/use-contract-form.ts');
+const checkLine = async (input: unknown) =>
+  (await contractCheck()).checkWithContract(
+    async () => (await import('@linewatch/contracts/admin')).saveLineBody,
+    input,
+  );
+const checkGroup = async (input: unknown) =>
+  (await contractCheck()).checkWithContract(
+    async () => (await import('@linewatch/contracts/admin')).saveGroupBody,
+    input,
+  );
 
 /** Asks for a name (a new line or group, or a rename). */
 const askName = async (title: string, initial = ''): Promise<string | null> => {
@@ -44,13 +56,13 @@ const LinesPage = () => {
   const done = () => toastSuccess('保存成功');
 
   const addLine = async () => {
-    const body = validate((await adminSchemas()).saveLineBody, { name });
+    const body = await checkLine({ name });
     if (body) saveLine.mutate(body, { onSuccess: () => (setName(''), done()) });
   };
   const rename = async (line: AdminLine) => {
     const next = await askName('产线名称', line.name);
     if (next === null) return;
-    const body = validate((await adminSchemas()).saveLineBody, {
+    const body = await checkLine({
       id: line.id,
       name: next,
       sort: line.sort,
@@ -60,7 +72,7 @@ const LinesPage = () => {
   const renameGroup = async (line: AdminLine, group: AdminLine['groups'][number]) => {
     const next = await askName('产品组名称', group.name);
     if (next === null) return;
-    const body = validate((await adminSchemas()).saveGroupBody, {
+    const body = await checkGroup({
       id: group.id,
       lineId: line.id,
       name: next,
@@ -74,7 +86,7 @@ const LinesPage = () => {
   const addGroup = async (line: AdminLine) => {
     const next = await askName(`为 ${line.name} 新增产品组`);
     if (next === null) return;
-    const body = validate((await adminSchemas()).saveGroupBody, { lineId: line.id, name: next });
+    const body = await checkGroup({ lineId: line.id, name: next });
     if (body) saveGroup.mutate(body, { onSuccess: done });
   };
   const actionsOf = ({ line, group }: NonNullable<Acting>) =>

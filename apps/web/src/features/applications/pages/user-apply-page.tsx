@@ -2,27 +2,42 @@ import type { ApplyForm } from '@linewatch/contracts/applications';
 import { applicationMessages } from '@linewatch/contracts/applications-messages';
 import { Button, NavBar } from 'antd-mobile';
 import { useEffect, useState } from 'react';
-import { useForm } from 'react-hook-form';
 import { useNavigate } from 'react-router';
 import { FormInput, ListForm, ListFormItem } from '../../../shared/components/list-form.tsx';
 import { paths } from '../../../shared/paths.ts';
-import { toastFailure, toastSuccess } from '../../../shared/toast.ts';
+import { toastSuccess } from '../../../shared/toast.ts';
+import { checkWithContract, useContractForm } from '../../../shared/use-contract-form.ts';
 import { useApplyMutation, useSendCodeMutation } from '../api.ts';
 import styles from './applications.module.css';
 
 const emptyForm: ApplyForm = { name: '', psnCode: '', mobile: '', code: '' };
 
-/** The contract's schemas, and zod, come with the first send or submit, not with the page. */
-const applicationSchemas = () => import('@linewatch/contracts/applications');
+// The contract's schemas, and zod, come with the first send or submit, not with the page.
+const mobileSchema = async () => (await import('@linewatch/contracts/applications')).mobileSchema;
+const applyForm = async () => (await import('@linewatch/contracts/applications')).applyForm;
 
 /** /userApply: the account application, with a verification code sent to the phone. */
 const UserApplyPage = () => {
   const navigate = useNavigate();
   const goBack = () => void navigate(paths.login);
-  const { control, getValues, handleSubmit } = useForm<ApplyForm>({ defaultValues: emptyForm });
   const [countdown, setCountdown] = useState(0);
   const sendCode = useSendCodeMutation();
   const apply = useApplyMutation();
+  const {
+    form: { getValues },
+    control,
+    submit,
+  } = useContractForm<ApplyForm, ApplyForm>({
+    defaultValues: emptyForm,
+    loadSchema: applyForm,
+    onValid: (body) =>
+      apply.mutate(body, {
+        onSuccess: () => {
+          toastSuccess(applicationMessages.submitted);
+          void navigate(paths.userAudit, { replace: true });
+        },
+      }),
+  });
 
   useEffect(() => {
     if (countdown <= 0) return;
@@ -31,31 +46,12 @@ const UserApplyPage = () => {
   }, [countdown]);
 
   const onSendCode = async () => {
-    const { mobileSchema } = await applicationSchemas();
-    const mobile = mobileSchema.safeParse(getValues('mobile'));
-    if (!mobile.success) {
-      toastFailure(mobile.error.issues[0]?.message ?? applicationMessages.mobileInvalid);
-      return;
-    }
-    sendCode.mutate(mobile.data, {
+    const mobile = await checkWithContract(mobileSchema, getValues('mobile'));
+    if (mobile === null) return;
+    sendCode.mutate(mobile, {
       onSuccess: ({ retryAfterSeconds }) => {
         toastSuccess(applicationMessages.codeSent);
         setCountdown(retryAfterSeconds);
-      },
-    });
-  };
-
-  const onSubmit = async (values: ApplyForm) => {
-    const { applyForm } = await applicationSchemas();
-    const parsed = applyForm.safeParse(values);
-    if (!parsed.success) {
-      toastFailure(parsed.error.issues[0]?.message ?? '');
-      return;
-    }
-    apply.mutate(parsed.data, {
-      onSuccess: () => {
-        toastSuccess(applicationMessages.submitted);
-        void navigate(paths.userAudit, { replace: true });
       },
     });
   };
@@ -65,7 +61,7 @@ const UserApplyPage = () => {
       <NavBar onBack={goBack}>用户申请</NavBar>
       <div className={styles.intro}>填写信息提交申请，管理员审核通过后即可登录。</div>
       <ListForm
-        onSubmit={(event) => void handleSubmit(onSubmit)(event)}
+        onSubmit={submit}
         footer={
           <Button
             block

@@ -11,7 +11,7 @@ import {
   type Path,
 } from 'react-hook-form';
 import { useNavigate } from 'react-router';
-import { lazySchemaResolver } from '../../../shared/lazy-schema-resolver.ts';
+import { lazySchemaResolver, type SchemaLoader } from '../../../shared/use-contract-form.ts';
 import { useMaintenance } from '../use-maintenance.ts';
 import styles from './maintenance-form.module.css';
 import { TextField } from './text-field.tsx';
@@ -49,7 +49,7 @@ interface MaintenanceFormProps<T extends FieldValues> {
   title: string;
   empty: T;
   /** The form's contract schema, by import(): zod comes with the first submit, not the page. */
-  loadSchema: Parameters<typeof lazySchemaResolver<T, T>>[0];
+  loadSchema: SchemaLoader<T>;
   fields: TextFieldSpec<T>[];
   /** The gateway whose socket to open and the message to send it. */
   command: (form: T) => { serial: string; message: BindMessage | UnbindMessage };

@@ -2,18 +2,13 @@ import type { LoginForm as LoginFormValues } from '@linewatch/contracts/identity
 import { Button, Input } from 'antd-mobile';
 import { EyeInvisibleOutline, EyeOutline } from 'antd-mobile-icons';
 import { useEffect, useState } from 'react';
-import { Controller, useForm, type Resolver } from 'react-hook-form';
+import { Controller, useForm } from 'react-hook-form';
+import { lazySchemaResolver } from '../../../shared/use-contract-form.ts';
 import styles from './login-form.module.css';
 
 // zod and the contract schema are a fifth of the login screen's JavaScript: fetch them after the
 // first paint (the form validates on submit), keeping the first screen within its budget.
-const loadValidation = () =>
-  Promise.all([import('@hookform/resolvers/zod'), import('@linewatch/contracts/identity')]);
-
-const loginResolver: Resolver<LoginFormValues> = async (values, context, options) => {
-  const [{ zodResolver }, { loginFormSchema }] = await loadValidation();
-  return zodResolver(loginFormSchema)(values, context, options);
-};
+const loadSchema = async () => (await import('@linewatch/contracts/identity')).loginFormSchema;
 
 interface LoginFormProps {
   submitting: boolean;
@@ -22,13 +17,13 @@ interface LoginFormProps {
 
 export const LoginForm = ({ submitting, onSubmit }: LoginFormProps) => {
   const [passwordVisible, setPasswordVisible] = useState(false);
-  useEffect(() => void loadValidation(), []);
+  useEffect(() => void loadSchema(), []);
   const {
     control,
     handleSubmit,
     formState: { errors },
-  } = useForm<LoginFormValues>({
-    resolver: loginResolver,
+  } = useForm<LoginFormValues, unknown, LoginFormValues>({
+    resolver: lazySchemaResolver(loadSchema),
     defaultValues: { psnCode: '', passWord: '' },
   });
 
