@@ -1,12 +1,12 @@
 import type { AdminApplication } from '@linewatch/contracts/admin';
 import { Button, Popup } from 'antd-mobile';
-import { Controller, useForm } from 'react-hook-form';
+import { useForm } from 'react-hook-form';
 import { FormInput, ListForm, ListFormItem } from '../../../shared/components/list-form.tsx';
 import { toastSuccess } from '../../../shared/toast.ts';
 import { useContractForm } from '../../../shared/use-contract-form.ts';
 import { useApprove, useReject } from '../api.ts';
 import styles from './admin.module.css';
-import { LineSelector } from './line-selector.tsx';
+import { LineIdsField } from './line-selector.tsx';
 
 export interface Deciding {
   kind: 'approve' | 'reject';
@@ -50,11 +50,7 @@ const ApproveForm = ({ item, onDone }: { item: AdminApplication; onDone: () => v
       }
     >
       <ListFormItem>
-        <Controller
-          name="lineIds"
-          control={control}
-          render={({ field }) => <LineSelector value={field.value} onChange={field.onChange} />}
-        />
+        <LineIdsField control={control} />
       </ListFormItem>
     </ListForm>
   );

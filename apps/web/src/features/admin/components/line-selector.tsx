@@ -1,4 +1,5 @@
 import { Selector } from 'antd-mobile';
+import { Controller, type Control, type FieldValues, type Path } from 'react-hook-form';
 import { useLinesQuery } from '../api.ts';
 
 /** Production lines to grant, several at once. */
@@ -21,3 +22,16 @@ export const LineSelector = ({
     />
   );
 };
+
+/** The line selector holding the `lineIds` of a react-hook-form form. */
+export const LineIdsField = <T extends FieldValues & { lineIds: number[] }>({
+  control,
+}: {
+  control: Control<T>;
+}) => (
+  <Controller
+    name={'lineIds' as Path<T>}
+    control={control}
+    render={({ field }) => <LineSelector value={field.value} onChange={field.onChange} />}
+  />
+);

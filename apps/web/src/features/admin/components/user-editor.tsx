@@ -6,7 +6,7 @@ import { toastSuccess } from '../../../shared/toast.ts';
 import { useContractForm } from '../../../shared/use-contract-form.ts';
 import { useCreateUser, useResetPassword, useUpdateUser } from '../api.ts';
 import styles from './admin.module.css';
-import { LineSelector } from './line-selector.tsx';
+import { LineIdsField } from './line-selector.tsx';
 
 export type Editing = { kind: 'create' } | { kind: 'lines' | 'password'; user: AdminUser } | null;
 
@@ -78,11 +78,7 @@ const CreateForm = ({ onDone }: { onDone: () => void }) => {
         />
       </ListFormItem>
       <ListFormItem label="产线">
-        <Controller
-          name="lineIds"
-          control={control}
-          render={({ field }) => <LineSelector value={field.value} onChange={field.onChange} />}
-        />
+        <LineIdsField control={control} />
       </ListFormItem>
     </ListForm>
   );
@@ -114,11 +110,7 @@ const LinesForm = ({ user, onDone }: { user: AdminUser; onDone: () => void }) =>
       }
     >
       <ListFormItem>
-        <Controller
-          name="lineIds"
-          control={control}
-          render={({ field }) => <LineSelector value={field.value} onChange={field.onChange} />}
-        />
+        <LineIdsField control={control} />
       </ListFormItem>
     </ListForm>
   );
