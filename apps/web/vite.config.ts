@@ -3,6 +3,7 @@ import ts from 'typescript';
 import { defineConfig, type Plugin } from 'vite';
 import { compression } from 'vite-plugin-compression2';
 import { mapData } from './vite-map-data.ts';
+import { routePreloads } from './vite-route-preloads.ts';
 
 const server = `http://127.0.0.1:${process.env.LW_SERVER_PORT ?? 3000}`;
 
@@ -70,7 +71,9 @@ export default defineConfig({
     pureContractInitialisers(),
     mapData(),
     inlineEntryCss(),
-    compression({ threshold: 1024, exclude: /manifest\.json$/, logLevel: 'silent' }),
+    routePreloads(),
+    // Not the build's records under .vite/ (the chunk graph for bench/web), which nobody is sent.
+    compression({ threshold: 1024, exclude: /^\.vite\//, logLevel: 'silent' }),
   ],
   // TITLE_SUFFIX (README's configuration table) is read at build time; npm start builds first.
   envPrefix: ['VITE_', 'TITLE_SUFFIX'],

@@ -17,6 +17,12 @@ const writeWithCopies = (path: string, text: (variant: string) => string) => {
 mkdirSync(join(webDist, 'assets'));
 writeWithCopies(ASSET, (variant) => `console.log(${JSON.stringify(variant)});`);
 writeWithCopies('/index.html', (variant) => `<!doctype html><title>${variant}</title>`);
+// A route's own app shell (its chunks preloaded), as apps/web's vite-route-preloads.ts writes it.
+mkdirSync(join(webDist, 'pages/faca'), { recursive: true });
+writeWithCopies(
+  '/pages/faca/task.html',
+  (variant) => `<!doctype html><title>task ${variant}</title>`,
+);
 
 let server: TestServer;
 beforeAll(async () => {
@@ -56,5 +62,18 @@ describe('the built web app', () => {
     expect(page.headers.get('content-encoding')).toBe('br');
     expect(page.headers.get('cache-control')).toBe('no-cache');
     expect(await page.text()).toBe('<!doctype html><title>br</title>');
+  });
+
+  it('sends a route the build made a shell for that shell, compressed and revalidated', async () => {
+    const page = await get('/faca/task?status=1', 'gzip');
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(page.headers.get('content-encoding')).toBe('gzip');
+    expect(page.headers.get('cache-control')).toBe('no-cache');
+    expect(await page.text()).toBe('<!doctype html><title>task gzip</title>');
+    // Only the exact route: anything else is still the plain app shell.
+    expect(await (await get('/faca/task/other', 'gzip')).text()).toBe(
+      '<!doctype html><title>gzip</title>',
+    );
   });
 });
