@@ -8,6 +8,7 @@ import { links, paths } from '../support/app-paths.ts';
 import { useJourney } from '../support/journey.ts';
 import { currentPath } from '../support/location.ts';
 import { waitUntilDrawn, waitUntilSettled } from '../support/settle.ts';
+import { daysAgo } from '../support/factory-day.ts';
 
 /**
  * LW-S1-005 waits for maintenance in the demo (apps/server/src/demo/seed.ts): in fault with E518
@@ -18,8 +19,6 @@ import { waitUntilDrawn, waitUntilSettled } from '../support/settle.ts';
 const IN_FAULT = 'LW-S1-005';
 /** The operator's other follows in the demo, both on the list's first page. */
 const FOLLOWED = ['LW-S1-001', 'LW-S1-002'];
-/** Today as the factory (Asia/Shanghai, the server's default TIMEZONE) names it. */
-const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Shanghai' }).format(new Date());
 
 describe('alerts: an operator subscribes to a machine and hears about it', () => {
   const journey = useJourney('alerts');
@@ -183,7 +182,7 @@ describe('alerts: an operator subscribes to a machine and hears about it', () =>
   });
 
   it('reads the daily report, tab by tab, and downloads it as a workbook', async () => {
-    await journey.page.goto(links.report(IN_FAULT, 'date', today));
+    await journey.page.goto(links.report(IN_FAULT, 'date', daysAgo(0)));
     const report = new ReportPage(journey.page);
     await waitUntilDrawn(report.chart);
     expect(await report.title.textContent()).toContain(IN_FAULT);

@@ -6,6 +6,7 @@ import { LoginPage } from '../pages/login.page.ts';
 import { paths } from '../support/app-paths.ts';
 import { useJourney } from '../support/journey.ts';
 import { currentPath } from '../support/location.ts';
+import { dayWithMinuteHistory, daysAgo } from '../support/factory-day.ts';
 
 // A real 48×32 PNG (the server checks pictures by content and decodes them).
 const PNG = Buffer.from(
@@ -83,7 +84,10 @@ describe('faca: a quality engineer records a problem and hands out the fix; the 
     const { page } = journey;
     const log = new DeviceLogPage(page);
     await log.open('LW-S1-005');
-    // An alarm of the day that has ended: its duration is known to the second.
+    // An alarm that has ended: its duration is known to the second. Today has none early in the
+    // factory's night (the machine has been in its E518 fault for two hours).
+    const day = dayWithMinuteHistory();
+    if (day !== daysAgo(0)) await log.chooseDay(day);
     const alarm = page.locator('[data-testid="stop-alarm"][data-state="0"]').first();
     await alarm.waitFor();
     const text = (await alarm.textContent()) ?? '';

@@ -5,6 +5,7 @@ import { DeviceLogPage } from '../pages/device-log.page.ts';
 import { DeviceListPage } from '../pages/device-list.page.ts';
 import { LoginPage } from '../pages/login.page.ts';
 import { Toast } from '../pages/toast.ts';
+import { daysAgo } from '../support/factory-day.ts';
 import { useJourney } from '../support/journey.ts';
 
 /**
@@ -15,9 +16,6 @@ import { useJourney } from '../support/journey.ts';
  */
 const FAULTY = 'LW-S1-002';
 const WAITING = 'LW-S1-005';
-/** A day as the phone (Asia/Shanghai, support/browser.ts) names it, n days before today. */
-const shanghai = new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Shanghai' });
-const daysAgo = (n: number) => shanghai.format(Date.now() - n * 86_400_000);
 /** The Monday (YYYY-MM-DD) of a day's week. */
 const mondayOf = (day: string) => {
   const t = Date.parse(`${day}T00:00:00Z`);

@@ -5,6 +5,7 @@ import { IN_APP_USER_AGENTS } from '../support/browser.ts';
 import { useJourney } from '../support/journey.ts';
 import { currentPath } from '../support/location.ts';
 import { links, paths } from '../support/app-paths.ts';
+import { daysAgo } from '../support/factory-day.ts';
 
 /**
  * /threeParam is the device history a message opens, with a login query code (spec section 2):
@@ -14,8 +15,6 @@ import { links, paths } from '../support/app-paths.ts';
  * history the message named.
  */
 const FAULTY = 'LW-S1-002';
-const shanghai = new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Shanghai' });
-const yesterday = () => shanghai.format(Date.now() - 86_400_000);
 
 describe('monitoring: an engineer opens a machine’s history from a WeChat message', () => {
   const journey = useJourney('monitoring-message-link', { userAgent: IN_APP_USER_AGENTS.wechat });
@@ -55,7 +54,7 @@ describe('monitoring: an engineer opens a machine’s history from a WeChat mess
     expect(currentPath(page)).toBe(history);
     await expect.poll(() => screen.titleText()).toMatch(new RegExp(`^\\S.*（${FAULTY}）$`));
     await expect.poll(() => page.title()).toMatch(/^历史数据 - /);
-    expect(await screen.dayShown()).toBe(yesterday());
+    expect(await screen.dayShown()).toBe(daysAgo(1));
     await screen.waitForChart(screen.paramChart);
     await login.toast.waitUntilGone();
     await journey.shot(page, 'three-param-history');

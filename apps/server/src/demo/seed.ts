@@ -510,6 +510,7 @@ export const seedDemo = async (
       tx,
       machines.filter((m) => m.gatewayId !== null).map((m) => m.sn),
       now,
+      config.TIMEZONE,
     );
     await seedFaca(tx, config.TIMEZONE, now);
     await seedCaseVideos(tx);

@@ -65,6 +65,12 @@ const firstMinuteWhere = (from: number, to: number, reached: (ts: number) => boo
   return lo * 60_000;
 };
 
+/** When (epoch ms, to the minute) the factory day holding `now` began: 00:00 in the time zone. */
+export const startOfDay = (now: number, timeZone: string): number => {
+  const today = dayOf(now, timeZone);
+  return firstMinuteWhere(now - 26 * HOUR_MS, now, (t) => dayOf(t, timeZone) >= today);
+};
+
 /**
  * How much of the factory day `day` (starting 00:00 in the time zone) has passed at `now`: 1 for
  * a past day, 0 for a future one, the elapsed fraction for today.
@@ -73,7 +79,7 @@ export const dayElapsedFraction = (day: string, now: number, timeZone: string): 
   const today = dayOf(now, timeZone);
   if (day < today) return 1;
   if (day > today) return 0;
-  const start = firstMinuteWhere(now - 26 * HOUR_MS, now, (t) => dayOf(t, timeZone) >= today);
+  const start = startOfDay(now, timeZone);
   const end = firstMinuteWhere(now, now + 26 * HOUR_MS, (t) => dayOf(t, timeZone) > today);
   return Math.min(1, (now - start) / (end - start));
 };

@@ -1,5 +1,6 @@
 import type { Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
+import { startOfDay } from '../../shared/time.ts';
 
 const MINUTE = 60_000;
 /** What people do at a machine, as its operation log records it ('' comment: shown as '/'). */
@@ -11,21 +12,26 @@ const ACTIONS = [
   { comment: '清洁传感器', setValue: '/', user: '陈静' },
 ];
 
+const LINES = 14;
+
 /**
- * A demo operation log: for every machine with history, one action every 25 minutes over the
- * 6 hours before the seed (14 lines, more than one page of the device log).
+ * A demo operation log: for every machine with history, 14 lines (more than one page of the device
+ * log) in the factory day of the seed, which the device log opens on: one action every 25 minutes
+ * before the seed, closer together when the day began less than 6 hours earlier.
  */
 export const seedOperationLogs = async (
   tx: Transaction<Database>,
   sns: readonly string[],
   now: number,
+  timeZone: string,
 ) => {
+  const spacing = Math.min(25 * MINUTE, Math.max(0, now - startOfDay(now, timeZone)) / (LINES + 1));
   const rows = sns.flatMap((sn, m) =>
-    Array.from({ length: 14 }, (_, i) => {
+    Array.from({ length: LINES }, (_, i) => {
       const action = ACTIONS[(i + m) % ACTIONS.length]!;
       return {
         sn_code: sn,
-        ts: new Date(now - (i + 1) * 25 * MINUTE),
+        ts: new Date(now - (i + 1) * spacing),
         comment: action.comment,
         set_value: action.setValue,
         user_name: action.user,
