@@ -32,6 +32,9 @@ export class SubscriptionListPage {
    */
   async swipe(sn: string): Promise<void> {
     const row = this.row(sn);
+    // Until SwipeAction has loaded the row is a still copy, which a finger cannot move and which
+    // is drawn again when it loads (a row held across that is no longer in the page).
+    await this.page.locator('[data-swipe="live"]', { has: row }).waitFor();
     // The finger must land on the row: one below the fold is scrolled up first.
     await row.scrollIntoViewIfNeeded();
     const box = (await row.boundingBox())!;

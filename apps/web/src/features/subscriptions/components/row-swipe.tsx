@@ -19,9 +19,15 @@ interface RowAction {
  */
 export const RowSwipe = ({ actions, children }: { actions: RowAction[]; children: ReactNode }) => {
   const loaded = useSwipeAction();
-  if (loaded) return <loaded.SwipeAction rightActions={actions}>{children}</loaded.SwipeAction>;
+  // data-swipe says which it is (a swipe on the still copy does nothing; e2e waits for live).
+  if (loaded)
+    return (
+      <loaded.SwipeAction data-swipe="live" rightActions={actions}>
+        {children}
+      </loaded.SwipeAction>
+    );
   return (
-    <div className="adm-swipe-action">
+    <div className="adm-swipe-action" data-swipe="still">
       <div className="adm-swipe-action-track">
         <div className="adm-swipe-action-actions adm-swipe-action-actions-left" />
         <div className="adm-swipe-action-content">
