@@ -14,11 +14,12 @@ const fakeBus = (reachable = true) => {
   };
 };
 const silent = { debug: () => undefined };
+const registered = (gatewayId: string) => gatewayId.startsWith('GW');
 
 describe('gateway commands', () => {
   it('publishes each command on the gateway cmd topic with a fresh correlation id', async () => {
     const bus = fakeBus();
-    const commands = new GatewayCommands(bus, silent);
+    const commands = new GatewayCommands(bus, silent, registered);
     const first = commands.send('GW1', { type: 'ping' });
     const second = commands.send('GW1', { type: 'unbind', snCode: 'SN-1' });
     const [a, b] = bus.published.map((p) => ({
@@ -39,13 +40,27 @@ describe('gateway commands', () => {
     expect(commands.counters).toMatchObject({ sent: 2, replied: 2, unmatchedReplies: 0 });
   });
 
+  it('counts replies from gateways it does not know apart, as ingest does', () => {
+    // Another server sharing the broker (a second deployment, a test run) hears the same topics.
+    const commands = new GatewayCommands(fakeBus(), silent, registered);
+    const foreign = topicOf('OTHER-1', 'cmd/reply');
+    commands.handleReply(foreign, Buffer.from('{"correlationId":"x","code":200,"content":""}'));
+    commands.handleReply(foreign, Buffer.from('not json'));
+    commands.handleReply(topicOf('GW1', 'cmd/reply'), Buffer.from('not json'));
+    expect(commands.counters).toMatchObject({
+      unknownGatewayReplies: 2,
+      unmatchedReplies: 0,
+      malformedReplies: 1,
+    });
+  });
+
   it('fails at once when the broker is out of reach, and on close', async () => {
-    const cutOff = new GatewayCommands(fakeBus(false), silent);
+    const cutOff = new GatewayCommands(fakeBus(false), silent, registered);
     await expect(cutOff.send('GW1', { type: 'ping' })).rejects.toMatchObject({
       reason: 'broker-unreachable',
     });
 
-    const commands = new GatewayCommands(fakeBus(), silent);
+    const commands = new GatewayCommands(fakeBus(), silent, registered);
     const pending = commands.send('GW1', { type: 'ping' });
     commands.close();
     const error: unknown = await pending.catch((e: unknown) => e);

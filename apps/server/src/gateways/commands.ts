@@ -32,6 +32,8 @@ interface CommandCounters {
   /** Replies for no waiting command: late (after the timeout), duplicated or made up. */
   unmatchedReplies: number;
   malformedReplies: number;
+  /** Replies from gateways this server never registered: another server shares the broker. */
+  unknownGatewayReplies: number;
 }
 
 interface Pending {
@@ -57,12 +59,15 @@ export class GatewayCommands {
     timedOut: 0,
     unmatchedReplies: 0,
     malformedReplies: 0,
+    unknownGatewayReplies: 0,
   };
   readonly #pending = new Map<string, Pending>();
 
   constructor(
     private readonly bus: Pick<Bus, 'publish'>,
     private readonly log: Pick<FastifyBaseLogger, 'debug'>,
+    /** Whether the gateway is one of this server's (presence knows every registered one). */
+    private readonly isRegistered: (gatewayId: string) => boolean,
     /** DESIGN.md section 6: the phone is answered 504 when the gateway did not reply in 10 s. */
     private readonly timeoutMs = 10_000,
   ) {}
@@ -100,6 +105,11 @@ export class GatewayCommands {
 
   /** Every message on `lw/v1/gw/+/cmd/reply`. Never throws. */
   handleReply = (topic: string, payload: Buffer) => {
+    const gatewayId = topic.slice(PREFIX.length, topic.indexOf('/', PREFIX.length));
+    if (!this.isRegistered(gatewayId)) {
+      this.counters.unknownGatewayReplies++;
+      return;
+    }
     let reply: GatewayCommandReply;
     try {
       reply = gatewayCommandReply.parse(JSON.parse(payload.toString('utf8')));
@@ -107,7 +117,6 @@ export class GatewayCommands {
       this.counters.malformedReplies++;
       return;
     }
-    const gatewayId = topic.slice(PREFIX.length, topic.indexOf('/', PREFIX.length));
     const pending = this.#pending.get(reply.correlationId);
     if (pending?.gatewayId !== gatewayId) {
       this.counters.unmatchedReplies++;

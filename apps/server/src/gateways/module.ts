@@ -36,7 +36,12 @@ export const gatewaysModule = fp(
       for (const listener of onlineListeners) listener(gatewayId);
     });
     await presence.load();
-    const commands = new GatewayCommands(bus, app.log, core.config.GATEWAY_COMMAND_TIMEOUT_MS);
+    const commands = new GatewayCommands(
+      bus,
+      app.log,
+      (gatewayId) => presence.isRegistered(gatewayId),
+      core.config.GATEWAY_COMMAND_TIMEOUT_MS,
+    );
     // After HTTP and sockets, before the bus closes (app.ts): whoever waits is told now.
     app.addHook('onClose', async () => commands.close());
 

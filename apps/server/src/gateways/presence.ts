@@ -31,6 +31,11 @@ export class GatewayPresence {
     for (const id of await this.repo.loadGatewayIds()) this.register(id);
   }
 
+  /** Registered with this server (loaded at start or added since). */
+  isRegistered(gatewayId: string): boolean {
+    return this.#states.has(gatewayId);
+  }
+
   isOnline(gatewayId: string): boolean {
     return this.#states.get(gatewayId) === 'online';
   }
