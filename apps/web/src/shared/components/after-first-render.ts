@@ -4,8 +4,9 @@ import { useEffect, useState } from 'react';
  * For a part that is on screen from the start but whose code the first render can do without
  * (what animates or follows a finger brings react-spring and use-gesture, ≈ 24 KB gzip): returns a
  * hook that gives the module once it has loaded, and null before. The first render draws a still
- * stand-in of the part and starts the load; a later mount gets the module at once. A failed load
- * leaves the stand-in, and the next mount tries again.
+ * stand-in of the part; the load starts once that frame is painted, so the page's first paint does
+ * not share the network with it. A later mount gets the module at once. A failed load leaves the
+ * stand-in, and the next mount tries again.
  */
 export const afterFirstRender = <T>(load: () => Promise<T>): (() => T | null) => {
   let loaded: T | null = null;
@@ -15,21 +16,30 @@ export const afterFirstRender = <T>(load: () => Promise<T>): (() => T | null) =>
     useEffect(() => {
       if (module) return;
       let live = true;
-      loading ??= load().then(
-        (value) => (loaded = value),
-        (error: unknown) => {
-          loading = null;
-          throw error;
-        },
-      );
-      loading.then(
-        (value) => {
-          if (live) setModule(() => value);
-        },
-        () => undefined,
-      );
+      const start = () => {
+        loading ??= load().then(
+          (value) => (loaded = value),
+          (error: unknown) => {
+            loading = null;
+            throw error;
+          },
+        );
+        loading.then(
+          (value) => {
+            if (live) setModule(() => value);
+          },
+          () => undefined,
+        );
+      };
+      // The next frame's callbacks run before it paints; a task queued from there runs after.
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const frame = requestAnimationFrame(() => {
+        timer = setTimeout(start, 0);
+      });
       return () => {
         live = false;
+        cancelAnimationFrame(frame);
+        clearTimeout(timer);
       };
     }, [module]);
     return module;
