@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { paths } from './src/shared/paths.ts';
-import { pageHtmlFile, readRouteModules } from './vite-route-preloads.ts';
+import { identityApi } from '@linewatch/contracts/identity-api';
+import { pageHtmlFile, pageShell, readRouteModules, SESSION_PATH } from './vite-route-preloads.ts';
 
 // import.meta.url is not a file: URL under jsdom; vitest gives the directory.
 const webRoot = `${import.meta.dirname}/`;
@@ -35,5 +36,29 @@ describe("the routes whose app shell preloads the page's chunks", () => {
 
   it('names a file under pages/ after the route', () => {
     expect(pageHtmlFile('/faca/addQuestion')).toBe('pages/faca/addQuestion.html');
+  });
+});
+
+describe('a page shell', () => {
+  const index =
+    '<head><title>Linewatch</title><script type="module" src="/assets/index.js"></script></head>';
+  const sessionPreload = '<link rel="preload" as="fetch" crossorigin href="/api/session">';
+
+  it('preloads the reply the guard asks for', () => {
+    expect(SESSION_PATH).toBe(identityApi.session.path);
+  });
+
+  it("preloads the session reply before the entry's script where the guard asks for it", () => {
+    const shell = pageShell(index, paths.deviceList, ['assets/page.js']);
+    expect(shell.indexOf(sessionPreload)).toBeGreaterThan(-1);
+    expect(shell.indexOf(sessionPreload)).toBeLessThan(shell.indexOf('<script type="module"'));
+    expect(shell).toContain('<link rel="modulepreload" crossorigin href="/assets/page.js">');
+    // A new webview opened on /login with a live cookie goes straight in: asked there too.
+    expect(pageShell(index, paths.login, [])).toContain(sessionPreload);
+  });
+
+  it('does not preload it on a public page, which renders without asking', () => {
+    expect(pageShell(index, paths.faultAlarm, [])).not.toContain(sessionPreload);
+    expect(pageShell(index, paths.userApply, [])).not.toContain(sessionPreload);
   });
 });

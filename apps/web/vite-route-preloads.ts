@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import ts from 'typescript';
 import type { Plugin } from 'vite';
+import { asksForSession } from './src/app/guard.ts';
 
 /*
  * A copy of index.html per page, with a <link rel="modulepreload"> for each chunk the page's first
@@ -11,6 +12,12 @@ import type { Plugin } from 'vite';
  * antd-mobile parts and icons it uses) were asked for by the router once the entry had run, one
  * long task later, and the page's first render waited for that second wave of requests. Named in
  * the HTML, they download beside the entry.
+ *
+ * A page whose guard asks the server who the cookie is (guard.ts, asksForSession) also preloads
+ * that reply: in a new webview (no token in the tab yet) it was the first request the entry made,
+ * after all its scripts had run, and the page's data waited behind it. guard-loader.ts takes the
+ * preloaded reply as the app starts (same URL, mode and credentials), whether the first
+ * navigation needs it or not, so no later ask is answered with it.
  *
  * Which lazy chunks a route renders is read from src/app/routes.tsx, as it nests them: `const X =
  * lazyPage(() => import('…'))` names a chunk, a route whose element is <X /> puts it around its
@@ -112,6 +119,26 @@ export const readRouteModules = (webRoot: string): { path: string; modules: stri
 /** The dist file of each route's HTML copy: /faca/addQuestion → pages/faca/addQuestion.html. */
 export const pageHtmlFile = (path: string): string => `pages${path}.html`;
 
+/**
+ * identityApi.session.path (the test holds them equal): Vite loads its config with Node, which
+ * cannot import the contracts' TypeScript from node_modules.
+ */
+export const SESSION_PATH = '/api/session';
+
+/** index.html for one route: its session reply and its own chunks preloaded. */
+export const pageShell = (indexHtml: string, path: string, ownFiles: string[]): string => {
+  const chunks = ownFiles
+    .map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`)
+    .join('');
+  // Before the entry's script, so the small reply the guard waits for is asked first.
+  const session = asksForSession(path)
+    ? `<link rel="preload" as="fetch" crossorigin href="${SESSION_PATH}">\n    `
+    : '';
+  return indexHtml
+    .replace('<script type="module"', `${session}<script type="module"`)
+    .replace('</head>', `${chunks}\n  </head>`);
+};
+
 export const routePreloads = (): Plugin => {
   let webRoot = '';
   return {
@@ -149,13 +176,10 @@ export const routePreloads = (): Plugin => {
           return chunk.fileName;
         });
         const own = [...closure(roots, new Set())].filter((file) => !entryFiles.has(file));
-        const links = own
-          .map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`)
-          .join('');
         this.emitFile({
           type: 'asset',
           fileName: pageHtmlFile(path),
-          source: String(html.source).replace('</head>', `${links}\n  </head>`),
+          source: pageShell(String(html.source), path, own),
         });
         listing.push({
           path,

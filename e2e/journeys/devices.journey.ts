@@ -55,6 +55,32 @@ describe('devices: an operator checks on their production lines', () => {
     await login.toast.waitUntilGone();
   });
 
+  it('opens the list in a new webview: the page brought its session reply along', async () => {
+    // A new tab of the same phone: the cookie, and nothing in the tab's session storage (what a
+    // WeChat menu tap may give).
+    const webview = await journey.page.context().newPage();
+    try {
+      const asked: string[] = [];
+      webview.on('request', (request) => {
+        if (new URL(request.url()).pathname === '/api/session') asked.push(request.url());
+      });
+      await webview.goto(paths.deviceList);
+      await new DeviceListPage(webview).waitUntilLoaded();
+      expect(currentPath(webview)).toBe(paths.deviceList);
+      // Asked once, by the page's <link rel="preload">; the guard's fetch took that reply.
+      expect(asked).toHaveLength(1);
+      const initiators = await webview.evaluate(() =>
+        performance
+          .getEntriesByType('resource')
+          .filter((entry) => new URL(entry.name).pathname === '/api/session')
+          .map((entry) => (entry as PerformanceResourceTiming).initiatorType),
+      );
+      expect(initiators).toEqual(['link']);
+    } finally {
+      await webview.close();
+    }
+  });
+
   it('sees exactly their two lines, the first one unfolded with all its machines', async () => {
     const list = new DeviceListPage(journey.page);
     expect(await list.lineNames()).toEqual(OPERATOR_LINES);
@@ -250,8 +276,7 @@ describe('devices: an operator checks on their production lines', () => {
     const before = await list.visibleSnCodes();
     await list.searchFor('LW-S2-001');
     const toast = new Toast(page);
-    await toast.waitUntilShown();
-    await expect.poll(() => toast.text()).toBe('无权查看，请联系管理员');
+    await toast.waitForText('无权查看，请联系管理员');
     expect(await list.visibleSnCodes()).toEqual(before);
     expect(await list.retryStates()).toEqual([]);
     await journey.shot(page, 'search-forbidden');
@@ -261,6 +286,16 @@ describe('devices: an operator checks on their production lines', () => {
     await journey.shot(page, 'search-no-result');
     await list.clearSearch();
     await list.groupCards(SMT).first().waitFor();
+  });
+
+  it('reloads the list in the same tab and is still signed in', async () => {
+    const { page } = journey;
+    // The tab keeps its token, so this load does not ask who the cookie is, and the reply its
+    // HTML preloaded goes unused; signing out next must still end on the login page.
+    await page.reload();
+    const list = new DeviceListPage(page);
+    await list.waitUntilLoaded();
+    expect(await list.lineNames()).toEqual(OPERATOR_LINES);
   });
 
   it('goes to 个人中心 and signs out after confirming', async () => {

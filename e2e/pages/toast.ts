@@ -14,6 +14,14 @@ export class Toast {
     await waitUntilSettled(this.root);
   }
 
+  /**
+   * A toast saying `text` has shown, without waiting for it to settle: a step that only checks
+   * what was said cannot miss a toast that another one replaced or that closed while it settled.
+   */
+  async waitForText(text: string): Promise<void> {
+    await this.root.filter({ hasText: text }).first().waitFor();
+  }
+
   async text(): Promise<string> {
     return ((await this.root.textContent()) ?? '').trim();
   }

@@ -1,4 +1,6 @@
 import { ReplyCode } from '@linewatch/contracts/envelope';
+import type { SessionInfo } from '@linewatch/contracts/identity';
+import { identityApi } from '@linewatch/contracts/identity-api';
 import { redirect, redirectDocument, type LoaderFunctionArgs } from 'react-router';
 import { fetchProfile, restoreSession } from '../features/identity/api.ts';
 import { ApiError } from '../shared/api-client.ts';
@@ -10,11 +12,22 @@ import { useSession } from '../shared/session-store.ts';
 import { toastFailure } from '../shared/toast.ts';
 import { decideNavigation } from './guard.ts';
 
+/**
+ * The reply to GET /api/session that this page's HTML preloads (vite-route-preloads.ts), taken as
+ * the app starts. Only the first navigation may use it: left unused, the preloaded reply would
+ * answer a later ask (logging out of a tab that had its token) with the session as it was at load.
+ */
+let preloadedSession: Promise<SessionInfo | null> | null = document.querySelector(
+  `link[rel="preload"][href="${identityApi.session.path}"]`,
+)
+  ? restoreSession()
+  : null;
+
 /** The server was asked about the cookie once this page load (one in-flight ask is shared). */
 let sessionCheck: Promise<void> | null = null;
 
-const checkSession = () =>
-  (sessionCheck ??= restoreSession().then((restored) => {
+const checkSession = (ask: () => Promise<SessionInfo | null>) =>
+  (sessionCheck ??= ask().then((restored) => {
     if (!restored || useSession.getState().keyId) return;
     // The reply carries the profile: no user-info round trip after this one.
     const { keyId, roles, signedInWith, name, nickName } = restored;
@@ -25,6 +38,8 @@ const checkSession = () =>
 /** Runs before every navigation (the root route always revalidates). */
 export const guardLoader = async ({ request }: LoaderFunctionArgs): Promise<Response | null> => {
   const url = new URL(request.url);
+  const preloaded = preloadedSession;
+  preloadedSession = null;
   const decide = () => {
     const session = useSession.getState();
     return decideNavigation({
@@ -39,7 +54,7 @@ export const guardLoader = async ({ request }: LoaderFunctionArgs): Promise<Resp
   };
   let decision = decide();
   if (decision.type === 'restore') {
-    await checkSession();
+    await checkSession(() => preloaded ?? restoreSession());
     decision = decide();
   }
   if (decision.type === 'redirect') return redirect(decision.to);

@@ -34,6 +34,14 @@ export type GuardDecision =
 
 const isPublicPath = (pathname: string): boolean => PUBLIC_PATHS.includes(pathname);
 
+/**
+ * Whether a tab without a token asks the server (GET /api/session) who the cookie is before this
+ * path renders: every path but the public ones, and /login. Each such page's HTML preloads that
+ * reply (vite-route-preloads.ts), so it downloads beside the scripts.
+ */
+export const asksForSession = (pathname: string): boolean =>
+  !isPublicPath(pathname) || pathname === paths.login;
+
 /** The navigation guard of spec section 2, free of routers and storage so it can be tested alone. */
 export const decideNavigation = (request: NavigationRequest): GuardDecision => {
   const { pathname, search, hasToken, routesLoaded, isDingTalk, isWeChat, sessionChecked } =
@@ -46,7 +54,7 @@ export const decideNavigation = (request: NavigationRequest): GuardDecision => {
   }
   // A fault alarm opened from a message must not wait; /login is asked too, so a new webview
   // opened on it with a live cookie goes straight in.
-  if (isPublicPath(pathname) && pathname !== paths.login) return { type: 'allow' };
+  if (!asksForSession(pathname)) return { type: 'allow' };
   if (!sessionChecked) return { type: 'restore' };
   if (pathname === paths.login) return { type: 'allow' };
   const query = new URLSearchParams(search);
