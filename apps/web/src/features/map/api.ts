@@ -28,17 +28,19 @@ export const useMapPoints = (area: Area) => {
 
 const forever = { staleTime: Infinity, gcTime: Infinity } as const;
 
-export const useGeoIndex = () =>
+/** `enabled` false holds the request back (a cached index is still given). */
+export const useGeoIndex = (enabled: boolean) =>
   useQuery({
     queryKey: queryKeys.map.geo('index.json'),
+    enabled,
     ...forever,
     queryFn: ({ signal }) => loadGeoIndex(signal),
   });
 
-export const useGeo = (file: string | null) =>
+export const useGeo = (file: string | null, enabled: boolean) =>
   useQuery({
     queryKey: queryKeys.map.geo(file ?? ''),
-    enabled: file !== null,
+    enabled: enabled && file !== null,
     ...forever,
     queryFn: ({ signal }) => loadGeo(file!, signal),
   });

@@ -1,6 +1,29 @@
 import { useEffect, useState } from 'react';
 
 /**
+ * Runs `run` once the next frame has been painted: a frame's callbacks run before it paints, and a
+ * task queued from there runs after. Returns the cancel. What starts here does not share the
+ * network or the main thread with the page's first paint (nor, in Lighthouse, count towards it).
+ */
+export const afterNextPaint = (run: () => void): (() => void) => {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const frame = requestAnimationFrame(() => {
+    timer = setTimeout(run, 0);
+  });
+  return () => {
+    cancelAnimationFrame(frame);
+    clearTimeout(timer);
+  };
+};
+
+/** False until the component's first frame has been painted. */
+export const usePainted = (): boolean => {
+  const [painted, setPainted] = useState(false);
+  useEffect(() => afterNextPaint(() => setPainted(true)), []);
+  return painted;
+};
+
+/**
  * For a part that is on screen from the start but whose code the first render can do without
  * (what animates or follows a finger brings react-spring and use-gesture, ≈ 24 KB gzip): returns a
  * hook that gives the module once it has loaded, and null before. The first render draws a still
@@ -31,15 +54,10 @@ export const afterFirstRender = <T>(load: () => Promise<T>): (() => T | null) =>
           () => undefined,
         );
       };
-      // The next frame's callbacks run before it paints; a task queued from there runs after.
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const frame = requestAnimationFrame(() => {
-        timer = setTimeout(start, 0);
-      });
+      const cancel = afterNextPaint(start);
       return () => {
         live = false;
-        cancelAnimationFrame(frame);
-        clearTimeout(timer);
+        cancel();
       };
     }, [module]);
     return module;

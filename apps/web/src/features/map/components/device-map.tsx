@@ -3,8 +3,9 @@ import { lazy, Suspense } from 'react';
 import type { MapChartViewProps } from './map-chart-view.tsx';
 import styles from './device-map.module.css';
 
-// ECharts with the map parts is loaded only when the map is about to be drawn.
-const MapChartView = lazy(() => import('./map-chart-view.tsx'));
+/** ECharts with the map parts: asked for by the map page once its first frame is painted. */
+export const loadMapChart = () => import('./map-chart-view.tsx');
+const MapChartView = lazy(loadMapChart);
 
 /** The map: a loading dot until ECharts has arrived, then the drillable map. */
 export const DeviceMap = (props: MapChartViewProps) => (

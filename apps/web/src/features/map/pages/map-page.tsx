@@ -1,14 +1,15 @@
 import { Button } from 'antd-mobile';
 import { EnvironmentOutline } from 'antd-mobile-icons';
-import { useCallback, useMemo, type MouseEvent } from 'react';
+import { useCallback, useEffect, useMemo, type MouseEvent } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
+import { usePainted } from '../../../shared/components/after-first-render.ts';
 import { BlankState } from '../../../shared/components/blank-state.tsx';
 import { ListState } from '../../../shared/components/list-state.tsx';
 import { webMessages } from '../../../shared/messages.ts';
 import { links } from '../../../shared/paths.ts';
 import { useGeo, useGeoIndex, useMapPoints, useMapStatus } from '../api.ts';
 import { areaFrom, drillInto, geoFileOf, levelOf, parentOf, type Area } from '../area.ts';
-import { DeviceMap } from '../components/device-map.tsx';
+import { DeviceMap, loadMapChart } from '../components/device-map.tsx';
 import type { MapChartPoint } from '../components/map-chart-view.tsx';
 import { MapSummary } from '../components/map-summary.tsx';
 import { centreOf } from '../geo.ts';
@@ -25,9 +26,15 @@ const MapPage = () => {
   const navigate = useNavigate();
   const areaParam = params.get('area');
   const area = useMemo(() => areaFrom(areaParam), [areaParam]);
-  const index = useGeoIndex();
+  // The shapes (the world's: 63 KB) and ECharts (160 KB) are asked for together once the summary
+  // is painted: they do not hold up the first paint, nor wait for each other.
+  const painted = usePainted();
+  const index = useGeoIndex(painted);
   const file = geoFileOf(area, index.data);
-  const geo = useGeo(file);
+  const geo = useGeo(file, painted);
+  useEffect(() => {
+    if (painted) void loadMapChart();
+  }, [painted]);
   const status = useMapStatus(area);
   const points = useMapPoints(area);
 
