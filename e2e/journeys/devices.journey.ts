@@ -1,9 +1,10 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { CenterPage } from '../pages/center.page.ts';
 import { CARD_METRICS, DeviceListPage, type MetricKey } from '../pages/device-list.page.ts';
 import { LoginPage } from '../pages/login.page.ts';
 import { PRODUCT_KEYS, RealtimeReportPage } from '../pages/realtime-report.page.ts';
 import { Toast } from '../pages/toast.ts';
+import { newPhone } from '../support/browser.ts';
 import { useJourney } from '../support/journey.ts';
 import { currentPath } from '../support/location.ts';
 import { links, paths } from '../support/app-paths.ts';
@@ -56,9 +57,14 @@ describe('devices: an operator checks on their production lines', () => {
   });
 
   it('opens the list in a new webview: the page brought its session reply along', async () => {
-    // A new tab of the same phone: the cookie, and nothing in the tab's session storage (what a
-    // WeChat menu tap may give).
-    const webview = await journey.page.context().newPage();
+    // Another webview of the same phone: its own page with the cookie, nothing in its session
+    // storage (what a WeChat menu tap may give), and nothing shared with the journey's page.
+    const { page } = journey;
+    const browser = page.context().browser();
+    if (!browser) throw new Error('the journey page has no browser');
+    const context = await newPhone(browser, inject('baseUrl'));
+    await context.addCookies(await page.context().cookies());
+    const webview = await context.newPage();
     try {
       const asked: string[] = [];
       webview.on('request', (request) => {
@@ -67,7 +73,7 @@ describe('devices: an operator checks on their production lines', () => {
       await webview.goto(paths.deviceList);
       await new DeviceListPage(webview).waitUntilLoaded();
       expect(currentPath(webview)).toBe(paths.deviceList);
-      // Asked once, by the page's <link rel="preload">; the guard's fetch took that reply.
+      // Asked once, by the page's <link rel="preload">; the app took that reply as it started.
       expect(asked).toHaveLength(1);
       const initiators = await webview.evaluate(() =>
         performance
@@ -77,7 +83,7 @@ describe('devices: an operator checks on their production lines', () => {
       );
       expect(initiators).toEqual(['link']);
     } finally {
-      await webview.close();
+      await context.close();
     }
   });
 
