@@ -37,6 +37,21 @@ afterEach(() => {
 const toastTexts = () =>
   toastShow.mock.calls.map(([props]) => (typeof props === 'string' ? props : props.content));
 
+/**
+ * A reply whose headers have come and whose body is still on its way: reading it fails the way a
+ * browser's does once the request's signal aborts.
+ */
+const bodyStillComing = (init: RequestInit | undefined) => {
+  const body = new ReadableStream<Uint8Array>({
+    start(stream) {
+      init?.signal?.addEventListener('abort', () =>
+        stream.error(new DOMException('aborted', 'AbortError')),
+      );
+    },
+  });
+  return Promise.resolve(new Response(body, { status: 403 }));
+};
+
 describe('api client', () => {
   it('returns data of a 0000 reply and sends keyId as a header', async () => {
     fetchMock.mockReturnValueOnce(
@@ -127,5 +142,28 @@ describe('api client', () => {
     controller.abort();
     await expect(outcome).resolves.toMatchObject({ name: 'AbortError' });
     expect(toastShow).not.toHaveBeenCalled();
+  });
+
+  it('stays quiet when the caller cancels while the body is still coming', async () => {
+    // React Query cancels a query nobody watches any more: the list's summary, once a search was
+    // refused. Its cancelled body must not toast 服务器错误 over the refusal's 无权查看.
+    const controller = new AbortController();
+    fetchMock.mockImplementationOnce((_url, init) => bodyStillComing(init));
+    const outcome = call(devicesApi.statusSummary, {}, { signal: controller.signal }).catch(
+      (e: unknown) => e,
+    );
+    await vi.waitFor(() => expect(fetchMock).toHaveBeenCalled());
+    controller.abort();
+    await expect(outcome).resolves.toMatchObject({ name: 'AbortError' });
+    expect(toastShow).not.toHaveBeenCalled();
+  });
+
+  it('toasts the timeout when the body does not come in time', async () => {
+    vi.useFakeTimers();
+    fetchMock.mockImplementationOnce((_url, init) => bodyStillComing(init));
+    const outcome = call(devicesApi.processMenu, {}).catch((e: unknown) => e);
+    await vi.advanceTimersByTimeAsync(REQUEST_TIMEOUT_MS);
+    await expect(outcome).resolves.toMatchObject({ code: 'timeout' });
+    await vi.waitFor(() => expect(toastTexts()).toEqual([webMessages.timeout]));
   });
 });

@@ -95,7 +95,9 @@ const apiRequest = async <T = unknown>(path: string, options: RequestOptions = {
     });
     try {
       reply = await response.json();
-    } catch {
+    } catch (error) {
+      // Cancelled or timed out while the body came: handled below like an abort before it.
+      if (controller.signal.aborted) throw error;
       reply = undefined;
     }
   } catch (error) {
