@@ -1,6 +1,6 @@
 import ReactEChartsCore from 'echarts-for-react/lib/core';
 import { useMemo } from 'react';
-import { echarts, type ChartOption } from './echarts.ts';
+import { echarts, type ChartOption } from './line-bar-echarts.ts';
 
 export interface ChartViewProps {
   option: ChartOption;

@@ -1,9 +1,9 @@
 import { DotLoading } from 'antd-mobile';
 import { lazy, Suspense } from 'react';
 import styles from './chart.module.css';
-import type { ChartOption } from './echarts.ts';
+import type { ChartOption } from './line-bar-echarts.ts';
 
-export type { ChartOption } from './echarts.ts';
+export type { ChartOption } from './line-bar-echarts.ts';
 
 // ECharts (~180 KB gzip) is loaded only when a chart is about to be drawn.
 const ChartView = lazy(() => import('./chart-view.tsx'));

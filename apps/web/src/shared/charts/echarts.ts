@@ -1,31 +1,16 @@
-import type { BarSeriesOption, LineSeriesOption } from 'echarts/charts';
-import { BarChart, LineChart } from 'echarts/charts';
-import type {
-  GridComponentOption,
-  LegendComponentOption,
-  TooltipComponentOption,
-} from 'echarts/components';
-import { GridComponent, LegendComponent, TooltipComponent } from 'echarts/components';
-import type { ComposeOption } from 'echarts/core';
+import { TooltipComponent } from 'echarts/components';
 import * as echarts from 'echarts/core';
 import { SVGRenderer } from 'echarts/renderers';
 
 /*
- * The one registration of ECharts parts, for every chart of the app. Only what the charts use:
- * the whole of ECharts would triple a chart page's download. A new chart kind (bars for the
- * statistics, say) is registered here and added to ChartOption.
+ * What every chart of the app registers with ECharts: the core, the SVG renderer and the tooltip.
+ * Each kind of chart registers its own parts on top, in the module that draws it, so a page loads
+ * only its kind: the line and bar charts in `line-bar-echarts.ts`, the map's geo and scatter in
+ * features/map. The whole of ECharts would triple a chart page's download.
  *
  * SVG, not canvas: a few hundred points per chart, crisp at any device pixel ratio, and text in the
  * DOM that tests and e2e can read.
  */
-echarts.use([LineChart, BarChart, GridComponent, LegendComponent, TooltipComponent, SVGRenderer]);
-
-export type ChartOption = ComposeOption<
-  | LineSeriesOption
-  | BarSeriesOption
-  | GridComponentOption
-  | LegendComponentOption
-  | TooltipComponentOption
->;
+echarts.use([TooltipComponent, SVGRenderer]);
 
 export { echarts };
