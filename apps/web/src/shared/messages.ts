@@ -12,4 +12,5 @@ export const webMessages = {
   selectFirst: '请先选择机台',
   loading: '加载中',
   loadMore: '加载更多',
+  downloadFailed: '下载失败',
 } as const;

@@ -1,11 +1,11 @@
 import type { DailyOrWeeklyQuery, SaveChannelsBody } from '@linewatch/contracts/alerts';
 import { alertMessages } from '@linewatch/contracts/alerts';
 import { alertsApi } from '@linewatch/contracts/alerts-api';
-import { KEY_ID_HEADER } from '@linewatch/contracts/limits';
-import { PAGE_SIZE } from '@linewatch/contracts/limits';
+import { KEY_ID_HEADER, PAGE_SIZE, REQUEST_TIMEOUT_MS } from '@linewatch/contracts/limits';
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { call } from '../../shared/api-client.ts';
 import { nextPageByTotalNum } from '../../shared/list-state.ts';
+import { webMessages } from '../../shared/messages.ts';
 import { queryKeys } from '../../shared/query-keys.ts';
 import { useSession } from '../../shared/session-store.ts';
 import { toastFailure, toastSuccess } from '../../shared/toast.ts';
@@ -63,15 +63,29 @@ export const downloadReport = async (query: DailyOrWeeklyQuery) => {
   const params = new URLSearchParams();
   for (const [k, v] of Object.entries(query)) if (v) params.set(k, String(v));
   const keyId = useSession.getState().keyId;
-  const response = await fetch(`${alertsApi.reportXlsx.path}?${params.toString()}`, {
-    headers: keyId ? { [KEY_ID_HEADER]: keyId } : {},
-    credentials: 'same-origin',
-  });
-  if (!response.ok) {
-    toastFailure('下载失败');
+  // Not AbortSignal.timeout: the older webviews the build targets (chrome87, safari14) lack it.
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), REQUEST_TIMEOUT_MS);
+  let workbook: Blob;
+  try {
+    const response = await fetch(`${alertsApi.reportXlsx.path}?${params.toString()}`, {
+      headers: keyId ? { [KEY_ID_HEADER]: keyId } : {},
+      credentials: 'same-origin',
+      signal: controller.signal,
+    });
+    if (!response.ok) {
+      toastFailure(webMessages.downloadFailed);
+      return;
+    }
+    workbook = await response.blob();
+  } catch {
+    // A dropped connection or no answer in time: said as the API client says it.
+    toastFailure(controller.signal.aborted ? webMessages.timeout : webMessages.networkError);
     return;
+  } finally {
+    clearTimeout(timer);
   }
-  const url = URL.createObjectURL(await response.blob());
+  const url = URL.createObjectURL(workbook);
   const a = document.createElement('a');
   a.href = url;
   a.download = `${query.snCode}-${query.alarmType === 'week' ? '周报' : '日报'}.xlsx`;

@@ -1,7 +1,9 @@
 import { alertMessages, type InboxMessage, type ReportReply } from '@linewatch/contracts/alerts';
 import { alertsApi } from '@linewatch/contracts/alerts-api';
 import { screen, waitFor } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { Toast } from 'antd-mobile';
+import { describe, expect, it, vi } from 'vitest';
+import { webMessages } from '../../../shared/messages.ts';
 import { links, paths } from '../../../shared/paths.ts';
 import { fakeApi } from '../../../testing/fake-api.ts';
 import { renderPage } from '../../../testing/render-page.tsx';
@@ -65,6 +67,26 @@ describe('report page', () => {
     await waitFor(() => expect(screen.getByTestId('report-title').textContent).toContain('SN-B'), {
       timeout: 5000,
     });
+  });
+
+  it('says the network failed when the workbook cannot be fetched, and stays on the report', async () => {
+    // No handler for the workbook: the fake fetch fails as a dropped connection does.
+    const api = fakeApi().on(alertsApi.report, (q) => reportOf(String(q.snCode)));
+    const toasts: string[] = [];
+    const show = vi.spyOn(Toast, 'show').mockImplementation((props) => {
+      if (typeof props === 'object' && typeof props.content === 'string')
+        toasts.push(props.content);
+      return { close: () => {} };
+    });
+    try {
+      const { user } = renderPage(links.report('SN-A', 'date', '2026-11-22'), { api });
+      await user.click(await screen.findByTestId('report-download', {}, { timeout: 5000 }));
+      await waitFor(() => expect(toasts).toEqual([webMessages.networkError]));
+      expect(api.unhandled).toEqual([`GET ${alertsApi.reportXlsx.path}`]);
+      expect(screen.getByTestId('report-title').textContent).toContain('SN-A');
+    } finally {
+      show.mockRestore();
+    }
   });
 });
 

@@ -1,6 +1,6 @@
 import type { ThreeParamPoint } from '@linewatch/contracts/history';
 import { describe, expect, it } from 'vitest';
-import { echarts } from '../../../shared/charts/echarts.ts';
+import { echarts } from '../../../shared/charts/line-bar-echarts.ts';
 import { dtOption, threeParamOption } from './chart-options.ts';
 
 /*
