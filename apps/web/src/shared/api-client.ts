@@ -64,12 +64,16 @@ const settle = <T>(reply: unknown): T => {
 };
 
 /**
- * The one way the app talks to the server: envelope in, data out, failures toasted. T is the
- * contract type of data; the server already answers through the contract's reply schema, and
- * re-parsing here would put zod on the first screen.
+ * fetch under the app's request timeout, with the body read by `read` under the same timer and
+ * the session's keyId sent. A dropped connection or no answer in time is toasted and thrown as an
+ * ApiError; a cancellation by the caller's `signal` is thrown as it is, silently.
  */
-const apiRequest = async <T = unknown>(path: string, options: RequestOptions = {}): Promise<T> => {
-  const { method = 'GET', query, body, signal } = options;
+export const fetchInTime = async <T>(
+  url: string,
+  init: Omit<RequestInit, 'signal' | 'credentials'>,
+  read: (response: Response, aborted: () => boolean) => Promise<T>,
+  signal?: AbortSignal,
+): Promise<T> => {
   const controller = new AbortController();
   let timedOut = false;
   const timer = setTimeout(() => {
@@ -78,28 +82,17 @@ const apiRequest = async <T = unknown>(path: string, options: RequestOptions = {
   }, REQUEST_TIMEOUT_MS);
   const cancel = () => controller.abort();
   signal?.addEventListener('abort', cancel);
-
-  const headers: Record<string, string> = { Accept: 'application/json' };
+  const headers = new Headers(init.headers);
   const keyId = useSession.getState().keyId;
-  if (keyId) headers[KEY_ID_HEADER] = keyId;
-  if (body !== undefined) headers['Content-Type'] = 'application/json';
-
-  let reply: unknown;
+  if (keyId) headers.set(KEY_ID_HEADER, keyId);
   try {
-    const response = await fetch(withQuery(path, query), {
-      method,
+    const response = await fetch(url, {
+      ...init,
       headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
       credentials: 'same-origin',
       signal: controller.signal,
     });
-    try {
-      reply = await response.json();
-    } catch (error) {
-      // Cancelled or timed out while the body came: handled below like an abort before it.
-      if (controller.signal.aborted) throw error;
-      reply = undefined;
-    }
+    return await read(response, () => controller.signal.aborted);
   } catch (error) {
     if (timedOut) return fail(ClientCode.timeout, webMessages.timeout);
     if (signal?.aborted) throw error;
@@ -108,7 +101,31 @@ const apiRequest = async <T = unknown>(path: string, options: RequestOptions = {
     clearTimeout(timer);
     signal?.removeEventListener('abort', cancel);
   }
+};
 
+/**
+ * The one way the app talks to the server: envelope in, data out, failures toasted. T is the
+ * contract type of data; the server already answers through the contract's reply schema, and
+ * re-parsing here would put zod on the first screen.
+ */
+const apiRequest = async <T = unknown>(path: string, options: RequestOptions = {}): Promise<T> => {
+  const { method = 'GET', query, body, signal } = options;
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  const reply = await fetchInTime(
+    withQuery(path, query),
+    { method, headers, body: body === undefined ? undefined : JSON.stringify(body) },
+    async (response, aborted): Promise<unknown> => {
+      try {
+        return await response.json();
+      } catch (error) {
+        // Cancelled or timed out while the body came: handled like an abort before it.
+        if (aborted()) throw error;
+        return undefined;
+      }
+    },
+    signal,
+  );
   return settle<T>(reply);
 };
 

@@ -1,13 +1,12 @@
 import type { DailyOrWeeklyQuery, SaveChannelsBody } from '@linewatch/contracts/alerts';
 import { alertMessages } from '@linewatch/contracts/alerts';
 import { alertsApi } from '@linewatch/contracts/alerts-api';
-import { KEY_ID_HEADER, PAGE_SIZE, REQUEST_TIMEOUT_MS } from '@linewatch/contracts/limits';
+import { PAGE_SIZE } from '@linewatch/contracts/limits';
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { call } from '../../shared/api-client.ts';
+import { call, fetchInTime } from '../../shared/api-client.ts';
 import { nextPageByTotalNum } from '../../shared/list-state.ts';
 import { webMessages } from '../../shared/messages.ts';
 import { queryKeys } from '../../shared/query-keys.ts';
-import { useSession } from '../../shared/session-store.ts';
 import { toastFailure, toastSuccess } from '../../shared/toast.ts';
 
 export const useInbox = () =>
@@ -62,28 +61,17 @@ export const useReport = (query: DailyOrWeeklyQuery) =>
 export const downloadReport = async (query: DailyOrWeeklyQuery) => {
   const params = new URLSearchParams();
   for (const [k, v] of Object.entries(query)) if (v) params.set(k, String(v));
-  const keyId = useSession.getState().keyId;
-  // Not AbortSignal.timeout: the older webviews the build targets (chrome87, safari14) lack it.
-  const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(), REQUEST_TIMEOUT_MS);
-  let workbook: Blob;
+  let workbook: Blob | null;
   try {
-    const response = await fetch(`${alertsApi.reportXlsx.path}?${params.toString()}`, {
-      headers: keyId ? { [KEY_ID_HEADER]: keyId } : {},
-      credentials: 'same-origin',
-      signal: controller.signal,
-    });
-    if (!response.ok) {
-      toastFailure(webMessages.downloadFailed);
-      return;
-    }
-    workbook = await response.blob();
+    workbook = await fetchInTime(`${alertsApi.reportXlsx.path}?${params.toString()}`, {}, (r) =>
+      r.ok ? r.blob() : Promise.resolve(null),
+    );
   } catch {
-    // A dropped connection or no answer in time: said as the API client says it.
-    toastFailure(controller.signal.aborted ? webMessages.timeout : webMessages.networkError);
+    return; // said by fetchInTime: 网络异常 or 请求超时
+  }
+  if (!workbook) {
+    toastFailure(webMessages.downloadFailed);
     return;
-  } finally {
-    clearTimeout(timer);
   }
   const url = URL.createObjectURL(workbook);
   const a = document.createElement('a');
