@@ -8,6 +8,8 @@
  *
  *   npm run build -w @linewatch/web && npm run lighthouse -w @linewatch/bench [-- --runs 3]
  *
+ * --page /map (repeatable) audits only those pages.
+ *
  * --reports DIR writes each run's full report (JSON) there, for its request chain and timings.
  * Each page is audited once unrecorded before the measured runs (the server's start-up work).
  *
@@ -29,10 +31,11 @@ const { values: args } = parseArgs({
     runs: { type: 'string', default: '1' },
     'server-entry': { type: 'string', default: 'apps/server/src/main.ts' },
     reports: { type: 'string' },
+    page: { type: 'string', multiple: true },
   },
 });
 const TARGET = 95;
-const PAGES = LIGHTHOUSE_PAGES;
+const PAGES = args.page ?? LIGHTHOUSE_PAGES;
 const METRICS = [
   'first-contentful-paint',
   'largest-contentful-paint',

@@ -30,6 +30,19 @@ interface Profile {
   timeDeltas: number[];
 }
 
+/** The Long Animation Frames API's entry (not yet in TypeScript's DOM library). */
+interface LongAnimationFrame extends PerformanceEntry {
+  blockingDuration: number;
+  renderStart: number;
+  scripts: {
+    invoker: string;
+    sourceFunctionName: string;
+    sourceURL: string;
+    sourceCharPosition: number;
+    duration: number;
+  }[];
+}
+
 /** Self time (ms) per key, heaviest first. */
 const selfTime = (profile: Profile, keyOf: (frame: ProfileNode['callFrame']) => string) => {
   const frames = new Map(profile.nodes.map((node) => [node.id, node.callFrame]));
@@ -60,16 +73,32 @@ try {
       await cdp.send('Profiler.enable');
       await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
       await page.addInitScript(() => {
-        const seen: { longTasks: [number, number][]; lcp: number; fcp: number } = {
-          longTasks: [],
-          lcp: 0,
-          fcp: 0,
-        };
+        const seen: { longTasks: [number, number][]; frames: string[]; lcp: number; fcp: number } =
+          { longTasks: [], frames: [], lcp: 0, fcp: 0 };
         Object.assign(window, { __mainThread: seen });
         new PerformanceObserver((list) => {
           for (const e of list.getEntries())
             seen.longTasks.push([Math.round(e.startTime), Math.round(e.duration)]);
         }).observe({ type: 'longtask', buffered: true });
+        // A long animation frame names the scripts that ran in it and what called them (a fetch's
+        // promise, React's scheduler message, a module's evaluation): what the long task was for.
+        new PerformanceObserver((list) => {
+          for (const frame of list.getEntries() as LongAnimationFrame[]) {
+            const scripts = frame.scripts
+              .filter((s) => s.duration >= 5)
+              .map(
+                (s) =>
+                  `${s.invoker} → ${s.sourceFunctionName || '(anonymous)'} ` +
+                  `${s.sourceURL.replace(/^.*\//, '')}:${s.sourceCharPosition} ${Math.round(s.duration)}`,
+              );
+            seen.frames.push(
+              `${Math.round(frame.startTime)}+${Math.round(frame.duration)} (blocking ` +
+                `${Math.round(frame.blockingDuration)}, layout ` +
+                `${Math.round(frame.duration - (frame.renderStart ? frame.renderStart - frame.startTime : frame.duration))}): ` +
+                scripts.join('; '),
+            );
+          }
+        }).observe({ type: 'long-animation-frame', buffered: true });
         new PerformanceObserver((list) => {
           for (const e of list.getEntries()) seen.lcp = Math.round(e.startTime);
         }).observe({ type: 'largest-contentful-paint', buffered: true });
@@ -84,7 +113,7 @@ try {
       const { profile } = (await cdp.send('Profiler.stop')) as { profile: Profile };
       const seen = (await page.evaluate(
         () => (window as unknown as Record<string, unknown>).__mainThread,
-      )) as { longTasks: [number, number][]; lcp: number; fcp: number };
+      )) as { longTasks: [number, number][]; frames: string[]; lcp: number; fcp: number };
       await page.close();
       if (!recorded) continue;
       const blocking = seen.longTasks
@@ -95,6 +124,8 @@ try {
       console.log(
         `long tasks (start ms, duration ms): ${seen.longTasks.map(([s, d]) => `${s}+${d}`).join(', ')}`,
       );
+      console.log('\nlong animation frames (start+duration ms; scripts: invoker → function ms):');
+      for (const frame of seen.frames) console.log(`- ${frame}`);
       console.log('\nby script (self ms):');
       for (const [key, ms] of selfTime(profile, (f) => fileOf(f.url) || f.functionName).slice(
         0,
