@@ -54,6 +54,8 @@ export const useReport = (query: DailyOrWeeklyQuery) =>
     queryFn: ({ signal }) => call(alertsApi.report, query, { signal }),
   });
 
+const SAVE_GRACE_MS = 40_000;
+
 /**
  * Saves the report's workbook: a file, not an envelope, so fetched here with the session's keyId
  * (the API client reads JSON) and handed to the browser as a download.
@@ -78,5 +80,7 @@ export const downloadReport = async (query: DailyOrWeeklyQuery) => {
   a.href = url;
   a.download = `${query.snCode}-${query.alarmType === 'week' ? '周报' : '日报'}.xlsx`;
   a.click();
-  URL.revokeObjectURL(url);
+  // Safari starts the save after click() returns: the URL is freed once the save has surely
+  // begun (FileSaver.js waits 40 s too).
+  setTimeout(() => URL.revokeObjectURL(url), SAVE_GRACE_MS);
 };

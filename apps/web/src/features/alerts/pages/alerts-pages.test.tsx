@@ -69,6 +69,33 @@ describe('report page', () => {
     });
   });
 
+  it('saves the workbook under the machine and kind, and frees its URL only once the save has begun', async () => {
+    const api = fakeApi()
+      .on(alertsApi.report, (q) => reportOf(String(q.snCode)))
+      .on(alertsApi.reportXlsx, () => new Blob(['xlsx']));
+    const saved: string[] = [];
+    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (
+      this: HTMLAnchorElement,
+    ) {
+      saved.push(this.download);
+    });
+    const create = vi.spyOn(URL, 'createObjectURL').mockReturnValue('blob:workbook');
+    const revoke = vi.spyOn(URL, 'revokeObjectURL').mockImplementation(() => undefined);
+    vi.useFakeTimers({ shouldAdvanceTime: true, toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const { user } = renderPage(links.report('SN-A', 'date', '2026-11-22'), { api });
+      await user.click(await screen.findByTestId('report-download', {}, { timeout: 5000 }));
+      await waitFor(() => expect(saved).toEqual(['SN-A-日报.xlsx']));
+      // Safari starts the save after the click returns: a URL freed at once saves nothing.
+      expect(revoke).not.toHaveBeenCalled();
+      vi.advanceTimersByTime(60_000);
+      expect(revoke).toHaveBeenCalledWith('blob:workbook');
+    } finally {
+      vi.useRealTimers();
+      for (const spy of [click, create, revoke]) spy.mockRestore();
+    }
+  });
+
   it('says the network failed when the workbook cannot be fetched, and stays on the report', async () => {
     // No handler for the workbook: the fake fetch fails as a dropped connection does.
     const api = fakeApi().on(alertsApi.report, (q) => reportOf(String(q.snCode)));
