@@ -7,7 +7,7 @@ import {
 } from '@linewatch/contracts/devices';
 import { Checkbox, Tag } from 'antd-mobile';
 import { GlobalOutline } from 'antd-mobile-icons';
-import type { ReactNode } from 'react';
+import { memo, type ReactNode } from 'react';
 import { formatNumber, formatPercent } from '../../../shared/format.ts';
 import styles from './machine-card.module.css';
 
@@ -68,7 +68,13 @@ interface MachineCardProps {
   onPress: (machine: Machine) => void;
 }
 
-export const MachineCard = ({ machine, selecting, selected, onPress }: MachineCardProps) => {
+/** Memoised: a reply or a selection redraws only the cards whose machine or state changed. */
+export const MachineCard = memo(function MachineCard({
+  machine,
+  selecting,
+  selected,
+  onPress,
+}: MachineCardProps) {
   const status = statusTags[machine.deviceStatus];
   const metrics: MetricProps[] = [
     {
@@ -163,4 +169,4 @@ export const MachineCard = ({ machine, selecting, selected, onPress }: MachineCa
       </div>
     </article>
   );
-};
+});

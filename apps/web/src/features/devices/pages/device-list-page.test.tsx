@@ -113,6 +113,32 @@ describe('device list page', () => {
     expect(within(group('line:L1')).getByTestId('device-group-body').style.minHeight).toBe('');
   });
 
+  it('reads as loading, with room kept, until the cards are drawn: never 暂无数据 before them', async () => {
+    // The cards draw from a deferred copy of the reply; in between, the line has its reply and
+    // no cards. Every state the line showed with no card is recorded.
+    const shownWithoutCards: string[] = [];
+    const watch = new MutationObserver(() => {
+      const line = screen
+        .queryAllByTestId('device-group')
+        .find((node) => node.dataset.key === 'line:L1');
+      if (!line || within(line).queryAllByTestId('device-card').length > 0) return;
+      const state = within(line).queryByTestId('list-state')?.dataset.state ?? 'none';
+      const room = within(line).getByTestId('device-group-body').style.minHeight;
+      shownWithoutCards.push(`${state} ${room || 'no room'}`);
+    });
+    watch.observe(document.body, { subtree: true, childList: true, attributes: true });
+    try {
+      openList();
+      await vi.waitFor(() =>
+        expect(within(group('line:L1')).getAllByTestId('device-card')).toHaveLength(15),
+      );
+    } finally {
+      watch.disconnect();
+    }
+    expect(shownWithoutCards.length).toBeGreaterThan(0);
+    expect(new Set(shownWithoutCards)).toEqual(new Set([`loading ${15 * 174}px`]));
+  });
+
   it('opens a folded line on tap', async () => {
     const { user } = openList();
     await user.click(
