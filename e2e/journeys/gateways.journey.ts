@@ -120,8 +120,8 @@ describe('gateways: a technician binds a machine to its gateway from the phone, 
     await bind.submit();
     await expect.poll(() => bind.isLoading()).toBe(true);
     await journey.shot(journey.page, 'bind-waiting');
+    await bind.toast.waitForText('网关无响应，请检查网关是否在线');
     await bind.toast.waitUntilShown();
-    expect(await bind.toast.text()).toBe('网关无响应，请检查网关是否在线');
     expect(await bind.isLoading()).toBe(false);
     await journey.shot(journey.page, 'bind-gateway-offline');
     await bind.toast.waitUntilGone();
@@ -138,8 +138,8 @@ describe('gateways: a technician binds a machine to its gateway from the phone, 
     });
     await bind.fill(BIND);
     await bind.submit();
+    await bind.toast.waitForText('连接异常');
     await bind.toast.waitUntilShown();
-    expect(await bind.toast.text()).toBe('连接异常');
     expect(await bind.isLoading()).toBe(true);
     await journey.shot(page, 'bind-connection-error');
     // Code 200: 绑定成功 and the form is empty again.
