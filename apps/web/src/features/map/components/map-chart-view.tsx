@@ -56,8 +56,13 @@ const MapChartView = ({ mapName, geo, points, height, onRegion }: MapChartViewPr
         roam: true,
         scaleLimit: { min: 0.8, max: 12 },
         itemStyle: { areaColor: '#eef3fb', borderColor: '#9db4d6', borderWidth: 0.6 },
-        emphasis: { itemStyle: { areaColor: '#cfe0fb' }, label: { show: true } },
+        // No region names in any state: ECharts then builds no label (and measures no region)
+        // for each of the world's 239 regions, a quarter of the world's draw. A tap drills at
+        // once, and the toolbar names where the map is.
         label: { show: false },
+        emphasis: { itemStyle: { areaColor: '#cfe0fb' }, label: { show: false } },
+        select: { disabled: true, label: { show: false } },
+        blur: { label: { show: false } },
         regions: points.map((p) => ({ name: p.name, itemStyle: { areaColor: '#d6e6ff' } })),
       },
       series: [
