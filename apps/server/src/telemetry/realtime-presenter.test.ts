@@ -84,3 +84,27 @@ describe('实时PPM: the count of the last complete minute', () => {
     expect(currentPpm(presentRealtime(device, live, TZ, later + 2 * MINUTE_MS))).toBeNull();
   });
 });
+
+describe("today's figures", () => {
+  it('start from nothing after midnight for a machine that has not reported since', () => {
+    const live = liveFrom(LAST_MINUTE - 20_000);
+    const figure = (payload: RealtimePayload, key: string) =>
+      payload.productData.find((d) => d.key === key)?.value;
+    expect(figure(presentRealtime(device, live, TZ, NOW), 'produced')).toBeGreaterThan(0);
+    // The next factory day in Shanghai, hours later: yesterday's parts are not today's.
+    const nextDay = Date.UTC(2026, 10, 22, 17, 0, 0);
+    const payload = presentRealtime(device, live, TZ, nextDay);
+    expect(payload.EquipmentStatus).toBe(0);
+    expect(Object.fromEntries(payload.productData.map((d) => [d.key, d.value]))).toEqual({
+      ppm: null,
+      peakPpm: 0,
+      avgPpm: null,
+      yield: null,
+      produced: 0,
+      ok: 0,
+      ng: 0,
+      dt: 0,
+    });
+    expect(payload.progress.map((p) => p.existing)).toEqual([0, 0]);
+  });
+});

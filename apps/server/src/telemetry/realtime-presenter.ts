@@ -6,7 +6,7 @@ import {
   type RealtimePayload,
 } from '@linewatch/contracts/socket';
 import type { DeviceInfo } from '../devices/device-registry.ts';
-import { derive, emptyFigures, targetSoFar } from '../shared/metrics.ts';
+import { derive, targetSoFar } from '../shared/metrics.ts';
 import { dayElapsedFraction, dayOf, HOUR_MS, hourLabelOf, hourOf } from '../shared/time.ts';
 import type { LiveMachine, LiveState } from './live-state.ts';
 import { minuteOf, MINUTE_MS } from './reading-effects.ts';
@@ -23,7 +23,9 @@ export const presentRealtime = (
 ): RealtimePayload => {
   const machine: LiveMachine | undefined = live.get(device.sn);
   const status = live.statusOf(device.sn, now);
-  const today = machine?.today ?? emptyFigures();
+  // Today's, not the last day the machine reported: after midnight a machine that has not
+  // reported since shows nothing yet, not yesterday's parts.
+  const today = live.todayOf(device.sn, now);
   const figures = derive(today);
   // 实时PPM (real-time PPM) is the count of the last complete minute: the parts of observed
   // minutes (no parts counted across a silence) the machine made in the minute before the
