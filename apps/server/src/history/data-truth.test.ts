@@ -1,4 +1,7 @@
-import type { MachineListReply } from '@linewatch/contracts/devices';
+import { targetLabels, type MachineListReply } from '@linewatch/contracts/devices';
+import { KEY_ID_HEADER } from '@linewatch/contracts/limits';
+import type { RealtimePayload } from '@linewatch/contracts/socket';
+import { sockets } from '@linewatch/contracts/telemetry-api';
 import { devicesApi } from '@linewatch/contracts/devices-api';
 import type {
   DetailRow,
@@ -16,15 +19,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { factories } from '../test/factories.ts';
 import { connectGateway, type GatewayClient } from '../test/gateway.ts';
 import { api, login } from '../test/http.ts';
+import { openSocket } from '../test/socket.ts';
 import { startTestServer, type TestServer } from '../test/test-server.ts';
 
 /*
  * Data truth (issue 8): a scripted telemetry sequence over several factory days goes through a
  * gateway, the broker and ingest; every figure the history, DT, TOP5, log, list and statistics
- * endpoints return is checked against figures this file computes from the script alone, by the rules of
- * DESIGN.md section 5 (time to the previous status, split by minute; no time across a silence over
- * 5 minutes, whose parts are in the totals but in no minute; a drop to near zero is a PLC reboot;
- * a rise or drop beyond what the machine can make counts nothing and re-bases).
+ * endpoints and the real-time socket return is checked against figures this file computes from the
+ * script alone, by the rules of DESIGN.md section 5 (time to the previous status, split by minute;
+ * no time across a silence over 5 minutes, whose parts are in the totals but in no minute; a drop
+ * to near zero is a PLC reboot; a rise or drop beyond what the machine can make counts nothing and
+ * re-bases).
  */
 
 const MINUTE = 60_000;
@@ -147,58 +152,64 @@ const zero = (): Fig => ({
   fault: 0,
 });
 
-/** Figures per minute start. */
-const minutes = new Map<number, Fig>();
-const figAt = (minute: number) => {
-  let f = minutes.get(minute);
-  if (!f) minutes.set(minute, (f = zero()));
-  return f;
-};
 const names = ['produced', 'ok', 'ng', 'firstPassOk'] as const;
-const rebaselines: number[] = [];
-for (let i = 1; i < script.length; i++) {
-  const prev = script[i - 1]!;
-  const cur = script[i]!;
-  const gap = cur.ts - prev.ts;
-  const limit = 3 * PPM_TARGET;
-  const implausible = names.some((n) => {
-    const rise = cur.counters[n] - prev.counters[n];
-    return rise >= 0 ? rise > limit * Math.max(1, gap / MINUTE) : cur.counters[n] > limit;
-  });
-  const here = figAt(cur.ts - (cur.ts % MINUTE));
-  if (implausible) rebaselines.push(cur.ts);
-  else {
-    let parts = 0;
-    for (const n of names) {
-      const d =
-        cur.counters[n] >= prev.counters[n] ? cur.counters[n] - prev.counters[n] : cur.counters[n];
-      here[n] += d;
-      if (n === 'produced') parts = d;
+/** Figures per minute start of a run of steps (the first one only sets where counting starts). */
+const minutesOf = (steps: readonly Step[]) => {
+  const minutes = new Map<number, Fig>();
+  const rebaselines: number[] = [];
+  const figAt = (minute: number) => {
+    let f = minutes.get(minute);
+    if (!f) minutes.set(minute, (f = zero()));
+    return f;
+  };
+  for (let i = 1; i < steps.length; i++) {
+    const prev = steps[i - 1]!;
+    const cur = steps[i]!;
+    const gap = cur.ts - prev.ts;
+    const limit = 3 * PPM_TARGET;
+    const implausible = names.some((n) => {
+      const rise = cur.counters[n] - prev.counters[n];
+      return rise >= 0 ? rise > limit * Math.max(1, gap / MINUTE) : cur.counters[n] > limit;
+    });
+    const here = figAt(cur.ts - (cur.ts % MINUTE));
+    if (implausible) rebaselines.push(cur.ts);
+    else {
+      let parts = 0;
+      for (const n of names) {
+        const d =
+          cur.counters[n] >= prev.counters[n]
+            ? cur.counters[n] - prev.counters[n]
+            : cur.counters[n];
+        here[n] += d;
+        if (n === 'produced') parts = d;
+      }
+      if (gap > 5 * MINUTE) here.gap += parts;
     }
-    if (gap > 5 * MINUTE) here.gap += parts;
+    if (gap > 5 * MINUTE) continue;
+    const key = prev.status === 2 ? 'running' : prev.status === 3 ? 'fault' : 'idle';
+    const reason =
+      prev.status !== 1
+        ? null
+        : prev.idleReason === 'upstream'
+          ? 'idleUpstream'
+          : prev.idleReason === 'downstream'
+            ? 'idleDownstream'
+            : null;
+    for (let t = prev.ts; t < cur.ts;) {
+      const next = Math.min(cur.ts, t - (t % MINUTE) + MINUTE);
+      const f = figAt(t - (t % MINUTE));
+      f[key] += next - t;
+      if (reason) f[reason] += next - t;
+      t = next;
+    }
   }
-  if (gap > 5 * MINUTE) continue;
-  const key = prev.status === 2 ? 'running' : prev.status === 3 ? 'fault' : 'idle';
-  const reason =
-    prev.status !== 1
-      ? null
-      : prev.idleReason === 'upstream'
-        ? 'idleUpstream'
-        : prev.idleReason === 'downstream'
-          ? 'idleDownstream'
-          : null;
-  for (let t = prev.ts; t < cur.ts;) {
-    const next = Math.min(cur.ts, t - (t % MINUTE) + MINUTE);
-    const f = figAt(t - (t % MINUTE));
-    f[key] += next - t;
-    if (reason) f[reason] += next - t;
-    t = next;
-  }
-}
+  return { minutes, rebaselines };
+};
+const { minutes, rebaselines } = minutesOf(script);
 
-const sum = (keyOf: (minute: number) => string | null) => {
+const sum = (keyOf: (minute: number) => string | null, of = minutes) => {
   const out = new Map<string, Fig & { maxMinute: number }>();
-  for (const [minute, f] of minutes) {
+  for (const [minute, f] of of) {
     const key = keyOf(minute);
     if (key === null) continue;
     const acc = out.get(key) ?? { ...zero(), maxMinute: 0 };
@@ -237,6 +248,9 @@ let server: TestServer;
 let keyId: string;
 let sn: string;
 let lineName: string;
+let gatewayCredentials: { id: string; secret: string };
+/** The last seq the gateway sent: a later message carries the next one. */
+let seqSent = 0;
 
 const publishAll = async (gateway: { id: string; secret: string }) => {
   // Readings travel as a gateway batches them; events on their own topic, one seq for both.
@@ -279,6 +293,7 @@ const publishAll = async (gateway: { id: string; secret: string }) => {
   await send(client, replayFrom, messages.length);
   await client.waitForAck(messages.length);
   await client.close();
+  seqSent = messages.length;
 };
 
 beforeAll(async () => {
@@ -299,6 +314,7 @@ beforeAll(async () => {
     .execute();
   const user = await make.createUser({ lines: [line] });
   keyId = await login(server.baseUrl, user.psnCode, user.password);
+  gatewayCredentials = gateway;
   await publishAll(gateway);
 }, 60_000);
 afterAll(() => server?.close());
@@ -501,5 +517,119 @@ describe('data truth: what the endpoints say equals what the script means', () =
         recordTime: `${D1} 11:00:00`,
       }),
     ]);
+  });
+  it('the real-time report and the list of today: a run still going, to the last minute', async () => {
+    // Last in this file: today's readings end D2's open E518, which the log test reads as current.
+    // Readings of the last minutes are made and sent now, and the report is read within the same
+    // minute (its real-time PPM is the last complete minute's count): start early in a minute.
+    const intoMinute = Date.now() % MINUTE;
+    if (intoMinute > 45_000) await new Promise((r) => setTimeout(r, MINUTE - intoMinute + 1_000));
+    const now = Date.now();
+    const midnight = at(localDay(now), '00:00');
+    // Running, a fault with E205, idle waiting downstream, running again to now (fewer minutes
+    // just after midnight: the script below counts what there is).
+    const start = Math.max(now - 8 * MINUTE, midnight);
+    const first = script.length;
+    segment(start, start + 2 * MINUTE, 2);
+    segment(start + 2 * MINUTE, start + 3 * MINUTE, 3, { alarms: ['E205'] });
+    segment(start + 3 * MINUTE, start + 4 * MINUTE, 1, { idleReason: 'downstream' });
+    segment(start + 4 * MINUTE, now, 2);
+    const steps = script.slice(first - 1);
+    const last = steps.at(-1)!;
+
+    const client = await connectGateway(server.mqttUrl, gatewayCredentials);
+    try {
+      const live = steps.slice(1);
+      for (let i = 0; i < live.length; i += 100) {
+        seqSent++;
+        await client.telemetry(
+          seqSent,
+          live.slice(i, i + 100).map((s) => ({
+            sn,
+            ts: s.ts,
+            status: s.status,
+            ...(s.idleReason ? { idleReason: s.idleReason } : {}),
+            counters: s.counters,
+            alarms: s.alarms.map((code) => ({ code, active: true })),
+          })),
+        );
+      }
+      await client.waitForAck(seqSent);
+    } finally {
+      await client.close();
+    }
+
+    // What the script says of today (the readings before it are days old: a silence, whose parts
+    // are in the totals but in no minute).
+    const { minutes: todays } = minutesOf(steps);
+    const day = sum((m) => (localDay(m) === localDay(now) ? 'today' : null), todays).get('today')!;
+    const socket = openSocket(server.wsUrl, sockets.realtime.path(sn), {
+      headers: { [KEY_ID_HEADER]: keyId },
+    });
+    const before = Date.now();
+    let payload: RealtimePayload;
+    try {
+      payload = await socket.waitForMessage<RealtimePayload>(
+        (m) => m.SN === sn && m.updatedAt === last.ts,
+      );
+    } finally {
+      socket.close();
+    }
+    const after = Date.now();
+    expect(Math.floor(after / MINUTE), 'read within the minute the readings were made').toBe(
+      Math.floor(now / MINUTE),
+    );
+
+    expect(payload.EquipmentStatus).toBe(2);
+    expect(payload.alarms).toEqual([]);
+    const figure = (key: string) => payload.productData.find((d) => d.key === key)!.value;
+    expect(figure('produced')).toBe(day.produced);
+    expect(figure('ok')).toBe(day.ok);
+    expect(figure('ng')).toBe(day.ng);
+    expect(figure('peakPpm')).toBe(day.maxMinute);
+    expect(figure('dt')).toBe(Math.round(day.fault / 1000));
+    const close = (actual: number | null, expected: number | null) =>
+      expected === null ? expect(actual).toBeNull() : expect(actual).toBeCloseTo(expected, 1);
+    close(figure('yield'), ratio(day.ok, day.ok + day.ng));
+    close(
+      figure('avgPpm'),
+      day.running > 0 ? (day.produced - day.gap) / (day.running / MINUTE) : null,
+    );
+    // 实时PPM: the last complete minute, if the machine was observed through all of it.
+    const lastMinute = now - (now % MINUTE) - MINUTE;
+    const observedWhole = steps[1]!.ts <= lastMinute;
+    const minute = todays.get(lastMinute);
+    expect(figure('ppm')).toBe(observedWhole ? (minute ? minute.produced - minute.gap : 0) : null);
+
+    // The count target is due in proportion to the part of the day gone.
+    const due = (t: number) => Math.round((900 * (t - midnight)) / DAY);
+    const [count, ok] = payload.progress;
+    expect(count).toMatchObject({ existing: day.produced, amountName: targetLabels.soFar });
+    expect(count!.amount).toBeGreaterThanOrEqual(due(before));
+    expect(count!.amount).toBeLessThanOrEqual(due(after));
+    expect(ok).toMatchObject({ existing: day.ok, amount: day.produced });
+    expect(ok!.percent).toBe(
+      day.ok === 0 || day.produced === 0
+        ? '0.00'
+        : Math.min(100, (day.ok / day.produced) * 100).toFixed(2),
+    );
+
+    // Parts per hour over the last 24 hours, oldest first: only today's run is that recent.
+    const hours = sum((m) => String(m - (m % HOUR)), todays);
+    const thisHour = now - (now % HOUR);
+    expect(payload.dateData.map((h) => [h.hour, h.produced])).toEqual(
+      Array.from({ length: 24 }, (_, i) => {
+        const hour = thisHour - (23 - i) * HOUR;
+        return [localHour(hour), hours.get(String(hour))?.produced ?? 0];
+      }),
+    );
+
+    // The device list of today: the same figures, against the target due so far.
+    const list = await get<MachineListReply>(devicesApi.machineList.path, { nameTag: sn });
+    const card = list.data.find((c) => c.snCode === sn)!;
+    expect(card.produceNumber).toBe(day.produced);
+    expect(card.ngNumber).toBe(day.ng);
+    expect(card.maxPPM).toBe(day.maxMinute);
+    expect(card.targetPartial).toBe(true);
   });
 });
