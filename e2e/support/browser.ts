@@ -25,7 +25,8 @@ export const assertChromium = (): void => {
   } catch {
     throw new Error(
       `Chromium was not found at ${path}. Install it with ` +
-        '`apt-get install -y chromium fonts-wqy-microhei` (the fonts render the Chinese copy), ' +
+        '`apt-get install -y chromium fonts-wqy-microhei chromium-l10n` (the Chinese glyphs, and the ' +
+        "browser's own controls in Chinese), " +
         'or set CHROMIUM_PATH to a Chromium executable.',
     );
   }
@@ -33,7 +34,15 @@ export const assertChromium = (): void => {
 
 export const launchBrowser = async (): Promise<Browser> => {
   assertChromium();
-  return chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_FLAGS });
+  return chromium.launch({
+    executablePath: chromiumPath(),
+    args: CHROMIUM_FLAGS,
+    // The phone's own language for what the browser draws itself (a date input's format): the
+    // context's locale covers the page's Intl and Accept-Language only, and chromium on Linux
+    // takes its UI language from LANGUAGE. The C locale stays UTF-8: a download's Chinese file
+    // name needs it.
+    env: { ...process.env, LANGUAGE: 'zh_CN', LC_ALL: 'C.UTF-8' },
+  });
 };
 
 /** The user agents of WeChat's and DingTalk's in-app browsers (what the app detects them by). */
