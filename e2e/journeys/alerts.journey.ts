@@ -28,8 +28,8 @@ describe('alerts: an operator subscribes to a machine and hears about it', () =>
 
   /** The failure toast a step expects, pictured, then gone so the next picture is the screen. */
   const expectToast = async (text: string, shot: string) => {
+    await toast().waitForText(text);
     await toast().waitUntilShown();
-    expect(await toast().text()).toBe(text);
     await journey.shot(journey.page, shot);
     await toast().waitUntilGone();
   };

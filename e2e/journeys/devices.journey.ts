@@ -49,8 +49,7 @@ describe('devices: an operator checks on their production lines', () => {
     await login.fill('operator', 'Operator@2026');
     await journey.shot(page, 'login');
     await login.submit();
-    await login.toast.waitUntilShown();
-    await expect.poll(() => login.toast.text()).toBe('登录成功');
+    await login.toast.waitForText('登录成功');
     await new DeviceListPage(page).waitUntilLoaded();
     expect(currentPath(page)).toBe(paths.deviceList);
     await login.toast.waitUntilGone();

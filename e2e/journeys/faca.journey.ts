@@ -47,8 +47,8 @@ describe('faca: a quality engineer records a problem and hands out the fix; the 
     const form = new QuestionFormPage(page);
     await form.waitUntilShown();
     await form.save();
+    await form.toast.waitForText('请输入设备SN码');
     await form.toast.waitUntilShown();
-    expect(await form.toast.text()).toBe('请输入设备SN码');
     await journey.shot(page, 'question-required');
     await form.toast.waitUntilGone();
     await form.fill({
@@ -135,8 +135,8 @@ describe('faca: a quality engineer records a problem and hands out the fix; the 
     await tasks.openTask(CA_TEXT);
     await tasks.chooseNg();
     await tasks.submit();
+    await tasks.toast.waitForText('请输入NG原因');
     await tasks.toast.waitUntilShown();
-    expect(await tasks.toast.text()).toBe('请输入NG原因');
     await journey.shot(page, 'ng-reason-required');
     await tasks.toast.waitUntilGone();
     await tasks.fillNgReason('供料器备件未到，临时调整吸取高度');

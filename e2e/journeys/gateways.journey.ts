@@ -28,14 +28,13 @@ const BIND = {
 describe('gateways: a technician binds a machine to its gateway from the phone, then unbinds it', () => {
   const journey = useJourney('gateways');
 
-  /** Submits and waits for the toast the result shows; the next screen is the form without it. */
-  const submitFor = async (form: MaintenancePage, shot: string) => {
+  /** Submits and waits for the toast saying `text`; the next screen is the form without it. */
+  const submitFor = async (form: MaintenancePage, text: string, shot: string) => {
     await form.submit();
+    await form.toast.waitForText(text);
     await form.toast.waitUntilShown();
-    const text = await form.toast.text();
     await journey.shot(journey.page, shot);
     await form.toast.waitUntilGone();
-    return text;
   };
 
   it('signs in as the admin and opens 绑定机台 from the personal centre', async () => {
@@ -103,12 +102,12 @@ describe('gateways: a technician binds a machine to its gateway from the phone, 
     const bind = new MaintenancePage(journey.page, 'bind');
     await bind.fill({ ...BIND, serial: 'NOSUCHGW0001' });
     await bind.chooseModel('三菱 FX5U');
-    expect(await submitFor(bind, 'bind-unknown-gateway')).toBe(
-      '网关NOSUCHGW0001未登记，请联系管理员',
-    );
+    await submitFor(bind, '网关NOSUCHGW0001未登记，请联系管理员', 'bind-unknown-gateway');
     await bind.fill({ serial: GATEWAY, 'plc-ip': TAKEN_PLC_IP.ip });
-    expect(await submitFor(bind, 'bind-plc-ip-taken')).toBe(
+    await submitFor(
+      bind,
       `PLC IP ${TAKEN_PLC_IP.ip} 已被机台${TAKEN_PLC_IP.by}使用`,
+      'bind-plc-ip-taken',
     );
     // Refused: the form keeps what was typed.
     expect(await bind.input('sn').inputValue()).toBe(MACHINE);
@@ -143,7 +142,8 @@ describe('gateways: a technician binds a machine to its gateway from the phone, 
     expect(await bind.isLoading()).toBe(true);
     await journey.shot(page, 'bind-connection-error');
     // Code 200: 绑定成功 and the form is empty again.
-    await expect.poll(() => bind.toast.text()).toBe('绑定成功');
+    await bind.toast.waitForText('绑定成功');
+    await bind.toast.waitUntilShown();
     await journey.shot(page, 'bind-success');
     await expect.poll(() => bind.values()).toEqual(['', '', '', '', '']);
     expect(cut).toBe(2);
@@ -186,7 +186,7 @@ describe('gateways: a technician binds a machine to its gateway from the phone, 
     await journey.shot(page, 'unbind-bad-serial');
 
     await unbind.fill({ serial: GATEWAY });
-    expect(await submitFor(unbind, 'unbind-success')).toBe('解绑成功');
+    await submitFor(unbind, '解绑成功', 'unbind-success');
     expect(await unbind.values()).toEqual(['', '']);
     await journey.shot(page, 'unbind-cleared');
   });

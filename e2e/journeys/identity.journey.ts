@@ -44,8 +44,8 @@ describe('identity: someone who is not signed in tries the app', () => {
   it('signs in with a wrong password, is refused with a toast and stays on the login page', async () => {
     const login = new LoginPage(journey.page);
     await login.submit();
+    await login.toast.waitForText('用户名或密码错误');
     await login.toast.waitUntilShown();
-    await expect.poll(() => login.toast.text()).toBe('用户名或密码错误');
     expect(currentPath(journey.page)).toBe(links.login(paths.deviceList));
     await journey.shot(journey.page, 'wrong-password');
     await login.toast.waitUntilGone();

@@ -140,8 +140,7 @@ describe('sign-in inside DingTalk', () => {
     await nextAuthCode(page);
     await page.goto(paths.center);
     const login = new LoginPage(page);
-    await login.toast.waitUntilShown();
-    await expect.poll(() => login.toast.text()).toBe(identityMessages.dingTalkNotBound);
+    await login.toast.waitForText(identityMessages.dingTalkNotBound);
     await login.waitForForm();
     expect(await login.client()).toBe('dingtalk');
     expect(await login.binds()).toBe(true);

@@ -15,15 +15,13 @@ export class Toast {
   }
 
   /**
-   * A toast saying `text` has shown, without waiting for it to settle: a step that only checks
-   * what was said cannot miss a toast that another one replaced or that closed while it settled.
+   * A toast saying exactly `text` has shown, without waiting for it to settle: a step that only
+   * checks what was said cannot miss a toast that another one replaced or that closed while it
+   * settled.
    */
   async waitForText(text: string): Promise<void> {
-    await this.root.filter({ hasText: text }).first().waitFor();
-  }
-
-  async text(): Promise<string> {
-    return ((await this.root.textContent()) ?? '').trim();
+    const exactly = new RegExp(`^\\s*${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*$`);
+    await this.root.filter({ hasText: exactly }).first().waitFor();
   }
 
   /** So the next picture shows the screen, not the message over it. */
