@@ -114,7 +114,7 @@ const slim = (collection: Collection, keep: readonly string[]): string =>
 const KEEP = ['name', 'adcode', 'center'] as const;
 
 /** Every file of /map/, by name. */
-const mapFiles = (): Map<string, string> => {
+export const mapFiles = (): Map<string, string> => {
   const files = new Map<string, string>();
   const codes = new Set(readdirSync(chinaDir).map((f) => f.replace(/\.json$/, '')));
   const china = read(join(chinaDir, '100000.json'));
@@ -151,7 +151,8 @@ const mapFiles = (): Map<string, string> => {
   return files;
 };
 
-const cacheRoot = fileURLToPath(new URL('./node_modules/.cache/linewatch-map/', import.meta.url));
+const cacheRoot = () =>
+  fileURLToPath(new URL('./node_modules/.cache/linewatch-map/', import.meta.url));
 const DONE = '.complete';
 /** As the bundle's compression step: files under 1 KB are sent as they are. */
 const COMPRESS_FROM_BYTES = 1024;
@@ -172,10 +173,10 @@ const inputKey = (): string => {
 
 /** The directory holding /map/'s files with their .gz and .br copies, made if not cached. */
 const cachedMapDir = async (): Promise<string> => {
-  const dir = join(cacheRoot, inputKey());
+  const dir = join(cacheRoot(), inputKey());
   if (existsSync(join(dir, DONE))) return dir;
   // Another key's files are stale: the inputs changed.
-  rmSync(cacheRoot, { recursive: true, force: true });
+  rmSync(cacheRoot(), { recursive: true, force: true });
   const building = `${dir}.${process.pid}`;
   mkdirSync(building, { recursive: true });
   await Promise.all(
@@ -202,15 +203,17 @@ const cachedMapDir = async (): Promise<string> => {
   return dir;
 };
 
+/** Where a build puts /map/: resolve, not join, so an absolute --outDir is taken as it is. */
+export const mapOutDir = (root: string, outDir: string): string => resolve(root, outDir, 'map');
+
 export const mapData = (): Plugin => {
   let dir: Promise<string> | undefined;
   const cached = () => (dir ??= cachedMapDir());
-  let outDir = 'dist';
+  let to = 'dist/map';
   return {
     name: 'linewatch:map-data',
     configResolved(config) {
-      // resolve, not join: an absolute --outDir is taken as it is.
-      outDir = resolve(config.root, config.build.outDir);
+      to = mapOutDir(config.root, config.build.outDir);
     },
     configureServer(server) {
       server.middlewares.use('/map/', (req, res, next) => {
@@ -231,7 +234,7 @@ export const mapData = (): Plugin => {
     },
     async writeBundle() {
       const from = await cached();
-      cpSync(from, join(outDir, 'map'), {
+      cpSync(from, to, {
         recursive: true,
         filter: (source) => !source.endsWith(DONE),
       });
