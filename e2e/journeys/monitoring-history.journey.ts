@@ -11,8 +11,8 @@ import { useJourney } from '../support/journey.ts';
 /**
  * Demo machines (apps/server/src/demo/seed.ts): LW-S1-002 faults often (alarms every day, so an
  * alarm TOP5); LW-S1-005 waits for maintenance, in fault with E518 温度过高 (a current warning).
- * The demo back-fills day totals for 90 days but minutes only for the last 24 hours, so a day view
- * two days back has no hourly data.
+ * The demo back-fills day totals for 90 days but minutes only for yesterday and today, so a day view
+ * two days back or more has no hourly data.
  */
 const FAULTY = 'LW-S1-002';
 const WAITING = 'LW-S1-005';

@@ -1,9 +1,12 @@
 import type { MachineCard } from '@linewatch/contracts/devices';
+import type { HistoryReply } from '@linewatch/contracts/history';
+import { historyApi } from '@linewatch/contracts/history-api';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.ts';
+import { dayOf } from '../shared/time.ts';
 import { api, login } from '../test/http.ts';
 import { REPO_ROOT } from '../test/server-process.ts';
 import { startTestServer, TEST_SECRET, type TestServer } from '../test/test-server.ts';
@@ -161,6 +164,33 @@ describe('the demo factory', () => {
     const days = (Date.now() - new Date(first).getTime()) / 86_400_000;
     expect(days).toBeGreaterThanOrEqual(90);
     expect(days).toBeLessThan(93);
+  });
+
+  it('has yesterday whole, hour by hour: the day view opens on it, and its hours make its total', async () => {
+    const { TIMEZONE } = loadTestConfig();
+    const yesterday = dayOf(Date.now() - 86_400_000, TIMEZONE);
+    const dayBefore = dayOf(Date.now() - 2 * 86_400_000, TIMEZONE);
+    const password = demoSignIns.find((s) => s.psnCode === 'operator')!.password;
+    const history = (beginTime: string, endTime: string) =>
+      api(server.baseUrl, keyId)
+        .get<HistoryReply>(historyApi.history.path, {
+          snCode: 'LW-S1-002',
+          beginTime,
+          endTime,
+        })
+        .then((r) => r.body.data);
+    const keyId = await login(server.baseUrl, 'operator', password);
+    const hours = await history(yesterday, yesterday);
+    expect(hours.threeParamList).toHaveLength(24);
+    expect(hours.threeParamList.every((h) => h.hasData)).toBe(true);
+    const days = await history(dayBefore, yesterday);
+    expect(days.threeParamList.map((d) => d.dataDate)).toEqual([dayBefore, yesterday]);
+    expect(hours.threeParamList.reduce((sum, h) => sum + h.produceNumber, 0)).toBe(
+      days.threeParamList[1]!.produceNumber,
+    );
+    // The day before has its total but no hours (the range view shows it, the day view says so).
+    expect(days.threeParamList[0]!.hasData).toBe(true);
+    expect((await history(dayBefore, dayBefore)).hasData).toBe(false);
   });
 
   it('is seeded once: a restart finds the admin and changes nothing', async () => {

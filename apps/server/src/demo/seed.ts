@@ -8,7 +8,7 @@ import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
 import { hashSecret } from '../shared/secrets.ts';
-import { dayOf } from '../shared/time.ts';
+import { dayOf, startOfDay } from '../shared/time.ts';
 import { seedCaseVideos } from './seed/cases.ts';
 import { seedOperationLogs } from './seed/history.ts';
 
@@ -207,14 +207,17 @@ const demoMachines = (): DemoMachine[] => {
 const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;
 
-/** 90 days of day totals and the last 24 hours minute by minute, alarms and status changes. */
+/**
+ * 90 days of day totals, then yesterday and today so far minute by minute, alarms and status
+ * changes. The day view opens on yesterday: it is whole, its hours and its total the same minutes.
+ */
 const backfill = async (
   tx: Transaction<Database>,
   machines: DemoMachine[],
   timeZone: string,
   now: number,
 ) => {
-  const windowStart = now - (now % MINUTE) - DAY;
+  const windowStart = startOfDay(now - DAY, timeZone);
   const minuteRows: Database['rollup_minute'][] extends never ? never : Record<string, unknown>[] =
     [];
   const dayRows = new Map<string, Record<string, number | string>>();
@@ -264,7 +267,7 @@ const backfill = async (
   for (const m of machines) {
     const random = prng(m.seed * 7919);
     const ppm = m.group.ppm;
-    // Days wholly before the minute window: plausible day totals and a few alarms each.
+    // Days before the minute window, one factory day each: plausible totals and a few alarms.
     for (let d = HISTORY_DAYS; d >= 1; d--) {
       const dayStart = windowStart - d * DAY;
       const share = 1;
@@ -299,7 +302,7 @@ const backfill = async (
         });
       }
     }
-    // The last 24 hours minute by minute, from a small status chain.
+    // Yesterday and today so far minute by minute, from a small status chain.
     let status: 1 | 2 | 3 = 2;
     let alarmCode = '';
     let alarmBegin = 0;
