@@ -252,17 +252,19 @@ let gatewayCredentials: { id: string; secret: string };
 /** The last seq the gateway sent: a later message carries the next one. */
 let seqSent = 0;
 
+/** A step of the script as the gateway reads it from the PLC. */
+const reading = (s: Step): Reading => ({
+  sn,
+  ts: s.ts,
+  status: s.status,
+  ...(s.idleReason ? { idleReason: s.idleReason } : {}),
+  counters: s.counters,
+  alarms: s.alarms.map((code) => ({ code, active: true })),
+});
+
 const publishAll = async (gateway: { id: string; secret: string }) => {
   // Readings travel as a gateway batches them; events on their own topic, one seq for both.
   const messages: { kind: 'telemetry' | 'events'; body: unknown }[] = [];
-  const reading = (s: Step): Reading => ({
-    sn,
-    ts: s.ts,
-    status: s.status,
-    ...(s.idleReason ? { idleReason: s.idleReason } : {}),
-    counters: s.counters,
-    alarms: s.alarms.map((code) => ({ code, active: true })),
-  });
   const batch = (steps: Step[]) => {
     for (let i = 0; i < steps.length; i += 100)
       messages.push({
@@ -542,17 +544,7 @@ describe('data truth: what the endpoints say equals what the script means', () =
       const live = steps.slice(1);
       for (let i = 0; i < live.length; i += 100) {
         seqSent++;
-        await client.telemetry(
-          seqSent,
-          live.slice(i, i + 100).map((s) => ({
-            sn,
-            ts: s.ts,
-            status: s.status,
-            ...(s.idleReason ? { idleReason: s.idleReason } : {}),
-            counters: s.counters,
-            alarms: s.alarms.map((code) => ({ code, active: true })),
-          })),
-        );
+        await client.telemetry(seqSent, live.slice(i, i + 100).map(reading));
       }
       await client.waitForAck(seqSent);
     } finally {
