@@ -1,5 +1,17 @@
-import { describe, expect, it } from 'vitest';
-import { mapFiles, mapOutDir } from './vite-map-data.ts';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { afterAll, describe, expect, it } from 'vitest';
+import { cachedDir, mapFiles, mapOutDir } from './vite-map-data.ts';
 
 interface Collection {
   features: {
@@ -58,5 +70,64 @@ describe('where a build writes them', () => {
   it('under the outDir, relative to the root or absolute as given', () => {
     expect(mapOutDir('/repo/apps/web', 'dist')).toBe('/repo/apps/web/dist/map');
     expect(mapOutDir('/repo/apps/web', '/tmp/web-dist')).toBe('/tmp/web-dist/map');
+  });
+});
+
+describe('the cache the files are made into once', () => {
+  const big = JSON.stringify({ features: Array.from({ length: 200 }, (_, i) => ({ i })) });
+  const maker = () => {
+    const made = { count: 0 };
+    const make = () => {
+      made.count += 1;
+      return new Map([
+        ['big.json', big],
+        ['small.json', '{}'],
+      ]);
+    };
+    return { made, make };
+  };
+  const temporary: string[] = [];
+  const newRoot = () => {
+    temporary.push(mkdtempSync(join(tmpdir(), 'linewatch-map-')));
+    return join(temporary.at(-1)!, 'cache');
+  };
+  afterAll(() => {
+    for (const dir of temporary) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('makes them once per key, with compressed copies of the files of 1 KB or more', async () => {
+    const root = newRoot();
+    const { made, make } = maker();
+    const dir = await cachedDir(root, 'k1', make);
+    expect(await cachedDir(root, 'k1', make)).toBe(dir);
+    expect(made.count).toBe(1);
+    expect(readFileSync(join(dir, 'big.json'), 'utf8')).toBe(big);
+    expect(gunzipSync(readFileSync(join(dir, 'big.json.gz'))).toString()).toBe(big);
+    expect(existsSync(join(dir, 'big.json.br'))).toBe(true);
+    expect(existsSync(join(dir, 'small.json.gz'))).toBe(false);
+  });
+
+  it('gives two builds at once the same complete files', async () => {
+    const root = newRoot();
+    const { make } = maker();
+    const [a, b] = await Promise.all([cachedDir(root, 'k1', make), cachedDir(root, 'k1', make)]);
+    expect(b).toBe(a);
+    expect(readFileSync(join(a, 'big.json'), 'utf8')).toBe(big);
+    expect(gunzipSync(readFileSync(join(a, 'big.json.gz'))).toString()).toBe(big);
+    // Nothing left half-made beside the key's directory.
+    expect(readdirSync(root)).toEqual(['k1']);
+  });
+
+  it("removes another key's stale files, and leaves a build in progress alone", async () => {
+    const root = newRoot();
+    const { make } = maker();
+    await cachedDir(root, 'old', make);
+    // Another process making the same key's files.
+    const other = join(root, 'k1.other-build');
+    mkdirSync(other, { recursive: true });
+    writeFileSync(join(other, 'big.json'), big);
+    await cachedDir(root, 'k1', make);
+    expect(existsSync(join(root, 'old'))).toBe(false);
+    expect(readFileSync(join(other, 'big.json'), 'utf8')).toBe(big);
   });
 });

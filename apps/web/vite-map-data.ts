@@ -3,6 +3,7 @@ import {
   cpSync,
   existsSync,
   mkdirSync,
+  mkdtempSync,
   readdirSync,
   readFileSync,
   renameSync,
@@ -171,16 +172,29 @@ const inputKey = (): string => {
   return hash.digest('hex').slice(0, 16);
 };
 
-/** The directory holding /map/'s files with their .gz and .br copies, made if not cached. */
-const cachedMapDir = async (): Promise<string> => {
-  const dir = join(cacheRoot(), inputKey());
+/**
+ * The directory under `root` holding `make()`'s files with their .gz and .br copies, kept under
+ * `key` and made only when that key has no complete directory yet.
+ */
+export const cachedDir = async (
+  root: string,
+  key: string,
+  make: () => Map<string, string>,
+): Promise<string> => {
+  const dir = join(root, key);
   if (existsSync(join(dir, DONE))) return dir;
-  // Another key's files are stale: the inputs changed.
-  rmSync(cacheRoot(), { recursive: true, force: true });
-  const building = `${dir}.${process.pid}`;
-  mkdirSync(building, { recursive: true });
+  mkdirSync(root, { recursive: true });
+  // Another key's files are stale: the inputs changed. This key's directories stay, finished or
+  // not: another build may be making them now.
+  for (const name of readdirSync(root)) {
+    if (name !== key && !name.startsWith(`${key}.`))
+      rmSync(join(root, name), { recursive: true, force: true });
+  }
+  // Each build makes its own copy (two may run at once, in one process or two) and the first to
+  // finish puts it in place.
+  const building = mkdtempSync(`${dir}.`);
   await Promise.all(
-    [...mapFiles()].map(async ([name, body]) => {
+    [...make()].map(async ([name, body]) => {
       const file = join(building, name);
       writeFileSync(file, body);
       const bytes = Buffer.from(body);
@@ -199,7 +213,13 @@ const cachedMapDir = async (): Promise<string> => {
     }),
   );
   writeFileSync(join(building, DONE), '');
-  renameSync(building, dir);
+  try {
+    renameSync(building, dir);
+  } catch (error) {
+    // Another build finished first (rename will not replace a directory that has files).
+    if (!existsSync(join(dir, DONE))) throw error;
+    rmSync(building, { recursive: true, force: true });
+  }
   return dir;
 };
 
@@ -208,7 +228,7 @@ export const mapOutDir = (root: string, outDir: string): string => resolve(root,
 
 export const mapData = (): Plugin => {
   let dir: Promise<string> | undefined;
-  const cached = () => (dir ??= cachedMapDir());
+  const cached = () => (dir ??= cachedDir(cacheRoot(), inputKey(), mapFiles));
   let to = 'dist/map';
   return {
     name: 'linewatch:map-data',
