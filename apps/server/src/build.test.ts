@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { demoServerEnv, REPO_ROOT } from './test/server-process.ts';
+import { demoServerEnv, REPO_ROOT, SPAWNED_SERVER_TEST_TIMEOUT_MS } from './test/server-process.ts';
 import { waitFor } from './test/wait.ts';
 import { ingestCounters } from './test/probes.ts';
 
@@ -11,7 +11,7 @@ import { ingestCounters } from './test/probes.ts';
  * `npm start` runs the compiled server (apps/server/build.mjs) with plain node: no tsx anywhere,
  * not in the PGlite worker, the first start's initdb or the demo gateways.
  */
-describe('the compiled server', () => {
+describe('the compiled server', { timeout: SPAWNED_SERVER_TEST_TIMEOUT_MS }, () => {
   // Inside the repository, so that the bundle finds node_modules as dist/ does.
   const outdir = join(REPO_ROOT, 'apps/server/dist', `test-${process.pid}`);
   const dataDir = mkdtempSync(join(tmpdir(), 'lw-build-test-'));

@@ -3,7 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { waitFor } from '../test/wait.ts';
-import { demoServerEnv, spawnServer, type ServerProcess } from '../test/server-process.ts';
+import {
+  demoServerEnv,
+  spawnServer,
+  SPAWNED_SERVER_TEST_TIMEOUT_MS,
+  type ServerProcess,
+} from '../test/server-process.ts';
 
 const cleanups: (() => unknown)[] = [];
 afterEach(async () => {
@@ -35,7 +40,7 @@ const running = (pid: number) => {
   }
 };
 
-describe('the demo gateways', () => {
+describe('the demo gateways', { timeout: SPAWNED_SERVER_TEST_TIMEOUT_MS }, () => {
   it('die with the server, even when it is killed with SIGKILL', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'lw-demo-test-'));
     cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));

@@ -15,7 +15,7 @@ import { api, login } from '../test/http.ts';
 import { openSocket, type SocketClient } from '../test/socket.ts';
 import { waitFor } from '../test/wait.ts';
 import { factories, type TestLine, type TestUser } from '../test/factories.ts';
-import { spawnServer } from '../test/server-process.ts';
+import { spawnServer, SPAWNED_SERVER_TEST_TIMEOUT_MS } from '../test/server-process.ts';
 import { startTestServer, TEST_SECRET, type TestServer } from '../test/test-server.ts';
 
 const LOGOUT = identityApi.wechatSignOut.path;
@@ -112,7 +112,7 @@ describe("a session's sockets end with it", () => {
   });
 });
 
-describe('the request log', () => {
+describe('the request log', { timeout: SPAWNED_SERVER_TEST_TIMEOUT_MS }, () => {
   it('never holds a keyId sent in a query, a header, a cookie or a socket handshake', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'lw-log-test-'));
     const proc = spawnServer({

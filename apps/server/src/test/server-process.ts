@@ -8,6 +8,13 @@ export const REPO_ROOT = fileURLToPath(new URL('../../../../', import.meta.url))
 
 const SERVER_MAIN = join(REPO_ROOT, 'apps/server/src/main.ts');
 
+/**
+ * The time limit of a test that starts a server process on a fresh data directory (initdb, and
+ * with the demo, its seed and gateway processes): 15 s idle, and three or four times that while
+ * the other test files share CI's two cores. A guard against a hang, not a measure of speed.
+ */
+export const SPAWNED_SERVER_TEST_TIMEOUT_MS = 180_000;
+
 /** A demo server's environment: a fresh data directory, free loopback ports, no web app. */
 export const demoServerEnv = (dataDir: string): Record<string, string> => ({
   HOST: '127.0.0.1',
