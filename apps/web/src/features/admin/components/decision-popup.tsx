@@ -1,6 +1,5 @@
 import type { AdminApplication } from '@linewatch/contracts/admin';
 import { Button, Popup } from 'antd-mobile';
-import { useForm } from 'react-hook-form';
 import { FormInput, ListForm, ListFormItem } from '../../../shared/components/list-form.tsx';
 import { toastSuccess } from '../../../shared/toast.ts';
 import { useContractForm } from '../../../shared/use-contract-form.ts';
@@ -15,13 +14,12 @@ export interface Deciding {
 
 const ApproveForm = ({ item, onDone }: { item: AdminApplication; onDone: () => void }) => {
   const approve = useApprove();
-  const { control, handleSubmit } = useForm<{ lineIds: number[] }>({
-    defaultValues: { lineIds: [] },
-  });
-  const onApprove = ({ lineIds }: { lineIds: number[] }) =>
-    approve.mutate(
-      { id: item.id, lineIds },
-      {
+  const { control, submit } = useContractForm({
+    defaultValues: { lineIds: [] as number[] },
+    loadSchema: async () => (await import('@linewatch/contracts/admin')).approveBody,
+    toBody: (values) => ({ id: item.id, ...values }),
+    onValid: (body) =>
+      approve.mutate(body, {
         onSuccess: ({ initialPassword }) => {
           onDone();
           void import('../../../shared/imperative-ui.ts').then(({ Dialog }) =>
@@ -31,12 +29,12 @@ const ApproveForm = ({ item, onDone }: { item: AdminApplication; onDone: () => v
             }),
           );
         },
-      },
-    );
+      }),
+  });
   return (
     <ListForm
       header={`通过 ${item.name} 的申请：授权产线`}
-      onSubmit={(event) => void handleSubmit(onApprove)(event)}
+      onSubmit={submit}
       footer={
         <Button
           block

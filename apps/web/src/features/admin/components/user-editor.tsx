@@ -1,6 +1,6 @@
 import type { AdminUser, CreateUserBody } from '@linewatch/contracts/admin';
 import { Button, Popup, Switch } from 'antd-mobile';
-import { Controller, useForm } from 'react-hook-form';
+import { Controller } from 'react-hook-form';
 import { FormInput, ListForm, ListFormItem } from '../../../shared/components/list-form.tsx';
 import { toastSuccess } from '../../../shared/toast.ts';
 import { useContractForm } from '../../../shared/use-contract-form.ts';
@@ -86,17 +86,16 @@ const CreateForm = ({ onDone }: { onDone: () => void }) => {
 
 const LinesForm = ({ user, onDone }: { user: AdminUser; onDone: () => void }) => {
   const update = useUpdateUser();
-  const { control, handleSubmit } = useForm<{ lineIds: number[] }>({
+  const { control, submit } = useContractForm({
     defaultValues: { lineIds: user.lineIds },
+    loadSchema: async () => (await import('@linewatch/contracts/admin')).updateUserBody,
+    toBody: (values) => ({ id: user.id, ...values }),
+    onValid: (body) => update.mutate(body, { onSuccess: saved(onDone) }),
   });
   return (
     <ListForm
       header={`${user.name} 的产线`}
-      onSubmit={(event) =>
-        void handleSubmit(({ lineIds }) =>
-          update.mutate({ id: user.id, lineIds }, { onSuccess: saved(onDone) }),
-        )(event)
-      }
+      onSubmit={submit}
       footer={
         <Button
           block
