@@ -1,7 +1,7 @@
 import type { FacaInfo, MediaRef } from '@linewatch/contracts/faca';
 import { DATA_FROM_MANUAL } from '@linewatch/contracts/faca-labels';
 import { facaApi } from '@linewatch/contracts/faca-api';
-import { Input, Selector, TextArea } from 'antd-mobile';
+import { Input, Selector } from 'antd-mobile';
 import { Fragment, useEffect } from 'react';
 import { Controller, useWatch } from 'react-hook-form';
 import { useNavigate, useSearchParams } from 'react-router';
@@ -11,6 +11,7 @@ import { nameOptions, useOptions, useQuestion } from '../api.ts';
 import { MediaFields } from '../components/media-fields.tsx';
 import { PageFrame, SubmitFooter } from '../components/page-frame.tsx';
 import { useFacaForm } from '../components/use-faca-form.ts';
+import { FormTextArea } from '../components/form-text-area.tsx';
 
 interface Values {
   snCode: string;
@@ -175,18 +176,11 @@ const AddQuestionPage = () => {
           />
         </ListFormItem>
         <ListFormItem label="现场描述" layout="vertical">
-          <Controller
+          <FormTextArea
             control={control}
             name="facaDescription"
-            render={({ field }) => (
-              <TextArea
-                placeholder="请输入现场描述"
-                autoSize
-                value={field.value}
-                onChange={field.onChange}
-                data-testid="q-description"
-              />
-            )}
+            placeholder="请输入现场描述"
+            data-testid="q-description"
           />
         </ListFormItem>
         <ListFormItem label="报警时长">

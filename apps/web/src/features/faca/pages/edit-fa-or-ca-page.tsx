@@ -1,7 +1,7 @@
 import type { FacaInfo, MediaRef } from '@linewatch/contracts/faca';
 import { caStatusLabels } from '@linewatch/contracts/faca-labels';
 import { facaApi } from '@linewatch/contracts/faca-api';
-import { Input, Selector, TextArea } from 'antd-mobile';
+import { Input, Selector } from 'antd-mobile';
 import { Controller, useWatch } from 'react-hook-form';
 import { useNavigate, useSearchParams } from 'react-router';
 import { ListState } from '../../../shared/components/list-state.tsx';
@@ -10,6 +10,7 @@ import { useHandlers, useQuestion } from '../api.ts';
 import { MediaFields } from '../components/media-fields.tsx';
 import { PageFrame, SubmitFooter } from '../components/page-frame.tsx';
 import { useFacaForm } from '../components/use-faca-form.ts';
+import { FormTextArea } from '../components/form-text-area.tsx';
 
 interface FaValues {
   faDescription: string;
@@ -41,18 +42,11 @@ const FaForm = ({ q, id }: { q: FacaInfo; id: number | null }) => {
     <>
       <ListForm>
         <ListFormItem label="故障分析">
-          <Controller
+          <FormTextArea
             control={form.control}
             name="faDescription"
-            render={({ field }) => (
-              <TextArea
-                placeholder="请输入故障分析"
-                autoSize
-                value={field.value}
-                onChange={field.onChange}
-                data-testid="fa-description"
-              />
-            )}
+            placeholder="请输入故障分析"
+            data-testid="fa-description"
           />
         </ListFormItem>
         <MediaFields control={form.control} testId="fa" />
@@ -110,18 +104,11 @@ const CaForm = ({ q, id }: { q: FacaInfo; id: number | null }) => {
     <>
       <ListForm>
         <ListFormItem label="纠正措施">
-          <Controller
+          <FormTextArea
             control={control}
             name="caDescription"
-            render={({ field }) => (
-              <TextArea
-                placeholder="请输入纠正措施"
-                autoSize
-                value={field.value}
-                onChange={field.onChange}
-                data-testid="ca-description"
-              />
-            )}
+            placeholder="请输入纠正措施"
+            data-testid="ca-description"
           />
         </ListFormItem>
         <ListFormItem label="关联FA">
@@ -186,18 +173,7 @@ const CaForm = ({ q, id }: { q: FacaInfo; id: number | null }) => {
         </ListFormItem>
         {caStatus === '2' ? (
           <ListFormItem label="NG原因">
-            <Controller
-              control={control}
-              name="ngReason"
-              render={({ field }) => (
-                <TextArea
-                  placeholder="请输入NG原因"
-                  autoSize
-                  value={field.value}
-                  onChange={field.onChange}
-                />
-              )}
-            />
+            <FormTextArea control={control} name="ngReason" placeholder="请输入NG原因" />
           </ListFormItem>
         ) : null}
         <MediaFields control={control} testId="ca" />

@@ -1,7 +1,7 @@
 import type { MediaRef } from '@linewatch/contracts/faca';
 import { CA_STATUS } from '@linewatch/contracts/faca-labels';
 import { facaApi } from '@linewatch/contracts/faca-api';
-import { Selector, TextArea } from 'antd-mobile';
+import { Selector } from 'antd-mobile';
 import { Controller, useWatch } from 'react-hook-form';
 import { useNavigate, useSearchParams } from 'react-router';
 import { ListForm, ListFormItem } from '../../../shared/components/list-form.tsx';
@@ -11,6 +11,7 @@ import { MediaUploader } from '../components/media-uploader.tsx';
 import { Card, PageFrame, SubmitFooter } from '../components/page-frame.tsx';
 import { CaInfoView, FaInfoView, QuestionInfo } from '../components/question-card.tsx';
 import { useFacaForm } from '../components/use-faca-form.ts';
+import { FormTextArea } from '../components/form-text-area.tsx';
 
 interface TaskValues {
   treatment: string;
@@ -80,18 +81,11 @@ const TaskDetailPage = () => {
               </ListFormItem>
               {treatment === String(CA_STATUS.ng) ? (
                 <ListFormItem label="NG原因">
-                  <Controller
+                  <FormTextArea
                     control={control}
                     name="ngReason"
-                    render={({ field }) => (
-                      <TextArea
-                        placeholder="请输入NG原因"
-                        autoSize
-                        value={field.value}
-                        onChange={field.onChange}
-                        data-testid="task-ng-reason"
-                      />
-                    )}
+                    placeholder="请输入NG原因"
+                    data-testid="task-ng-reason"
                   />
                 </ListFormItem>
               ) : null}
