@@ -91,9 +91,25 @@ interface Pending {
   batch: Batch;
   /** Each machine's snapshot before the first of these messages: where a replay starts. */
   before: Map<string, MachineSnapshot | undefined>;
+  /** When the oldest of them arrived (epoch ms; 0 while empty): the flush's ingest lag. */
+  since: number;
 }
 
-const emptyPending = (): Pending => ({ messages: [], batch: emptyBatch(), before: new Map() });
+/** What one committed flush did, for the operator's metrics. */
+export interface FlushReport {
+  messages: number;
+  /** The write's own time. */
+  durationMs: number;
+  /** From the arrival of the oldest message it wrote to its commit. */
+  lagMs: number;
+}
+
+const emptyPending = (): Pending => ({
+  messages: [],
+  batch: emptyBatch(),
+  before: new Map(),
+  since: 0,
+});
 
 /** One message with the effects it had, recomputed to find the one the database refuses. */
 interface ReplayedMessage extends PendingMessage {
@@ -157,11 +173,12 @@ const mergePending = (older: Pending, newer: Pending): Pending => {
     messages: older.messages.concat(newer.messages),
     batch: mergeBatches(older.batch, newer.batch),
     before: older.before,
+    since: older.since || newer.since,
   };
 };
 
 /** What is left of a replay after a failure, as pending again. */
-const pendingOf = (messages: readonly ReplayedMessage[]): Pending => {
+const pendingOf = (messages: readonly ReplayedMessage[], since: number): Pending => {
   const before = new Map<string, MachineSnapshot | undefined>();
   for (const m of messages)
     for (const r of m.readings) if (!before.has(r.sn)) before.set(r.sn, r.previous);
@@ -175,6 +192,7 @@ const pendingOf = (messages: readonly ReplayedMessage[]): Pending => {
     })),
     batch: batchOf(messages),
     before,
+    since,
   };
 };
 
@@ -229,6 +247,7 @@ export class Ingestor {
   /** Failed flushes since the last one that wrote: the retry wait grows with these only. */
   #failuresInARow = 0;
   readonly #hooks = new Set<FlushHook>();
+  readonly #flushed = new Set<(report: FlushReport) => void>();
 
   constructor(private readonly deps: IngestorDeps) {}
 
@@ -241,7 +260,21 @@ export class Ingestor {
     return () => this.#hooks.delete(hook);
   }
 
-  #write(batch: Batch) {
+  /** Called after each committed write (metrics). */
+  onFlushed(listener: (report: FlushReport) => void): void {
+    this.#flushed.add(listener);
+  }
+
+  async #write(batch: Batch, messages: number, since: number) {
+    const started = Date.now();
+    const stored = await this.#writeBatch(batch);
+    const done = Date.now();
+    const report = { messages, durationMs: done - started, lagMs: since ? done - since : 0 };
+    for (const listener of this.#flushed) listener(report);
+    return stored;
+  }
+
+  #writeBatch(batch: Batch) {
     return this.deps.repo.writeBatch(batch, async (tx) => {
       for (const hook of this.#hooks) {
         try {
@@ -330,6 +363,7 @@ export class Ingestor {
     this.#accepted.set(gw, message.seq);
     this.counters.accepted++;
     const pending = this.#pending;
+    if (pending.messages.length === 0) pending.since = Date.now();
     pending.batch.gatewaySeq.set(gw, message.seq);
     const skipped =
       'readings' in message
@@ -431,7 +465,9 @@ export class Ingestor {
       let unwritten: Pending = pending;
       try {
         try {
-          this.deps.live.settle(await this.#write(pending.batch));
+          this.deps.live.settle(
+            await this.#write(pending.batch, pending.messages.length, pending.since),
+          );
           this.counters.flushes++;
           this.#committed(pending.messages, 0, pending.messages.length);
         } catch (error) {
@@ -439,9 +475,9 @@ export class Ingestor {
           const replayed = this.#replay(pending);
           const progress = { done: 0 };
           try {
-            await this.#writeRange(replayed, 0, replayed.length, progress);
+            await this.#writeRange(replayed, 0, replayed.length, progress, pending.since);
           } catch (failure) {
-            unwritten = pendingOf(replayed.slice(progress.done));
+            unwritten = pendingOf(replayed.slice(progress.done), pending.since);
             throw failure;
           }
         }
@@ -480,16 +516,17 @@ export class Ingestor {
     from: number,
     to: number,
     progress: { done: number },
+    since: number,
   ): Promise<void> {
     try {
-      this.deps.live.settle(await this.#write(batchOf(messages, from, to)));
+      this.deps.live.settle(await this.#write(batchOf(messages, from, to), to - from, since));
       this.counters.flushes++;
     } catch (error) {
       if (!isDataError(error)) throw error;
       if (to - from > 1) {
         const middle = from + Math.floor((to - from) / 2);
-        await this.#writeRange(messages, from, middle, progress);
-        await this.#writeRange(messages, middle, to, progress);
+        await this.#writeRange(messages, from, middle, progress, since);
+        await this.#writeRange(messages, middle, to, progress, since);
         return;
       }
       await this.#deadLetter(messages[from]!, error);
