@@ -21,6 +21,7 @@ import { connectGateway, type GatewayClient } from '../test/gateway.ts';
 import { api, login } from '../test/http.ts';
 import { openSocket } from '../test/socket.ts';
 import { startTestServer, type TestServer } from '../test/test-server.ts';
+import { MINUTE, minutesOf, sumMinutes, zero, type Fig, type Step } from '../test/truth.ts';
 
 /*
  * Data truth (issue 8): a scripted telemetry sequence over several factory days goes through a
@@ -32,7 +33,6 @@ import { startTestServer, type TestServer } from '../test/test-server.ts';
  * re-bases).
  */
 
-const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
 /** The factory's zone for this test: Asia/Shanghai, UTC+8 all year. */
@@ -50,14 +50,6 @@ const at = (day: string, hhmm: string) => Date.parse(`${day}T${hhmm}:00+08:00`);
 
 // ---------------------------------------------------------------------------------------------
 // The script
-
-interface Step {
-  ts: number;
-  status: 1 | 2 | 3;
-  idleReason?: 'upstream' | 'downstream';
-  counters: Reading['counters'];
-  alarms: string[];
-}
 
 const today = localDay(Date.now());
 const dayBefore = (n: number) => localDay(Date.parse(`${today}T12:00:00+08:00`) - n * DAY);
@@ -124,101 +116,10 @@ const operations = [
 ];
 
 // ---------------------------------------------------------------------------------------------
-// What the script means, computed here without the server
+// What the script means, computed here without the server (test/truth.ts)
 
-interface Fig {
-  produced: number;
-  ok: number;
-  ng: number;
-  firstPassOk: number;
-  gap: number;
-  running: number;
-  idle: number;
-  /** Of idle: waiting for the process before (upstream) or after (downstream). */
-  idleUpstream: number;
-  idleDownstream: number;
-  fault: number;
-}
-const zero = (): Fig => ({
-  produced: 0,
-  ok: 0,
-  ng: 0,
-  firstPassOk: 0,
-  gap: 0,
-  running: 0,
-  idle: 0,
-  idleUpstream: 0,
-  idleDownstream: 0,
-  fault: 0,
-});
-
-const names = ['produced', 'ok', 'ng', 'firstPassOk'] as const;
-/** Figures per minute start of a run of steps (the first one only sets where counting starts). */
-const minutesOf = (steps: readonly Step[]) => {
-  const minutes = new Map<number, Fig>();
-  const rebaselines: number[] = [];
-  const figAt = (minute: number) => {
-    let f = minutes.get(minute);
-    if (!f) minutes.set(minute, (f = zero()));
-    return f;
-  };
-  for (let i = 1; i < steps.length; i++) {
-    const prev = steps[i - 1]!;
-    const cur = steps[i]!;
-    const gap = cur.ts - prev.ts;
-    const limit = 3 * PPM_TARGET;
-    const implausible = names.some((n) => {
-      const rise = cur.counters[n] - prev.counters[n];
-      return rise >= 0 ? rise > limit * Math.max(1, gap / MINUTE) : cur.counters[n] > limit;
-    });
-    const here = figAt(cur.ts - (cur.ts % MINUTE));
-    if (implausible) rebaselines.push(cur.ts);
-    else {
-      let parts = 0;
-      for (const n of names) {
-        const d =
-          cur.counters[n] >= prev.counters[n]
-            ? cur.counters[n] - prev.counters[n]
-            : cur.counters[n];
-        here[n] += d;
-        if (n === 'produced') parts = d;
-      }
-      if (gap > 5 * MINUTE) here.gap += parts;
-    }
-    if (gap > 5 * MINUTE) continue;
-    const key = prev.status === 2 ? 'running' : prev.status === 3 ? 'fault' : 'idle';
-    const reason =
-      prev.status !== 1
-        ? null
-        : prev.idleReason === 'upstream'
-          ? 'idleUpstream'
-          : prev.idleReason === 'downstream'
-            ? 'idleDownstream'
-            : null;
-    for (let t = prev.ts; t < cur.ts;) {
-      const next = Math.min(cur.ts, t - (t % MINUTE) + MINUTE);
-      const f = figAt(t - (t % MINUTE));
-      f[key] += next - t;
-      if (reason) f[reason] += next - t;
-      t = next;
-    }
-  }
-  return { minutes, rebaselines };
-};
-const { minutes, rebaselines } = minutesOf(script);
-
-const sum = (keyOf: (minute: number) => string | null, of = minutes) => {
-  const out = new Map<string, Fig & { maxMinute: number }>();
-  for (const [minute, f] of of) {
-    const key = keyOf(minute);
-    if (key === null) continue;
-    const acc = out.get(key) ?? { ...zero(), maxMinute: 0 };
-    for (const k of Object.keys(f) as (keyof Fig)[]) acc[k] += f[k];
-    acc.maxMinute = Math.max(acc.maxMinute, f.produced - f.gap);
-    out.set(key, acc);
-  }
-  return out;
-};
+const { minutes, rebaselines } = minutesOf(script, PPM_TARGET);
+const sum = (keyOf: (minute: number) => string | null, of = minutes) => sumMinutes(of, keyOf);
 const ratio = (part: number, whole: number) => (whole > 0 ? (part / whole) * 100 : null);
 const expectRow = (row: DetailRow, f: (Fig & { maxMinute: number }) | undefined) => {
   expect(row.hasData, row.dataDate).toBe(f !== undefined);
@@ -553,7 +454,7 @@ describe('data truth: what the endpoints say equals what the script means', () =
 
     // What the script says of today (the readings before it are days old: a silence, whose parts
     // are in the totals but in no minute).
-    const { minutes: todays } = minutesOf(steps);
+    const { minutes: todays } = minutesOf(steps, PPM_TARGET);
     const day = sum((m) => (localDay(m) === localDay(now) ? 'today' : null), todays).get('today')!;
     const socket = openSocket(server.wsUrl, sockets.realtime.path(sn), {
       headers: { [KEY_ID_HEADER]: keyId },
