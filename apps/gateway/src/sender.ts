@@ -1,4 +1,4 @@
-import { ackMessage } from '@linewatch/contracts/mqtt';
+import { ackMessage, type AckMessage } from '@linewatch/contracts/mqtt';
 import type { OfflineBuffer } from './buffer/offline-buffer.ts';
 import type { Logger } from './link/mqtt-link.ts';
 
@@ -94,19 +94,44 @@ export class Sender {
 
   onAck(payload: Buffer) {
     const { buffer, log } = this.options;
-    let seq: number;
+    let ack: AckMessage;
     try {
-      seq = ackMessage.parse(JSON.parse(payload.toString())).seq;
+      ack = ackMessage.parse(JSON.parse(payload.toString()));
     } catch {
       log.warn('ignored a malformed ack');
       return;
     }
     const before = buffer.oldestSeq;
-    buffer.ack(seq);
+    buffer.ack(ack.seq);
+    if (ack.next !== undefined) {
+      this.#resumeFrom(ack.next);
+      return;
+    }
     if (buffer.oldestSeq === before) return;
     const oldest = buffer.oldestSeq;
     this.#waitingSince = oldest !== undefined && oldest < this.#nextToSend ? Date.now() : null;
     this.#quietResends = 0;
+  }
+
+  /**
+   * The server did not take what was sent from `next` on (it restarted, or a message went
+   * missing): resend from there now, not at the next ack timeout. The server answering at all
+   * also ends the backoff of a server that was down.
+   */
+  #resumeFrom(next: number) {
+    this.#quietResends = 0;
+    // Between connecting and starting the replay (the answer to our online state): the replay
+    // starts there. Disconnected: the next connection starts from the oldest anyway.
+    if (!this.#ready) {
+      this.#nextToSend = next;
+      return;
+    }
+    if (next < this.#nextToSend) {
+      this.options.log.info(`server asked to resend from seq ${next}`);
+    }
+    this.#newRound();
+    this.#nextToSend = next;
+    this.pump();
   }
 
   stop() {

@@ -106,5 +106,13 @@ export const gatewayStateMessage = z.object({
 });
 export type GatewayStateMessage = z.infer<typeof gatewayStateMessage>;
 
-export const ackMessage = z.object({ seq: z.number().int().min(0) });
+/**
+ * The server's answer on a gateway's ack topic. `seq`: every message up to it is committed; the
+ * gateway may forget them. `next`, only when the server did not take what the gateway sent (a
+ * gap: it restarted, or missed messages): resend from `next` now, without waiting for a timer.
+ */
+export const ackMessage = z.object({
+  seq: z.number().int().min(0),
+  next: z.number().int().min(1).optional(),
+});
 export type AckMessage = z.infer<typeof ackMessage>;

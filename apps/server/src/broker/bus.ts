@@ -20,9 +20,15 @@ export interface Bus {
   close(): Promise<void>;
 }
 
-/** Tells a gateway the highest seq the server has committed (DESIGN.md section 6). */
-export const publishAck = (bus: Bus, gatewayId: string, seq: number): boolean =>
-  bus.publish(topicOf(gatewayId, 'ack'), JSON.stringify({ seq }));
+/**
+ * Tells a gateway the highest seq the server has committed and, with `next`, where to resend from
+ * (DESIGN.md section 6).
+ */
+export const publishAck = (bus: Bus, gatewayId: string, seq: number, next?: number): boolean =>
+  bus.publish(
+    topicOf(gatewayId, 'ack'),
+    JSON.stringify(next === undefined ? { seq } : { seq, next }),
+  );
 
 /** The handlers of each kind; shared by the bus implementations. */
 export class Subscribers {

@@ -16,6 +16,8 @@ export interface GatewayClient {
   client: MqttClient;
   /** Every ack seq received, in order. */
   acks: number[];
+  /** Every `next` received (the server asking to resend from there), in order. */
+  resumes: number[];
   /** Runs `listener` synchronously as each ack arrives. */
   onAck(listener: (seq: number) => void): void;
   waitForAck(seq: number, timeout?: number): Promise<void>;
@@ -41,11 +43,13 @@ export const connectGateway = async (
     connectTimeout: 10_000,
   });
   const acks: number[] = [];
+  const resumes: number[] = [];
   const listeners = new Set<(seq: number) => void>();
   client.on('message', (topic, payload) => {
     if (topic !== topicOf(gateway.id, 'ack')) return;
-    const { seq } = ackMessage.parse(JSON.parse(payload.toString('utf8')));
+    const { seq, next } = ackMessage.parse(JSON.parse(payload.toString('utf8')));
     acks.push(seq);
+    if (next !== undefined) resumes.push(next);
     for (const listener of listeners) listener(seq);
   });
   await client.subscribeAsync(topicOf(gateway.id, 'ack'), { qos: 1 });
@@ -59,6 +63,7 @@ export const connectGateway = async (
   return {
     client,
     acks,
+    resumes,
     onAck: (listener) => listeners.add(listener),
     waitForAck: (seq, timeout = 20_000) =>
       waitFor(() => acks.some((a) => a >= seq), {

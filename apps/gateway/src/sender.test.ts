@@ -1,0 +1,71 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { OfflineBuffer } from './buffer/offline-buffer.ts';
+import { Sender } from './sender.ts';
+
+const quiet = { info: () => undefined, warn: () => undefined };
+const cleanups: (() => void)[] = [];
+afterEach(() => {
+  for (let step = cleanups.pop(); step; step = cleanups.pop()) step();
+});
+
+/** A sender over a real buffer of `count` messages, on a link that records what it publishes. */
+const setup = (count: number) => {
+  const dir = mkdtempSync(join(tmpdir(), 'lw-sender-'));
+  const buffer = OfflineBuffer.open(dir, { maxMessages: 1000 });
+  for (let seq = 1; seq <= count; seq++)
+    buffer.append({ seq, kind: 'telemetry', payload: JSON.stringify({ seq }), at: Date.now() });
+  const published: number[] = [];
+  const sender = new Sender({
+    buffer,
+    publish: async (_kind, payload) => {
+      published.push((JSON.parse(payload) as { seq: number }).seq);
+    },
+    // Far beyond the test: any resend seen here was asked for by the server, not by a timer.
+    ackTimeoutMs: 3_600_000,
+    log: quiet,
+  });
+  cleanups.push(() => {
+    sender.stop();
+    buffer.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  const ack = (body: object) => sender.onAck(Buffer.from(JSON.stringify(body)));
+  return { sender, buffer, published, ack };
+};
+
+const settle = () => new Promise((resolve) => setImmediate(resolve));
+
+describe('the server says where to resume (ack with next)', () => {
+  it('resends from `next` at once, keeping what is below it until acknowledged', async () => {
+    const { sender, buffer, published, ack } = setup(10);
+    sender.start(sender.connected());
+    await settle();
+    expect(published).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    // The server committed 3, holds 4–5 uncommitted, and never got 6 on.
+    ack({ seq: 3, next: 6 });
+    await settle();
+    expect(published.slice(10)).toEqual([6, 7, 8, 9, 10]);
+    expect(buffer.oldestSeq).toBe(4);
+  });
+
+  it('does nothing on a plain ack that does not advance', async () => {
+    const { sender, published, ack } = setup(5);
+    sender.start(sender.connected());
+    await settle();
+    ack({ seq: 0 });
+    await settle();
+    expect(published).toEqual([1, 2, 3, 4, 5]);
+  });
+
+  it('skips what the server already has when it asks for later messages', async () => {
+    const { sender, published, ack } = setup(5);
+    const round = sender.connected();
+    ack({ seq: 0, next: 4 });
+    sender.start(round);
+    await settle();
+    expect(published).toEqual([4, 5]);
+  });
+});
