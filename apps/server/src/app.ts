@@ -32,6 +32,7 @@ import { subscriptionsModule } from './subscriptions/module.ts';
 import { visibilityPlugin } from './plugins/visibility.ts';
 import { webAppPlugin } from './plugins/web-app.ts';
 import type { Ingestor } from './telemetry/ingest.ts';
+import type { LiveState } from './telemetry/live-state.ts';
 import { telemetryModule } from './telemetry/module.ts';
 
 export interface BuildOptions extends OpenOptions {
@@ -45,6 +46,7 @@ export interface Linewatch {
   bus: Bus;
   ingestor: Ingestor;
   registry: DeviceRegistry;
+  live: LiveState;
   presence: GatewayPresence;
   commands: GatewayCommands;
   /** Where gateways connect: MQTT_URL, or the embedded broker. */
@@ -110,6 +112,7 @@ export const buildApp = async (config: Config, options: BuildOptions = {}): Prom
     bus: core.bus,
     ingestor: app.ingestor,
     registry: core.registry,
+    live: core.live,
     presence: app.gateways.presence,
     commands: app.gateways.commands,
     mqttUrl: core.mqttUrl,

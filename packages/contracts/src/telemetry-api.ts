@@ -6,6 +6,8 @@ export interface HealthReply {
   broker: 'connected' | 'disconnected';
   /** The ingest counters (received, accepted, duplicates, deadLetters, counterRebaselines…). */
   ingest: Record<string, number>;
+  /** Gateways whose streams this instance writes (all of them, unless instances share). */
+  gatewaysOwned: number;
   gatewayCommands: Record<string, number>;
 }
 

@@ -35,6 +35,11 @@ export interface OpenDatabase {
    * embedded database this process is the only writer, and the handler is never called.
    */
   listen: (channel: string, handler: () => void) => Promise<void>;
+  /**
+   * A new connection of its own (PostgreSQL only; null on the embedded database): for what lives
+   * as long as a session, such as advisory locks that must go when the process dies.
+   */
+  session: (() => pg.Client) | null;
   close: () => Promise<void>;
 }
 
@@ -192,6 +197,8 @@ export const openDatabase = async (
       db,
       kind: 'postgres',
       listen: (channel, handler) => listener.listen(`${schema}.${channel}`, handler),
+      // Keep-alives, so a peer that vanished is noticed; a query that hangs is given up.
+      session: () => new pg.Client({ ...connection, keepAlive: true, query_timeout: 5000 }),
       close: async () => {
         await listener.close();
         await gate.drain();
@@ -216,6 +223,7 @@ export const openDatabase = async (
       db,
       kind: 'pglite',
       listen: async () => undefined,
+      session: null,
       close: async () => {
         try {
           await gate.drain();

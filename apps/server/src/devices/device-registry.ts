@@ -146,6 +146,14 @@ export class DeviceRegistry {
     return this.#devices.get(sn);
   }
 
+  /** The machines bound to a gateway. */
+  snsOfGateway(gatewayId: string): string[] {
+    const sns: string[] = [];
+    for (const device of this.#devices.values())
+      if (device.gatewayId === gatewayId) sns.push(device.sn);
+    return sns;
+  }
+
   /** The lines that have machines, in the lists' order (line sort, then id), each in SN order. */
   lines(): readonly RegistryLine[] {
     return this.#lines;

@@ -17,6 +17,7 @@ export const healthRoutes: FastifyPluginAsync<{
       database: databaseKind,
       broker: bus.connected ? 'connected' : 'disconnected',
       ingest: ingestor.counters,
+      gatewaysOwned: ingestor.ownedGateways,
       gatewayCommands: commands.counters,
     }),
   );

@@ -9,15 +9,22 @@ import {
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/database.ts';
 import type { DeviceRegistry } from '../devices/device-registry.ts';
-import type { LiveState } from './live-state.ts';
+import { RECENT_MINUTES_MS, type LiveState } from './live-state.ts';
 import { addFigures } from '../shared/metrics.ts';
-import { effectsOf, type MachineSnapshot, type ReadingEffects } from './reading-effects.ts';
-import { emptyBatch, type Batch, type TelemetryRepository } from './repository.ts';
+import { ownEverything, type OwnedStreams, type StreamOwnership } from './ownership.ts';
+import {
+  effectsOf,
+  minuteOf,
+  type MachineSnapshot,
+  type ReadingEffects,
+} from './reading-effects.ts';
+import { emptyBatch, FenceError, type Batch, type TelemetryRepository } from './repository.ts';
 
 export interface IngestCounters {
   received: number;
   accepted: number;
   duplicates: number;
+  /** Arrived past a gap: held until the gap closes (the gateway is asked to resend it). */
   outOfOrder: number;
   malformed: number;
   /** From a gateway this server does not know (a shared external broker carries others too). */
@@ -30,6 +37,12 @@ export interface IngestCounters {
   deadLetters: number;
   /** Readings whose counters moved more than the machine could have: counted nothing, new base. */
   counterRebaselines: number;
+  /** Acks with `next`: a gateway told where to resend from. */
+  resumesSent: number;
+  /** Writes refused because another instance had moved the gateway's watermark. */
+  fencedWrites: number;
+  /** Gateways' live state reloaded from the database (another instance wrote what this one missed). */
+  streamResyncs: number;
 }
 
 /** The operation-log line of a counter re-baseline (DESIGN.md section 5, plausible counters). */
@@ -52,13 +65,30 @@ export interface IngestorDeps {
   /** Each gateway's committed seq at start (gateways/repository.ts). */
   loadGatewaySeqs: () => Promise<Map<string, number>>;
   live: LiveState;
-  devices: DeviceRegistry;
-  publishAck: (gatewayId: string, seq: number) => void;
+  devices: Pick<DeviceRegistry, 'get' | 'snsOfGateway'>;
+  /** An ack: `seq` committed; with `next`, resend from there (DESIGN.md section 6). */
+  publishAck: (gatewayId: string, seq: number, next?: number) => void;
   log: FastifyBaseLogger;
   flushIntervalMs?: number;
+  /** Which gateways this instance writes (default: all, one instance). */
+  ownership?: StreamOwnership;
+  /**
+   * How often to read every gateway's committed watermark, when other instances write too: what
+   * they committed is forgotten here, and a gateway this instance fell behind on is reloaded.
+   */
+  watermarkPollMs?: number;
 }
 
 const FLUSH_AT_MESSAGES = 5000;
+/** A gap is answered with a resend request at most this often per gateway (it stays open a while). */
+const RESUME_EVERY_MS = 1000;
+/** Messages past a gap kept per gateway; beyond, newer ones are dropped (the gateway resends). */
+const MAX_HELD = 10_000;
+/**
+ * Messages another instance writes, kept here until it has committed them (to be written here if
+ * it dies first). Beyond, the oldest go: taking the gateway over then asks it to resend.
+ */
+const MAX_UNOWNED_PENDING = 100_000;
 
 /**
  * Work another domain does with what a flush writes, in the flush's transaction (alerts: the
@@ -71,30 +101,6 @@ type FlushHook = (tx: Db, batch: Readonly<Batch>) => Promise<void>;
 /** A flush hook's failure, kept apart from the database refusing the readings themselves. */
 class FlushHookError extends Error {}
 
-/**
- * A message accepted since the last commit, kept small: if its flush is refused, its effects are
- * recomputed from the payload (see `#replay`) rather than held for every message.
- */
-interface PendingMessage {
-  gatewayId: string;
-  seq: number;
-  topic: string;
-  payload: Buffer;
-  /** Readings or events dropped at intake (a machine of another gateway); almost always null. */
-  skipped: Set<number> | null;
-}
-
-/** What waits for the next flush. */
-interface Pending {
-  messages: PendingMessage[];
-  /** The rows of all of them, folded as they arrive: what a flush normally writes. */
-  batch: Batch;
-  /** Each machine's snapshot before the first of these messages: where a replay starts. */
-  before: Map<string, MachineSnapshot | undefined>;
-  /** When the oldest of them arrived (epoch ms; 0 while empty): the flush's ingest lag. */
-  since: number;
-}
-
 /** What one committed flush did, for the operator's metrics. */
 export interface FlushReport {
   messages: number;
@@ -104,12 +110,53 @@ export interface FlushReport {
   lagMs: number;
 }
 
-const emptyPending = (): Pending => ({
-  messages: [],
-  batch: emptyBatch(),
-  before: new Map(),
-  since: 0,
-});
+/**
+ * A message accepted and not yet known to be committed, kept small: its rows are recomputed from
+ * the payload when needed (a refused flush, a gateway taken over) rather than held per message.
+ */
+interface PendingMessage {
+  gatewayId: string;
+  seq: number;
+  topic: string;
+  payload: Buffer;
+  /** Readings or events dropped at intake (a machine of another gateway); almost always null. */
+  skipped: Set<number> | null;
+  /** Accepted past a gap the gateway said was gone for good (`floor`). */
+  floor: boolean;
+  /** Each machine's snapshot before this message's first reading of it: where a replay starts. */
+  before: Map<string, MachineSnapshot | undefined> | null;
+  /** Minutes older than the live window it added to (a late reading): what settles today's peak. */
+  late: { sn: string; minute: number }[] | null;
+  arrivedAt: number;
+}
+
+/** A message that arrived past a gap, parsed, waiting for the gap to close. */
+interface HeldMessage {
+  topic: string;
+  payload: Buffer;
+  message: TelemetryMessage | EventsMessage;
+}
+
+/** One gateway's message stream, as this instance knows it. */
+interface Stream {
+  readonly id: string;
+  /** Highest seq applied to the live state. */
+  accepted: number;
+  /** Highest seq known committed (by this instance or another). */
+  persisted: number;
+  owned: boolean;
+  /** Being reconciled with the database: what arrives meanwhile is held. */
+  syncing: boolean;
+  /** Accepted, not known committed, in seq order. */
+  messages: PendingMessage[];
+  /** The rows of `messages`, folded as they arrive while owned; null: rebuilt when written. */
+  batch: Batch | null;
+  held: Map<number, HeldMessage>;
+  resumeSent: { next: number; at: number } | null;
+  ackDue: boolean;
+  /** Machines whose readings came through this stream. */
+  sns: Set<string>;
+}
 
 /** One message with the effects it had, recomputed to find the one the database refuses. */
 interface ReplayedMessage extends PendingMessage {
@@ -138,12 +185,11 @@ const addEffects = (batch: Batch, sn: string, ts: number, effects: ReadingEffect
   batch.snapshots.set(sn, effects.snapshot);
 };
 
-/** The rows of messages [from, to), in arrival order, as one transaction writes them. */
+/** The rows of messages [from, to), in arrival order, without watermarks. */
 const batchOf = (messages: readonly ReplayedMessage[], from = 0, to = messages.length) => {
   const batch = emptyBatch();
   for (let i = from; i < to; i++) {
     const message = messages[i]!;
-    batch.gatewaySeq.set(message.gatewayId, message.seq);
     for (const { sn, ts, effects } of message.readings) addEffects(batch, sn, ts, effects);
     batch.operations.push(...message.operations);
   }
@@ -152,8 +198,6 @@ const batchOf = (messages: readonly ReplayedMessage[], from = 0, to = messages.l
 
 /** An unwritten batch put back in front of what arrived since, so a failed flush loses nothing. */
 const mergeBatches = (older: Batch, newer: Batch): Batch => {
-  for (const [gw, seq] of newer.gatewaySeq)
-    older.gatewaySeq.set(gw, Math.max(seq, older.gatewaySeq.get(gw) ?? 0));
   for (const [key, m] of newer.minutes) {
     const existing = older.minutes.get(key);
     if (existing) addFigures(existing.figures, m.figures);
@@ -166,34 +210,20 @@ const mergeBatches = (older: Batch, newer: Batch): Batch => {
   return older;
 };
 
-const mergePending = (older: Pending, newer: Pending): Pending => {
-  for (const [sn, snapshot] of newer.before)
-    if (!older.before.has(sn)) older.before.set(sn, snapshot);
-  return {
-    messages: older.messages.concat(newer.messages),
-    batch: mergeBatches(older.batch, newer.batch),
-    before: older.before,
-    since: older.since || newer.since,
-  };
-};
-
-/** What is left of a replay after a failure, as pending again. */
-const pendingOf = (messages: readonly ReplayedMessage[], since: number): Pending => {
-  const before = new Map<string, MachineSnapshot | undefined>();
-  for (const m of messages)
-    for (const r of m.readings) if (!before.has(r.sn)) before.set(r.sn, r.previous);
-  return {
-    messages: messages.map(({ gatewayId, seq, topic, payload, skipped }) => ({
-      gatewayId,
-      seq,
-      topic,
-      payload,
-      skipped,
-    })),
-    batch: batchOf(messages),
-    before,
-    since,
-  };
+/**
+ * Several gateways' batches as one. Their machines are disjoint (a machine has one gateway), so
+ * this only gathers; nothing is copied or changed, and each part can still be put back alone.
+ */
+const gather = (parts: readonly Batch[]): Batch => {
+  const all = emptyBatch();
+  for (const part of parts) {
+    for (const [key, m] of part.minutes) all.minutes.set(key, m);
+    all.statusChanges.push(...part.statusChanges);
+    all.alarmEdges.push(...part.alarmEdges);
+    all.operations.push(...part.operations);
+    for (const [sn, s] of part.snapshots) all.snapshots.set(sn, s);
+  }
+  return all;
 };
 
 const operationOf = (event: EventsMessage['events'][number]): Batch['operations'][number] => ({
@@ -215,10 +245,20 @@ const isDataError = (error: unknown) => {
   return typeof code === 'string' && /^2[23]/.test(code);
 };
 
+/** What a flush took from one stream to write. */
+interface Taken {
+  stream: Stream;
+  messages: PendingMessage[];
+  batch: Batch;
+}
+
 /**
  * Telemetry and events from the gateways, in each gateway's sequence order. A message is applied
- * to the live state at once, written with the gateway's watermark by the next flush, and
- * acknowledged only after that commit (DESIGN.md section 6, end-to-end acknowledgement).
+ * to the live state at once and, by the instance that owns its gateway (ownership.ts), written
+ * with the gateway's watermark by the next flush and acknowledged only after that commit
+ * (DESIGN.md section 6, end-to-end acknowledgement). Every instance hears every message: the
+ * others keep it until the owner's commit shows in the watermark, and write it themselves if they
+ * take the gateway over first (docs/architecture.md, "Scale-out").
  */
 export class Ingestor {
   readonly counters: IngestCounters = {
@@ -234,13 +274,16 @@ export class Ingestor {
     flushFailures: 0,
     deadLetters: 0,
     counterRebaselines: 0,
+    resumesSent: 0,
+    fencedWrites: 0,
+    streamResyncs: 0,
   };
-  /** Highest seq applied in memory, per gateway. */
-  readonly #accepted = new Map<string, number>();
-  /** Highest seq committed to the database, per gateway. */
-  readonly #persisted = new Map<string, number>();
-  readonly #ackDue = new Set<string>();
-  #pending = emptyPending();
+  readonly #streams = new Map<string, Stream>();
+  readonly #ownership: StreamOwnership;
+  /** Messages accepted and not known committed, every stream. */
+  #pendingCount = 0;
+  readonly #reconcileDue = new Set<Stream>();
+  #lastPoll = 0;
   #flushing: Promise<void> | null = null;
   #timer: NodeJS.Timeout | null = null;
   #retryAt = 0;
@@ -249,7 +292,9 @@ export class Ingestor {
   readonly #hooks = new Set<FlushHook>();
   readonly #flushed = new Set<(report: FlushReport) => void>();
 
-  constructor(private readonly deps: IngestorDeps) {}
+  constructor(private readonly deps: IngestorDeps) {
+    this.#ownership = deps.ownership ?? ownEverything();
+  }
 
   /**
    * Adds work done in every flush's transaction (see FlushHook), in the order added; register
@@ -265,17 +310,14 @@ export class Ingestor {
     this.#flushed.add(listener);
   }
 
-  async #write(batch: Batch, messages: number, since: number) {
-    const started = Date.now();
-    const stored = await this.#writeBatch(batch);
-    const done = Date.now();
-    const report = { messages, durationMs: done - started, lagMs: since ? done - since : 0 };
-    for (const listener of this.#flushed) listener(report);
-    return stored;
+  /** Gateways whose streams this instance writes now. */
+  get ownedGateways(): number {
+    return this.#ownership.owned;
   }
 
-  #writeBatch(batch: Batch) {
-    return this.deps.repo.writeBatch(batch, async (tx) => {
+  async #write(batch: Batch, messages: number, since: number) {
+    const started = Date.now();
+    const stored = await this.deps.repo.writeBatch(batch, async (tx) => {
       for (const hook of this.#hooks) {
         try {
           await hook(tx, batch);
@@ -284,41 +326,99 @@ export class Ingestor {
         }
       }
     });
+    const done = Date.now();
+    const report = { messages, durationMs: done - started, lagMs: since ? done - since : 0 };
+    for (const listener of this.#flushed) listener(report);
+    return stored;
   }
 
   async start(): Promise<void> {
-    for (const [gw, seq] of await this.deps.loadGatewaySeqs()) {
-      this.#accepted.set(gw, seq);
-      this.#persisted.set(gw, seq);
-    }
+    for (const [gw, seq] of await this.deps.loadGatewaySeqs()) this.#addStream(gw, seq);
     this.counters.deadLetters = await this.deps.repo.countDeadLetters();
+    await this.#ownership.start(this.#owned);
     this.#timer = setInterval(() => void this.flush(), this.deps.flushIntervalMs ?? 100);
+  }
+
+  #addStream(id: string, seq: number): Stream {
+    const stream: Stream = {
+      id,
+      accepted: seq,
+      persisted: seq,
+      owned: false,
+      syncing: false,
+      messages: [],
+      batch: null,
+      held: new Map(),
+      resumeSent: null,
+      ackDue: false,
+      sns: new Set(),
+    };
+    this.#streams.set(id, stream);
+    if (this.#ownership.owns(id)) {
+      stream.owned = true;
+      // Where others write too, what they committed of it comes first.
+      if (this.deps.watermarkPollMs) this.#requestReconcile(stream);
+      else stream.batch = emptyBatch();
+    }
+    return stream;
+  }
+
+  /** What ownership tells ingest, and asks of it. */
+  readonly #owned: OwnedStreams = {
+    ids: () => this.#streams.keys(),
+    gained: (ids) => {
+      for (const id of ids) {
+        const stream = this.#streams.get(id);
+        if (!stream) continue;
+        stream.owned = true;
+        stream.batch = null;
+        this.#requestReconcile(stream);
+      }
+      void this.flush();
+    },
+    releasing: async (ids) => {
+      // What is held of them is written first, so the next owner starts from a fresh watermark.
+      await this.flush();
+      this.#disown(ids);
+      await this.#flushing;
+    },
+    lost: (ids) => this.#disown(ids),
+  };
+
+  #disown(ids: string[]) {
+    for (const id of ids) {
+      const stream = this.#streams.get(id);
+      if (!stream) continue;
+      stream.owned = false;
+      stream.batch = null;
+      stream.ackDue = false;
+    }
   }
 
   /** Adds a gateway registered after start (bind, demo seed). */
   registerGateway(gatewayId: string, seq = 0) {
-    if (!this.#accepted.has(gatewayId)) {
-      this.#accepted.set(gatewayId, seq);
-      this.#persisted.set(gatewayId, seq);
-    }
+    if (!this.#streams.has(gatewayId)) this.#addStream(gatewayId, seq);
   }
 
   persistedSeq(gatewayId: string): number | undefined {
-    return this.#persisted.get(gatewayId);
+    return this.#streams.get(gatewayId)?.persisted;
   }
 
-  /** Tell a gateway its watermark again (it came online, or resent something already held). */
+  /**
+   * A gateway (re)connected: tell it where to continue, so that it resends at once what this
+   * server never took (a restart) instead of waiting for its own timer.
+   */
   requestAck(gatewayId: string) {
-    if (this.#persisted.has(gatewayId)) this.#ackDue.add(gatewayId);
+    const stream = this.#streams.get(gatewayId);
+    if (stream?.owned && !stream.syncing) this.#resume(stream, true);
   }
 
   handle(topic: string, payload: Buffer): void {
     this.counters.received++;
     const parsed = parseTopic(topic);
     if (!parsed || (parsed.kind !== 'telemetry' && parsed.kind !== 'events')) return;
-    const gw = parsed.gatewayId;
-    const accepted = this.#accepted.get(gw);
-    if (accepted === undefined) {
+    const stream = this.#streams.get(parsed.gatewayId);
+    if (stream === undefined) {
       this.counters.unknownGateway++;
       return;
     }
@@ -342,41 +442,96 @@ export class Ingestor {
       return;
     }
     const message = result.data;
-    if (message.seq <= accepted) {
-      this.counters.duplicates++;
-      this.#ackDue.add(gw);
+    if (stream.syncing) {
+      this.#hold(stream, { topic, payload, message });
       return;
     }
-    if (message.seq > accepted + 1) {
-      // Accept past a gap only where the gateway says the missing messages are gone for good.
-      if (message.floor === message.seq) {
-        this.counters.lostByGateway += message.seq - accepted - 1;
-        this.deps.log.warn(
-          { gateway: gw, from: accepted + 1, to: message.seq - 1 },
-          'gateway dropped messages from its full buffer',
-        );
-      } else {
-        this.counters.outOfOrder++;
-        return;
-      }
+    this.#accept(stream, { topic, payload, message });
+  }
+
+  #accept(stream: Stream, held: HeldMessage) {
+    const { message } = held;
+    if (message.seq <= stream.accepted) {
+      this.counters.duplicates++;
+      if (stream.owned) stream.ackDue = true;
+      return;
     }
-    this.#accepted.set(gw, message.seq);
+    if (message.seq > stream.accepted + 1 && message.floor !== message.seq) {
+      this.counters.outOfOrder++;
+      this.#hold(stream, held);
+      if (stream.owned) this.#resume(stream, false);
+      return;
+    }
+    this.#apply(stream, held);
+    if (stream.held.size > 0) this.#drainHeld(stream);
+    if (this.#pendingCount >= FLUSH_AT_MESSAGES) void this.flush();
+  }
+
+  #hold(stream: Stream, held: HeldMessage) {
+    if (held.message.seq <= stream.accepted && !stream.syncing) return;
+    if (stream.held.size < MAX_HELD) stream.held.set(held.message.seq, held);
+  }
+
+  /** Applies what was held once the gap before it closed (or the gateway said it never will). */
+  #drainHeld(stream: Stream) {
+    for (;;) {
+      let next = stream.held.get(stream.accepted + 1);
+      if (!next) {
+        let lowest: HeldMessage | undefined;
+        for (const [seq, held] of stream.held) {
+          if (seq <= stream.accepted) stream.held.delete(seq);
+          else if (!lowest || seq < lowest.message.seq) lowest = held;
+        }
+        if (!lowest || lowest.message.floor !== lowest.message.seq) break;
+        next = lowest;
+      }
+      stream.held.delete(next.message.seq);
+      this.#apply(stream, next);
+    }
+    if (stream.held.size > 0 && stream.owned) this.#resume(stream, false);
+  }
+
+  /** Asks the gateway to resend from what this instance expects next. */
+  #resume(stream: Stream, force: boolean) {
+    const next = stream.accepted + 1;
+    const now = Date.now();
+    const sent = stream.resumeSent;
+    if (!force && sent && sent.next === next && now - sent.at < RESUME_EVERY_MS) return;
+    stream.resumeSent = { next, at: now };
+    this.counters.resumesSent++;
+    this.deps.publishAck(stream.id, stream.persisted, next);
+  }
+
+  /** Takes the next message of a stream (its seq follows, or a floor says the gap is for good). */
+  #apply(stream: Stream, { topic, payload, message }: HeldMessage) {
+    if (message.seq > stream.accepted + 1) {
+      this.counters.lostByGateway += message.seq - stream.accepted - 1;
+      this.deps.log.warn(
+        { gateway: stream.id, from: stream.accepted + 1, to: message.seq - 1 },
+        'gateway dropped messages from its full buffer',
+      );
+    }
+    stream.accepted = message.seq;
     this.counters.accepted++;
-    const pending = this.#pending;
-    if (pending.messages.length === 0) pending.since = Date.now();
-    pending.batch.gatewaySeq.set(gw, message.seq);
-    const skipped =
-      'readings' in message
-        ? this.#applyTelemetry(pending, gw, message)
-        : this.#applyEvents(pending, gw, message);
-    const count = pending.messages.push({
-      gatewayId: gw,
+    const pending: PendingMessage = {
+      gatewayId: stream.id,
       seq: message.seq,
       topic,
       payload,
-      skipped,
-    });
-    if (count >= FLUSH_AT_MESSAGES) void this.flush();
+      skipped: null,
+      floor: message.floor === message.seq,
+      before: null,
+      late: null,
+      arrivedAt: Date.now(),
+    };
+    if ('readings' in message) this.#applyTelemetry(stream, pending, message);
+    else this.#applyEvents(stream, pending, message);
+    stream.messages.push(pending);
+    this.#pendingCount++;
+    if (!stream.owned && stream.messages.length > MAX_UNOWNED_PENDING) {
+      stream.messages.shift();
+      this.#pendingCount--;
+    }
   }
 
   /** One place where a reading becomes effects, for intake and for a replay alike. */
@@ -386,16 +541,17 @@ export class Ingestor {
     return effectsOf(previous, reading, limits);
   }
 
-  #applyTelemetry(pending: Pending, gw: string, message: TelemetryMessage): Set<number> | null {
-    let skipped: Set<number> | null = null;
+  #applyTelemetry(stream: Stream, pending: PendingMessage, message: TelemetryMessage) {
+    const windowStart = minuteOf(Date.now()) - RECENT_MINUTES_MS;
+    const before = new Map<string, MachineSnapshot | undefined>();
     message.readings.forEach((reading, i) => {
-      if (this.deps.devices.get(reading.sn)?.gatewayId !== gw) {
+      if (this.deps.devices.get(reading.sn)?.gatewayId !== stream.id) {
         this.counters.unknownMachine++;
-        (skipped ??= new Set()).add(i);
+        (pending.skipped ??= new Set()).add(i);
         return;
       }
       const previous = this.deps.live.snapshot(reading.sn);
-      if (!pending.before.has(reading.sn)) pending.before.set(reading.sn, previous);
+      if (!before.has(reading.sn)) before.set(reading.sn, previous);
       const effects = this.#effectsOf(previous, reading);
       if (effects.rebaseline) {
         this.counters.counterRebaselines++;
@@ -404,32 +560,36 @@ export class Ingestor {
           'implausible counter jump: re-baselined, no parts counted',
         );
       }
-      addEffects(pending.batch, reading.sn, reading.ts, effects);
+      if (stream.batch) addEffects(stream.batch, reading.sn, reading.ts, effects);
+      for (const minute of effects.minutes.keys())
+        if (minute < windowStart) (pending.late ??= []).push({ sn: reading.sn, minute });
+      stream.sns.add(reading.sn);
       this.deps.live.apply(reading.sn, effects);
     });
-    return skipped;
+    pending.before = before;
   }
 
-  #applyEvents(pending: Pending, gw: string, message: EventsMessage): Set<number> | null {
-    let skipped: Set<number> | null = null;
+  #applyEvents(stream: Stream, pending: PendingMessage, message: EventsMessage) {
     message.events.forEach((event, i) => {
-      if (this.deps.devices.get(event.sn)?.gatewayId !== gw) {
+      if (this.deps.devices.get(event.sn)?.gatewayId !== stream.id) {
         this.counters.unknownMachine++;
-        (skipped ??= new Set()).add(i);
+        (pending.skipped ??= new Set()).add(i);
         return;
       }
-      pending.batch.operations.push(operationOf(event));
+      stream.batch?.operations.push(operationOf(event));
     });
-    return skipped;
   }
 
   /**
    * The effects each message had, recomputed in arrival order from the machines' snapshots before
-   * the first of them: the same inputs, so the same effects (the payloads passed the schema).
+   * each first reading of them: the same inputs, so the same effects (the payloads passed the
+   * schema).
    */
-  #replay(pending: Pending): ReplayedMessage[] {
-    const snapshots = new Map(pending.before);
-    return pending.messages.map((m) => {
+  #replay(messages: readonly PendingMessage[]): ReplayedMessage[] {
+    const snapshots = new Map<string, MachineSnapshot | undefined>();
+    return messages.map((m) => {
+      for (const [sn, snapshot] of m.before ?? [])
+        if (!snapshots.has(sn)) snapshots.set(sn, snapshot);
       const message = JSON.parse(m.payload.toString('utf8')) as TelemetryMessage | EventsMessage;
       const replayed: ReplayedMessage = { ...m, readings: [], operations: [] };
       if ('readings' in message) {
@@ -449,7 +609,7 @@ export class Ingestor {
     });
   }
 
-  /** Writes what was accepted, then acknowledges it. Never two flushes at once. */
+  /** Reconciles, forgets what others committed, writes what this instance owns, then acks. */
   flush(): Promise<void> {
     if (this.#flushing) return this.#flushing;
     this.#flushing = this.#flushOnce().finally(() => {
@@ -459,50 +619,113 @@ export class Ingestor {
   }
 
   async #flushOnce(): Promise<void> {
-    const pending = this.#pending;
-    if (pending.messages.length > 0 && Date.now() >= this.#retryAt) {
-      this.#pending = emptyPending();
-      let unwritten: Pending = pending;
-      try {
-        try {
-          this.deps.live.settle(
-            await this.#write(pending.batch, pending.messages.length, pending.since),
-          );
-          this.counters.flushes++;
-          this.#committed(pending.messages, 0, pending.messages.length);
-        } catch (error) {
-          if (!isDataError(error)) throw error;
-          const replayed = this.#replay(pending);
-          const progress = { done: 0 };
-          try {
-            await this.#writeRange(replayed, 0, replayed.length, progress, pending.since);
-          } catch (failure) {
-            unwritten = pendingOf(replayed.slice(progress.done), pending.since);
-            throw failure;
-          }
-        }
-        this.#failuresInARow = 0;
-      } catch (error) {
-        this.counters.flushFailures++;
-        this.#failuresInARow++;
-        this.#retryAt = Date.now() + Math.min(30_000, 500 * 2 ** Math.min(this.#failuresInARow, 6));
-        this.deps.log.error(
-          { err: error },
-          'writing telemetry failed; kept in memory and retried, nothing acknowledged',
-        );
-        this.#pending = mergePending(unwritten, this.#pending);
+    try {
+      for (const stream of [...this.#reconcileDue]) {
+        this.#reconcileDue.delete(stream);
+        await this.#reconcile(stream);
       }
+      const poll = this.deps.watermarkPollMs;
+      if (poll && Date.now() - this.#lastPoll >= poll) {
+        this.#lastPoll = Date.now();
+        await this.#followWatermarks();
+      }
+    } catch (error) {
+      this.deps.log.error({ err: error }, 'reading gateway watermarks failed; retried');
     }
-    for (const gw of this.#ackDue) this.deps.publishAck(gw, this.#persisted.get(gw) ?? 0);
-    this.#ackDue.clear();
+    if (Date.now() >= this.#retryAt) await this.#writeOwned();
+    for (const stream of this.#streams.values()) {
+      if (!stream.ackDue) continue;
+      stream.ackDue = false;
+      if (stream.owned) this.deps.publishAck(stream.id, stream.persisted);
+    }
   }
 
-  #committed(messages: readonly PendingMessage[], from: number, to: number) {
-    for (let i = from; i < to; i++) {
-      const { gatewayId, seq } = messages[i]!;
-      this.#persisted.set(gatewayId, seq);
-      this.#ackDue.add(gatewayId);
+  async #writeOwned(): Promise<void> {
+    const taken: Taken[] = [];
+    for (const stream of this.#streams.values()) {
+      if (!stream.owned || stream.syncing || stream.messages.length === 0) continue;
+      const batch = stream.batch ?? batchOf(this.#replay(stream.messages));
+      taken.push({ stream, messages: stream.messages, batch });
+      this.#pendingCount -= stream.messages.length;
+      stream.messages = [];
+      stream.batch = emptyBatch();
     }
+    if (taken.length === 0) return;
+    const count = taken.reduce((n, t) => n + t.messages.length, 0);
+    const since = Math.min(...taken.map((t) => t.messages[0]!.arrivedAt));
+    let unwritten: PendingMessage[] | null = null;
+    try {
+      try {
+        const batch = gather(taken.map((t) => t.batch));
+        for (const { stream, messages } of taken)
+          batch.gatewaySeq.set(stream.id, {
+            expected: stream.persisted,
+            seq: messages.at(-1)!.seq,
+          });
+        this.deps.live.settle(await this.#write(batch, count, since));
+        this.counters.flushes++;
+        for (const { stream, messages } of taken) this.#committed(stream, messages.at(-1)!.seq);
+      } catch (error) {
+        if (!isDataError(error)) throw error;
+        const replayed = taken.flatMap((t) => this.#replay(t.messages));
+        const progress = { done: 0 };
+        try {
+          await this.#writeRange(replayed, 0, replayed.length, progress, since);
+        } catch (failure) {
+          unwritten = replayed.slice(progress.done);
+          throw failure;
+        }
+      }
+      this.#failuresInARow = 0;
+    } catch (error) {
+      if (unwritten) this.#putBackMessages(unwritten);
+      else for (const t of taken) this.#putBack(t);
+      if (error instanceof FenceError) {
+        // Another instance wrote these gateways: find out what it committed, then go on.
+        this.counters.fencedWrites++;
+        for (const id of error.gatewayIds) {
+          const stream = this.#streams.get(id);
+          if (stream) this.#requestReconcile(stream);
+        }
+        return;
+      }
+      this.counters.flushFailures++;
+      this.#failuresInARow++;
+      this.#retryAt = Date.now() + Math.min(30_000, 500 * 2 ** Math.min(this.#failuresInARow, 6));
+      this.deps.log.error(
+        { err: error },
+        'writing telemetry failed; kept in memory and retried, nothing acknowledged',
+      );
+    }
+  }
+
+  /** A taken part put back in front of what arrived since, its rows with it. */
+  #putBack({ stream, messages, batch }: Taken) {
+    stream.messages = messages.concat(stream.messages);
+    this.#pendingCount += messages.length;
+    stream.batch = stream.owned && stream.batch ? mergeBatches(batch, stream.batch) : null;
+  }
+
+  /** Messages put back without their rows (recomputed when next written). */
+  #putBackMessages(messages: readonly PendingMessage[]) {
+    const byStream = new Map<string, PendingMessage[]>();
+    for (const m of messages) {
+      const list = byStream.get(m.gatewayId);
+      if (list) list.push(m);
+      else byStream.set(m.gatewayId, [m]);
+    }
+    for (const [id, list] of byStream) {
+      const stream = this.#streams.get(id);
+      if (!stream) continue;
+      stream.messages = list.concat(stream.messages);
+      this.#pendingCount += list.length;
+      stream.batch = null;
+    }
+  }
+
+  #committed(stream: Stream, seq: number) {
+    stream.persisted = Math.max(stream.persisted, seq);
+    stream.ackDue = true;
   }
 
   /**
@@ -519,7 +742,13 @@ export class Ingestor {
     since: number,
   ): Promise<void> {
     try {
-      this.deps.live.settle(await this.#write(batchOf(messages, from, to), to - from, since));
+      const batch = batchOf(messages, from, to);
+      for (let i = from; i < to; i++) {
+        const { gatewayId, seq } = messages[i]!;
+        const expected = this.#streams.get(gatewayId)!.persisted;
+        batch.gatewaySeq.set(gatewayId, { expected, seq });
+      }
+      this.deps.live.settle(await this.#write(batch, to - from, since));
       this.counters.flushes++;
     } catch (error) {
       if (!isDataError(error)) throw error;
@@ -531,7 +760,10 @@ export class Ingestor {
       }
       await this.#deadLetter(messages[from]!, error);
     }
-    this.#committed(messages, from, to);
+    for (let i = from; i < to; i++) {
+      const { gatewayId, seq } = messages[i]!;
+      this.#committed(this.#streams.get(gatewayId)!, seq);
+    }
     progress.done = to;
   }
 
@@ -546,6 +778,7 @@ export class Ingestor {
       gatewayId: message.gatewayId,
       topic: message.topic,
       seq: message.seq,
+      expected: this.#streams.get(message.gatewayId)!.persisted,
       payload: message.payload,
       error: reason,
     });
@@ -561,12 +794,91 @@ export class Ingestor {
     );
   }
 
-  /** Stops intake timing and writes what is left (graceful shutdown). */
+  #requestReconcile(stream: Stream) {
+    stream.syncing = true;
+    this.#reconcileDue.add(stream);
+  }
+
+  /**
+   * Brings a stream in line with what the database committed: forgets what is committed; if
+   * another instance committed what this one never saw, reloads its machines' live state from the
+   * database; and, owning it, asks the gateway to resend from what is missing here.
+   */
+  async #reconcile(stream: Stream): Promise<void> {
+    const sns = [...new Set([...stream.sns, ...this.deps.devices.snsOfGateway(stream.id)])];
+    try {
+      let state = await this.deps.repo.loadStream(stream.id, sns, stream.accepted);
+      if (!state) {
+        this.#pendingCount -= stream.messages.length;
+        this.#streams.delete(stream.id);
+        return;
+      }
+      const late = this.#forget(stream, state.seq);
+      const first = stream.messages[0];
+      const hole =
+        stream.owned &&
+        !state.seed &&
+        (first ? first.seq !== state.seq + 1 && !first.floor : stream.accepted > state.seq);
+      // A hole: what came between the watermark and what is held here never reached this instance.
+      if (hole) state = await this.deps.repo.loadStream(stream.id, sns, -1);
+      if (state?.seed) {
+        this.deps.live.replace(sns, state.seed);
+        this.#pendingCount -= stream.messages.length;
+        stream.messages = [];
+        stream.accepted = state.seq;
+        stream.persisted = state.seq;
+        this.counters.streamResyncs++;
+      }
+      stream.batch = stream.owned && stream.messages.length === 0 ? emptyBatch() : null;
+      await this.#settleLate(late);
+    } finally {
+      stream.syncing = false;
+    }
+    this.#drainHeld(stream);
+    if (stream.owned) this.#resume(stream, true);
+  }
+
+  /** Forgets the messages up to `seq` (committed); returns the late minutes they touched. */
+  #forget(stream: Stream, seq: number): { sn: string; minute: number }[] {
+    stream.persisted = Math.max(stream.persisted, seq);
+    let n = 0;
+    while (n < stream.messages.length && stream.messages[n]!.seq <= seq) n++;
+    if (n === 0) return [];
+    const late = stream.messages.slice(0, n).flatMap((m) => m.late ?? []);
+    stream.messages = stream.messages.slice(n);
+    this.#pendingCount -= n;
+    stream.batch = null;
+    return late;
+  }
+
+  /** Today's peak as the database holds it after another instance wrote late minutes. */
+  async #settleLate(late: { sn: string; minute: number }[]) {
+    if (late.length === 0) return;
+    this.deps.live.settle(await this.deps.repo.storedMinutes(late), Date.now(), false);
+  }
+
+  /** What other instances committed: forgotten here; a stream this one fell behind on, reloaded. */
+  async #followWatermarks() {
+    const marks = await this.deps.repo.loadWatermarks();
+    const late: { sn: string; minute: number }[] = [];
+    for (const [id, seq] of marks) {
+      const stream = this.#streams.get(id) ?? this.#addStream(id, seq);
+      if (stream.syncing) continue;
+      if (stream.owned) {
+        if (seq !== stream.persisted) this.#requestReconcile(stream);
+      } else if (seq > stream.accepted) this.#requestReconcile(stream);
+      else late.push(...this.#forget(stream, seq));
+    }
+    await this.#settleLate(late);
+  }
+
+  /** Stops intake timing, writes what is left and gives up the gateways (graceful shutdown). */
   async stop(): Promise<void> {
     if (this.#timer) clearInterval(this.#timer);
     this.#timer = null;
     this.#retryAt = 0;
     await this.flush();
-    if (this.#pending.messages.length > 0) await this.flush();
+    if (this.#pendingCount > 0) await this.flush();
+    await this.#ownership.stop();
   }
 }

@@ -82,6 +82,16 @@ export class LiveState {
       this.#machine(r.sn, now).recentMinutes.set(r.minute, r.observed);
   }
 
+  /**
+   * Replaces these machines' state with what the database holds (`seed`, read for them): a
+   * gateway's stream another instance wrote while this one did not hear all of it.
+   */
+  replace(sns: readonly string[], seed: LiveSeed, now = Date.now()) {
+    for (const sn of sns) this.#machines.delete(sn);
+    this.load(seed, now);
+    for (const sn of sns) for (const listener of this.#listeners) listener(sn);
+  }
+
   get(sn: string): LiveMachine | undefined {
     return this.#machines.get(sn);
   }
@@ -123,15 +133,16 @@ export class LiveState {
 
   /**
    * Takes the stored totals of the minutes a flush wrote: today's peak becomes what rollup_day
-   * now holds, however late the readings were.
+   * now holds, however late the readings were. `wrote`: this instance wrote them (it then tells
+   * the past-day listeners; an instance that only learnt of another's write does not).
    */
-  settle(stored: StoredMinute[], now = Date.now()) {
+  settle(stored: StoredMinute[], now = Date.now(), wrote = true) {
     const changed = new Set<string>();
     const pastDays = new Set<string>();
     const today = dayOf(now, this.timeZone);
     for (const s of stored) {
       const day = dayOf(s.minute, this.timeZone);
-      if (day !== today) pastDays.add(s.sn);
+      if (day !== today && wrote) pastDays.add(s.sn);
       const m = this.#machines.get(s.sn);
       if (!m) continue;
       this.#rollOver(m, now);

@@ -4,8 +4,12 @@ import type { Core } from '../core.ts';
 import { loadAlarmDefinitions } from './alarm-definitions.ts';
 import { healthRoutes } from './health-routes.ts';
 import { Ingestor } from './ingest.ts';
+import { AdvisoryLockOwnership } from './ownership.ts';
 import { realtimeSocket } from './realtime-socket.ts';
 import { createTelemetryRepository } from './repository.ts';
+
+/** How soon an instance forgets what another committed (and sees that it fell behind). */
+const WATERMARK_POLL_MS = 250;
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -21,13 +25,22 @@ export const telemetryModule = fp(
     const repo = createTelemetryRepository(db, config.TIMEZONE);
     live.load(await repo.loadLiveSeed());
     const { gateways } = app;
+    // Instances share gateways only through an external broker and PostgreSQL: then each
+    // gateway's stream is written by the instance holding its lock (docs/architecture.md,
+    // "Scale-out"); otherwise this instance writes everything it hears.
+    const { session } = core.database;
+    const shared = session && config.MQTT_URL;
     const ingestor = new Ingestor({
       repo,
       loadGatewaySeqs: () => gateways.loadGatewaySeqs(),
       live,
       devices: registry,
-      publishAck: (gatewayId, seq) => publishAck(bus, gatewayId, seq),
+      publishAck: (gatewayId, seq, next) => publishAck(bus, gatewayId, seq, next),
       log: app.log,
+      ...(shared && {
+        ownership: new AdvisoryLockOwnership(session, config.DATABASE_SCHEMA, app.log),
+        watermarkPollMs: WATERMARK_POLL_MS,
+      }),
     });
     await ingestor.start();
     app.decorate('ingestor', ingestor);

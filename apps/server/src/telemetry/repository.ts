@@ -18,9 +18,26 @@ export interface AlarmEdge {
   active: boolean;
 }
 
+/**
+ * A gateway's watermark moves from `expected` (what this instance knows is committed) to `seq`
+ * only if no one else moved it meanwhile: a fence, so that two instances that both believe they
+ * own a gateway (a hand-over in progress) can never apply one message twice.
+ */
+export interface WatermarkMove {
+  expected: number;
+  seq: number;
+}
+
+/** The watermark of these gateways was not where this instance expected: nothing was written. */
+export class FenceError extends Error {
+  constructor(readonly gatewayIds: string[]) {
+    super(`gateway watermark moved by another writer: ${gatewayIds.join(', ')}`);
+  }
+}
+
 /** Everything accepted since the last flush; written in one transaction with the ack watermarks. */
 export interface Batch {
-  gatewaySeq: Map<string, number>;
+  gatewaySeq: Map<string, WatermarkMove>;
   minutes: Map<string, { sn: string; minute: number; figures: Figures }>;
   statusChanges: { sn: string; ts: number; status: number; idleReason: string | null }[];
   alarmEdges: AlarmEdge[];
@@ -44,58 +61,144 @@ const chunks = <T>(items: T[]) => {
   return out;
 };
 
+/**
+ * The live state of every machine, or of `sns` only, as the database holds it (read by `db`, which
+ * may be a transaction: a stream's state is read with its watermark in one snapshot).
+ */
+const loadLiveSeed = async (
+  db: Db,
+  timeZone: string,
+  now: number,
+  sns?: readonly string[],
+): Promise<LiveSeed> => {
+  if (sns?.length === 0)
+    return { snapshots: new Map(), today: new Map(), hourly: [], recentMinutes: [] };
+  const only = sns ? [...sns] : null;
+  let liveQuery = db.selectFrom('device_live').selectAll();
+  if (only) liveQuery = liveQuery.where('sn_code', 'in', only);
+  const live = await liveQuery.execute();
+  let todayQuery = db.selectFrom('rollup_day').selectAll().where('day', '=', dayOf(now, timeZone));
+  if (only) todayQuery = todayQuery.where('sn_code', 'in', only);
+  const today = await todayQuery.execute();
+  const since = new Date(now - 24 * HOUR_MS);
+  let hourlyQuery = db
+    .selectFrom('rollup_minute')
+    .select([
+      'sn_code',
+      sql<Date>`date_trunc('hour', minute)`.as('hour'),
+      sql<number>`sum(produced)::bigint`.as('produced'),
+    ])
+    .where('minute', '>', since);
+  if (only) hourlyQuery = hourlyQuery.where('sn_code', 'in', only);
+  const hourly = await hourlyQuery.groupBy(['sn_code', sql`date_trunc('hour', minute)`]).execute();
+  let recentQuery = db
+    .selectFrom('rollup_minute')
+    .select(['sn_code', 'minute', sql<number>`produced - gap_produced`.as('observed')])
+    .where('minute', '>=', new Date(minuteOf(now) - RECENT_MINUTES_MS));
+  if (only) recentQuery = recentQuery.where('sn_code', 'in', only);
+  const recent = await recentQuery.execute();
+  return {
+    snapshots: new Map(
+      live.map((r) => [
+        r.sn_code,
+        {
+          ts: r.ts.getTime(),
+          status: r.status as 1 | 2 | 3,
+          idleReason: r.idle_reason as MachineSnapshot['idleReason'],
+          produced: r.produced,
+          ok: r.ok,
+          ng: r.ng,
+          firstPassOk: r.first_pass_ok,
+          activeAlarms: r.active_alarms,
+        },
+      ]),
+    ),
+    today: new Map(today.map((r): [string, Figures] => [r.sn_code, figuresFromRow(r)])),
+    hourly: hourly.map((r) => ({
+      sn: r.sn_code,
+      hour: new Date(r.hour).getTime(),
+      produced: r.produced,
+    })),
+    recentMinutes: recent.map((r) => ({
+      sn: r.sn_code,
+      minute: r.minute.getTime(),
+      observed: r.observed,
+    })),
+  };
+};
+
+/** Moves each gateway's watermark, fenced (see WatermarkMove); throws FenceError if any moved. */
+const moveWatermarks = async (tx: Db, moves: ReadonlyMap<string, WatermarkMove>) => {
+  if (moves.size === 0) return;
+  const ids = [...moves.keys()].sort();
+  // Rows locked in one order by every writer: two instances in a hand-over cannot deadlock.
+  const rows = await tx
+    .selectFrom('gateways')
+    .select(['id', 'last_seq'])
+    .where('id', 'in', ids)
+    .orderBy('id')
+    .forUpdate()
+    .execute();
+  const current = new Map(rows.map((r) => [r.id, r.last_seq]));
+  const moved = ids.filter((id) => current.get(id) !== moves.get(id)!.expected);
+  if (moved.length > 0) throw new FenceError(moved);
+  for (const chunk of chunks(ids)) {
+    await sql`UPDATE gateways AS g SET last_seq = v.seq
+      FROM (VALUES ${sql.join(chunk.map((id) => sql`(${id}::text, ${moves.get(id)!.seq}::bigint)`))}) AS v(id, seq)
+      WHERE g.id = v.id`.execute(tx);
+  }
+};
+
 export const createTelemetryRepository = (db: Db, timeZone: string) => ({
-  async loadLiveSeed(now = Date.now()): Promise<LiveSeed> {
-    const live = await db.selectFrom('device_live').selectAll().execute();
-    const today = await db
-      .selectFrom('rollup_day')
-      .selectAll()
-      .where('day', '=', dayOf(now, timeZone))
-      .execute();
-    const since = new Date(now - 24 * HOUR_MS);
-    const hourly = await db
-      .selectFrom('rollup_minute')
-      .select([
-        'sn_code',
-        sql<Date>`date_trunc('hour', minute)`.as('hour'),
-        sql<number>`sum(produced)::bigint`.as('produced'),
-      ])
-      .where('minute', '>', since)
-      .groupBy(['sn_code', sql`date_trunc('hour', minute)`])
-      .execute();
-    const recent = await db
+  loadLiveSeed: (now = Date.now()): Promise<LiveSeed> => loadLiveSeed(db, timeZone, now),
+
+  /** Every gateway's committed watermark. */
+  async loadWatermarks(): Promise<Map<string, number>> {
+    const rows = await db.selectFrom('gateways').select(['id', 'last_seq']).execute();
+    return new Map(rows.map((r) => [r.id, r.last_seq]));
+  },
+
+  /**
+   * A gateway's committed watermark and, when it is past `known` (another instance committed what
+   * this one never saw), the live state of its machines as of that watermark: one snapshot.
+   * Null when the gateway is gone.
+   */
+  async loadStream(
+    gatewayId: string,
+    sns: readonly string[],
+    known: number,
+    now = Date.now(),
+  ): Promise<{ seq: number; seed: LiveSeed | null } | null> {
+    return db
+      .transaction()
+      .setIsolationLevel('repeatable read')
+      .execute(async (tx) => {
+        const row = await tx
+          .selectFrom('gateways')
+          .select('last_seq')
+          .where('id', '=', gatewayId)
+          .executeTakeFirst();
+        if (!row) return null;
+        const seed = row.last_seq > known ? await loadLiveSeed(tx, timeZone, now, sns) : null;
+        return { seq: row.last_seq, seed };
+      });
+  },
+
+  /** Minutes as stored now (their observed totals): what a late reading made of today's peak. */
+  async storedMinutes(keys: readonly { sn: string; minute: number }[]): Promise<StoredMinute[]> {
+    if (keys.length === 0) return [];
+    const rows = await db
       .selectFrom('rollup_minute')
       .select(['sn_code', 'minute', sql<number>`produced - gap_produced`.as('observed')])
-      .where('minute', '>=', new Date(minuteOf(now) - RECENT_MINUTES_MS))
+      .where((eb) =>
+        eb.or(
+          keys.map((k) =>
+            eb.and([eb('sn_code', '=', k.sn), eb('minute', '=', new Date(k.minute))]),
+          ),
+        ),
+      )
       .execute();
-    return {
-      snapshots: new Map(
-        live.map((r) => [
-          r.sn_code,
-          {
-            ts: r.ts.getTime(),
-            status: r.status as 1 | 2 | 3,
-            idleReason: r.idle_reason as MachineSnapshot['idleReason'],
-            produced: r.produced,
-            ok: r.ok,
-            ng: r.ng,
-            firstPassOk: r.first_pass_ok,
-            activeAlarms: r.active_alarms,
-          },
-        ]),
-      ),
-      today: new Map(today.map((r): [string, Figures] => [r.sn_code, figuresFromRow(r)])),
-      hourly: hourly.map((r) => ({
-        sn: r.sn_code,
-        hour: new Date(r.hour).getTime(),
-        produced: r.produced,
-      })),
-      recentMinutes: recent.map((r) => ({
-        sn: r.sn_code,
-        minute: r.minute.getTime(),
-        observed: r.observed,
-      })),
-    };
+    return rows.map((r) => ({ sn: r.sn_code, minute: r.minute.getTime(), observed: r.observed }));
   },
 
   /**
@@ -112,6 +215,8 @@ export const createTelemetryRepository = (db: Db, timeZone: string) => ({
     const storedMinutes: StoredMinute[] = [];
     await db.transaction().execute(async (tx) => {
       storedMinutes.length = 0;
+      // First: a writer that lost the gateway to another instance stops before writing a row.
+      await moveWatermarks(tx, batch.gatewaySeq);
       const minuteRows = [...batch.minutes.values()].map((m) => ({
         sn_code: m.sn,
         minute: new Date(m.minute),
@@ -249,27 +354,28 @@ export const createTelemetryRepository = (db: Db, timeZone: string) => ({
           )
           .execute();
       }
-      for (const [gatewayId, seq] of batch.gatewaySeq) {
-        await tx
-          .updateTable('gateways')
-          .set({ last_seq: seq })
-          .where('id', '=', gatewayId)
-          .execute();
-      }
       await alsoInTransaction?.(tx);
     });
     return storedMinutes;
   },
 
-  /** A message the database refused, kept raw; its seq counts as handled (acknowledged). */
+  /**
+   * A message the database refused, kept raw; its seq counts as handled (acknowledged), fenced
+   * like a batch (`expected`: the watermark before it).
+   */
   async writeDeadLetter(letter: {
     gatewayId: string;
     topic: string;
     seq: number;
+    expected: number;
     payload: Uint8Array;
     error: string;
   }): Promise<void> {
     await db.transaction().execute(async (tx) => {
+      await moveWatermarks(
+        tx,
+        new Map([[letter.gatewayId, { expected: letter.expected, seq: letter.seq }]]),
+      );
       await tx
         .insertInto('dead_letters')
         .values({
@@ -280,11 +386,6 @@ export const createTelemetryRepository = (db: Db, timeZone: string) => ({
           // The error may quote the refused text; the NUL that made it fail would fail here too.
           error: letter.error.replaceAll('\u0000', '\\0'),
         })
-        .execute();
-      await tx
-        .updateTable('gateways')
-        .set({ last_seq: sql<number>`greatest(last_seq, ${letter.seq})` })
-        .where('id', '=', letter.gatewayId)
         .execute();
     });
   },
