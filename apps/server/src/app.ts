@@ -25,6 +25,7 @@ import { websocketOptions } from './plugins/auth.ts';
 import { notificationsModule } from './notifications/module.ts';
 import { jobsPlugin } from './plugins/jobs.ts';
 import { loggerOptions } from './plugins/log-redaction.ts';
+import { metricsPlugin } from './plugins/metrics.ts';
 import { mediaModule } from './media/module.ts';
 import { securityPlugin } from './plugins/security.ts';
 import { statisticsModule } from './statistics/module.ts';
@@ -97,6 +98,16 @@ export const buildApp = async (config: Config, options: BuildOptions = {}): Prom
     await app.register(alertsModule, { core });
     await app.register(applicationsModule, { core });
     await app.register(adminModule, { core });
+    await app.register(metricsPlugin, {
+      token: config.METRICS_TOKEN,
+      databaseKind: core.database.kind,
+      ingest: app.ingestor,
+      // No ownership yet: this instance writes every registered gateway's stream.
+      ownedGateways: () => app.gateways.presence.registeredCount,
+      openSockets: () => app.socketAuth.openSockets(),
+      outbox: app.alerts.outbox,
+      brokerConnected: () => core.bus.connected,
+    });
     await app.ready();
   } catch (error) {
     await app.close().catch(() => undefined);

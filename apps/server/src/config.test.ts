@@ -29,3 +29,11 @@ describe('MQTT_HOST', () => {
     expect(() => loadConfig(env({ MQTT_HOST: 'not an address' }))).toThrow(/MQTT_HOST/);
   });
 });
+
+describe('METRICS_TOKEN', () => {
+  it('is optional, and at least 16 characters when set', () => {
+    expect(loadConfig(env({})).METRICS_TOKEN).toBeUndefined();
+    expect(loadConfig(env({ METRICS_TOKEN: 'a'.repeat(16) })).METRICS_TOKEN).toBe('a'.repeat(16));
+    expect(() => loadConfig(env({ METRICS_TOKEN: 'short' }))).toThrow(/METRICS_TOKEN/);
+  });
+});

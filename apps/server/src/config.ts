@@ -120,6 +120,8 @@ const schema = z.object({
   /** Report jobs' schedules (croner patterns, in TIMEZONE). */
   DAILY_REPORT_CRON: z.string().default('0 8 * * *'),
   WEEKLY_REPORT_CRON: z.string().default('0 8 * * 1'),
+  /** Bearer token for GET /metrics; unset: /metrics answers loopback requests only. */
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 

@@ -101,6 +101,8 @@ describe('outbox', () => {
     await waitFor(async () => (await outboxRows())[0]?.status === 'sent', { what: 'sent' });
     await w.close();
     expect(receiver.attempts - before).toBe(4);
+    expect(w.failures.get('webhook')).toBe(3);
+    expect(w.delivered.get('webhook')).toBe(1);
     expect(receiver.badSignatures()).toBe(0);
     expect(receiver.deliveries.map((d) => d.title)).toEqual(['重试']);
     expect(await outboxRows()).toEqual([{ status: 'sent', attempts: 4, last_error: null }]);
@@ -118,6 +120,26 @@ describe('outbox', () => {
       { status: 'failed', attempts: 3, last_error: 'webhook: HTTP 500' },
     ]);
     expect(receiver.deliveries).toEqual([]);
+  });
+
+  it('tells its backlog by channel: due now, and waiting out a backoff', async () => {
+    await queue('待发');
+    const waiting = await queue('退避');
+    await testDb.db
+      .updateTable('outbox')
+      .set({ next_attempt_at: new Date(Date.now() + 60_000) })
+      .where('notification_id', 'in', (q) =>
+        q.selectFrom('notifications').select('id').where('dedupe_key', '=', waiting),
+      )
+      .execute();
+    await queue('钉钉', 'dingtalk');
+    const w = worker();
+    const backlog = await w.backlog();
+    expect(backlog.sort((a, b) => a.channel.localeCompare(b.channel))).toEqual([
+      { channel: 'dingtalk', due: 1, waiting: 0 },
+      { channel: 'webhook', due: 1, waiting: 1 },
+    ]);
+    expect(w.failures).toEqual(new Map([['webhook', 0]]));
   });
 
   it('two workers on one database send each message once', async () => {

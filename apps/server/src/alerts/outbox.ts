@@ -30,6 +30,13 @@ interface Claimed {
   created_at: Date;
 }
 
+/** Undelivered rows of one channel: due now, or waiting out a retry's backoff. */
+export interface OutboxBacklog {
+  channel: string;
+  due: number;
+  waiting: number;
+}
+
 /** The delay before attempt n+1 after n failed ones: base × 2^(n−1), capped. */
 export const backoffMs = (attempts: number, base: number, max: number) =>
   Math.min(max, base * 2 ** Math.max(0, attempts - 1));
@@ -42,6 +49,9 @@ export const backoffMs = (attempts: number, base: number, max: number) =>
  * carries the same deliveryId, which the services use to drop it (channels/channel.ts).
  */
 export class Outbox {
+  /** Deliveries since start by channel (operator's metrics): sent, and attempts that failed. */
+  readonly delivered: Map<string, number>;
+  readonly failures: Map<string, number>;
   readonly #channels: Map<string, Channel>;
   readonly #o: Required<Omit<OutboxOptions, 'now' | 'urlOf'>>;
   readonly #now: () => number;
@@ -58,6 +68,9 @@ export class Outbox {
     options: OutboxOptions = {},
   ) {
     this.#channels = new Map(channels.map((c) => [c.name, c]));
+    // Every configured channel reports from the start, so a rate over its first failure is seen.
+    this.delivered = new Map(channels.map((c) => [c.name, 0]));
+    this.failures = new Map(channels.map((c) => [c.name, 0]));
     this.#o = {
       leaseMs: options.leaseMs ?? 60_000,
       baseDelayMs: options.baseDelayMs ?? 5_000,
@@ -149,7 +162,9 @@ export class Outbox {
         })
         .where('id', '=', row.id)
         .execute();
+      this.delivered.set(row.channel, (this.delivered.get(row.channel) ?? 0) + 1);
     } catch (error) {
+      this.failures.set(row.channel, (this.failures.get(row.channel) ?? 0) + 1);
       const message = (error as Error).message.slice(0, 500);
       const failed = row.attempts >= this.#o.maxAttempts;
       if (failed) this.log.warn({ outbox: row.id, err: message }, 'notification not delivered');
@@ -166,6 +181,20 @@ export class Outbox {
         .where('id', '=', row.id)
         .execute();
     }
+  }
+
+  /**
+   * What is still to deliver, by channel. Runs at each metrics scrape: it reads only the partial
+   * index of pending rows (outbox_due_idx), however many rows were sent.
+   */
+  async backlog(): Promise<OutboxBacklog[]> {
+    const now = new Date(this.#now());
+    const { rows } = await sql<OutboxBacklog>`
+      SELECT channel,
+        (count(*) FILTER (WHERE next_attempt_at <= ${now}))::int AS due,
+        (count(*) FILTER (WHERE next_attempt_at > ${now}))::int AS waiting
+      FROM outbox WHERE status = 'pending' GROUP BY channel`.execute(this.db);
+    return rows;
   }
 
   /** Stops polling and waits for the round in flight: what it sent is marked before the database closes. */

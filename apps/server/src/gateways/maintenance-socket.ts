@@ -29,7 +29,7 @@ export const maintenanceSocketRoute = async (
       const serial = maintenanceSocket.serialOf(request.params.channel);
       // Listening before the session is checked: the phone sends as soon as the socket opens,
       // and a message arriving during the check would otherwise be lost. Messages wait for it.
-      const signedIn = deps.socketAuth.authenticate(request, socket).then((user) => {
+      const signedIn = deps.socketAuth.authenticate(request, socket, 'maintenance').then((user) => {
         if (user && serial === null) socket.close(SOCKET_CLOSE.badRequest, 'bad path');
         return serial === null ? null : user;
       });

@@ -108,6 +108,9 @@ export const websocketOptions = {
   options: { maxPayload: SOCKET_MAX_PAYLOAD_BYTES, handleProtocols: selectSocketProtocol },
 };
 
+/** The server's sockets, as the open-socket count names them (plugins/metrics.ts). */
+export type SocketKind = 'realtime' | 'maintenance';
+
 /** How often open sockets' sessions are checked for expiry or removal (well within 5 s). */
 const REVALIDATE_MS = 2_000;
 const REVALIDATE_CHUNK = 500;
@@ -119,6 +122,7 @@ const REVALIDATE_CHUNK = 500;
  */
 const createSocketAuth = (identity: IdentityService) => {
   const bySession = new Map<string, Set<WebSocket>>();
+  const open: Record<SocketKind, number> = { realtime: 0, maintenance: 0 };
 
   const closeSession = (keyHash: string) => {
     const sockets = bySession.get(keyHash);
@@ -154,7 +158,11 @@ const createSocketAuth = (identity: IdentityService) => {
      * The user of a socket handshake, or null after closing the socket with 4405. The socket is
      * tracked until it closes, so its session ending closes it too.
      */
-    async authenticate(request: FastifyRequest, socket: WebSocket): Promise<SessionUser | null> {
+    async authenticate(
+      request: FastifyRequest,
+      socket: WebSocket,
+      kind: SocketKind,
+    ): Promise<SessionUser | null> {
       const keyId = socketKeyIdOf(request);
       const user = keyId ? await identity.authenticate(keyId) : null;
       if (!user || socket.readyState !== socket.OPEN) {
@@ -164,12 +172,18 @@ const createSocketAuth = (identity: IdentityService) => {
       let set = bySession.get(user.keyHash);
       if (!set) bySession.set(user.keyHash, (set = new Set()));
       set.add(socket);
+      open[kind]++;
       socket.on('close', () => {
+        open[kind]--;
         const current = bySession.get(user.keyHash);
         current?.delete(socket);
         if (current?.size === 0) bySession.delete(user.keyHash);
       });
       return user;
+    },
+    /** Signed-in sockets open now, by kind. */
+    openSockets(): Readonly<Record<SocketKind, number>> {
+      return open;
     },
     close() {
       clearInterval(timer);

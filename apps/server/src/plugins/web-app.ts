@@ -46,10 +46,11 @@ export const webAppPlugin = fp(
     }
     app.setNotFoundHandler((request, reply) => {
       const path = request.url.split('?')[0] ?? '';
+      // /metrics is never a page: a scraper asking a wrong variant of it must not get a 200 page.
       if (
         appShell &&
         request.method === 'GET' &&
-        !/^\/(api|ws)\//.test(path) &&
+        !/^\/((api|ws)\/|metrics(\/|$))/.test(path) &&
         !path.includes('.')
       ) {
         return reply.sendFile(shells.has(path) ? `pages${path}.html` : 'index.html');

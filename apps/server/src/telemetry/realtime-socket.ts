@@ -86,7 +86,7 @@ export const realtimeSocket = async (app: FastifyInstance, deps: RealtimeDeps) =
       // socket opens, and a message arriving during the check would otherwise be lost. Messages
       // wait for the check (the gateways' maintenance socket does the same).
       const admitted = (async () => {
-        const user = await deps.socketAuth.authenticate(request, socket);
+        const user = await deps.socketAuth.authenticate(request, socket, 'realtime');
         if (!user) return false;
         const check = await deps.devices.checkMachine(user, sn);
         if (!check.ok) {
