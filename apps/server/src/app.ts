@@ -103,7 +103,7 @@ export const buildApp = async (config: Config, options: BuildOptions = {}): Prom
       databaseKind: core.database.kind,
       ingest: app.ingestor,
       // No ownership yet: this instance writes every registered gateway's stream.
-      ownedGateways: () => app.gateways.presence.registeredCount,
+      ownedGateways: () => app.ingestor.ownedGateways,
       openSockets: () => app.socketAuth.openSockets(),
       outbox: app.alerts.outbox,
       brokerConnected: () => core.bus.connected,

@@ -36,10 +36,6 @@ export class GatewayPresence {
     return this.#states.has(gatewayId);
   }
 
-  get registeredCount(): number {
-    return this.#states.size;
-  }
-
   isOnline(gatewayId: string): boolean {
     return this.#states.get(gatewayId) === 'online';
   }

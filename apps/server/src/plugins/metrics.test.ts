@@ -88,8 +88,10 @@ describe('GET /metrics with METRICS_TOKEN unset', () => {
       expect(
         value(samples, 'linewatch_ingest_messages_received_total')! - dropped('unknown_gateway')!,
       ).toBe(4);
-      for (const cause of ['out_of_order', 'malformed', 'lost_by_gateway', 'dead_letter'])
+      for (const cause of ['malformed', 'lost_by_gateway', 'dead_letter'])
         expect(dropped(cause), cause).toBe(0);
+      expect(value(samples, 'linewatch_ingest_messages_out_of_order_total')).toBe(0);
+      expect(value(samples, 'linewatch_ingest_fenced_writes_total')).toBe(0);
       expect(
         value(samples, 'linewatch_ingest_readings_dropped_total', { cause: 'unknown_machine' }),
       ).toBe(0);

@@ -32,7 +32,6 @@ export interface MetricsOptions {
 /** Ingest's whole-message drops, by the `cause` label. */
 const DROPPED_MESSAGES = {
   duplicate: 'duplicates',
-  out_of_order: 'outOfOrder',
   malformed: 'malformed',
   unknown_gateway: 'unknownGateway',
   lost_by_gateway: 'lostByGateway',
@@ -102,6 +101,26 @@ const buildRegistry = (options: MetricsOptions, log: FastifyInstance['log']) => 
     'linewatch_ingest_counter_rebaselines_total',
     'Readings whose counters moved more than the machine could: no parts counted, new base.',
     () => ingest.counters.counterRebaselines,
+  );
+  mirror(
+    'linewatch_ingest_messages_out_of_order_total',
+    'Messages that arrived past a gap: held until it closes (the gateway is asked to resend it).',
+    () => ingest.counters.outOfOrder,
+  );
+  mirror(
+    'linewatch_ingest_resends_requested_total',
+    'Acks that told a gateway where to resend from (a gap, a restart, a gateway taken over).',
+    () => ingest.counters.resumesSent,
+  );
+  mirror(
+    'linewatch_ingest_fenced_writes_total',
+    "Writes refused because another instance had moved the gateway's watermark (a hand-over).",
+    () => ingest.counters.fencedWrites,
+  );
+  mirror(
+    'linewatch_ingest_stream_resyncs_total',
+    "Gateways whose machines' live state was reloaded: another instance wrote what this one missed.",
+    () => ingest.counters.streamResyncs,
   );
   mirror(
     'linewatch_ingest_flush_failures_total',
