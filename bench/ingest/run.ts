@@ -14,12 +14,19 @@
  *   --server-entry apps/server/dist/main.js runs the compiled server (`npm run build:server`), as
  *   `npm start` does; a `.ts` entry runs through tsx.
  *   --memory-log /tmp/mem.jsonl logs each server thread's memory every 2 s (ingest/memory-log.mjs).
+ *   --instances 2 starts that many servers on one PostgreSQL and one external broker (both
+ *   DATABASE_URL and MQTT_URL must be set): they share the gateways out (docs/architecture.md,
+ *   "Scale-out"), every one hears every message; the phones' sockets are spread over them.
  */
 import { identityApi } from '@linewatch/contracts/identity-api';
 import { topicOf } from '@linewatch/contracts/mqtt';
 import { encryptPassword } from '@linewatch/contracts/password-cipher';
 import type { RealtimePayload } from '@linewatch/contracts/socket';
-import { sockets as socketPaths, telemetryApi } from '@linewatch/contracts/telemetry-api';
+import {
+  sockets as socketPaths,
+  telemetryApi,
+  type HealthReply,
+} from '@linewatch/contracts/telemetry-api';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -58,8 +65,14 @@ const { values: args } = parseArgs({
      * what they cost ingest, and what ingest costs them.
      */
     queries: { type: 'boolean', default: false },
+    instances: { type: 'string', default: '1' },
   },
 });
+const INSTANCES = Number(args.instances);
+if (INSTANCES > 1 && !(process.env.DATABASE_URL && process.env.MQTT_URL)) {
+  console.error('--instances above 1 needs DATABASE_URL and MQTT_URL (instances share both)');
+  process.exit(2);
+}
 const GATEWAYS = Number(args.gateways);
 const MACHINES = Number(args.machines);
 const SECONDS = Number(args.seconds);
@@ -141,18 +154,35 @@ const nodeArgs = process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
 const memoryLog = args['memory-log'] ? resolve(args['memory-log']) : undefined;
 if (memoryLog)
   nodeArgs.unshift('--import', fileURLToPath(new URL('./memory-log.mjs', import.meta.url)));
-const server = await startServer({
-  entry: args['server-entry'],
-  env: { ...env, ...(memoryLog && { LW_MEMORY_LOG: memoryLog }) },
-  nodeArgs,
-  mqttPort,
-});
-const { baseUrl } = server;
+const servers = await Promise.all(
+  Array.from({ length: INSTANCES }, () =>
+    startServer({
+      entry: args['server-entry'],
+      env: { ...env, ...(memoryLog && { LW_MEMORY_LOG: memoryLog }) },
+      nodeArgs,
+      mqttPort,
+    }),
+  ),
+);
+const { baseUrl } = servers[0]!;
 const brokerUrl = process.env.MQTT_URL ?? `mqtt://127.0.0.1:${mqttPort}`;
-const rssMb = () => {
-  const status = readFileSync(`/proc/${server.process.pid}/status`, 'utf8');
-  return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024);
-};
+/** All instances' resident memory together, MB. */
+const rssMb = () =>
+  servers.reduce((sum, server) => {
+    const status = readFileSync(`/proc/${server.process.pid}/status`, 'utf8');
+    return sum + Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024);
+  }, 0);
+const healthOf = async (url: string) =>
+  ((await (await fetch(`${url}${telemetryApi.health.path}`)).json()) as { data: HealthReply }).data;
+// The instances share the gateways out before anything is measured.
+for (;;) {
+  const owned = await Promise.all(
+    servers.map(async (s) => (await healthOf(s.baseUrl)).gatewaysOwned),
+  );
+  const share = Math.ceil(GATEWAYS / INSTANCES);
+  if (owned.reduce((a, b) => a + b, 0) === GATEWAYS && owned.every((n) => n <= share)) break;
+  await new Promise((r) => setTimeout(r, 200));
+}
 
 const login = await fetch(`${baseUrl}${identityApi.wechatBindUser.path}`, {
   method: 'POST',
@@ -168,9 +198,11 @@ const sockets = await Promise.all(
   Array.from({ length: SOCKETS }, (_, i) => {
     const g = i % GATEWAYS;
     const m = Math.floor(i / GATEWAYS) % MACHINES;
+    // Phones behind a load balancer: spread over the instances (a session is good on each).
+    const instanceUrl = servers[i % INSTANCES]!.baseUrl;
     // The session travels in a header, never the URL (it would be logged).
     const ws = new WebSocket(
-      `${baseUrl.replace('http', 'ws')}${socketPaths.realtime.path(snOf(g, m))}`,
+      `${instanceUrl.replace('http', 'ws')}${socketPaths.realtime.path(snOf(g, m))}`,
       {
         headers: { keyId },
       },
@@ -220,10 +252,19 @@ const gateways: Gateway[] = await Promise.all(
       quietResends: 0,
       resent: 0,
     };
-    client.on('message', (_topic, payload) => {
-      const { seq } = JSON.parse(payload.toString()) as { seq: number };
+    client.on('message', (topic, payload) => {
+      const { seq, next } = JSON.parse(payload.toString()) as { seq: number; next?: number };
       for (let s = gw.acked + 1; s <= seq; s++) gw.unacked.delete(s);
       if (seq > gw.acked) [gw.acked, gw.progressAt, gw.quietResends] = [seq, Date.now(), 0];
+      // As the agent does: the server did not take what was sent from `next` on (a gateway
+      // taken over by another instance); resend it now.
+      if (next !== undefined) {
+        const telemetry = topic.replace(/ack$/, 'telemetry');
+        for (const [s, body] of gw.unacked)
+          if (s >= next) client.publish(telemetry, body, { qos: 1 });
+        gw.progressAt = Date.now();
+        gw.quietResends = 0;
+      }
     });
     await client.subscribeAsync(topicOf(id, 'ack'), { qos: 1 });
     return gw;
@@ -330,9 +371,7 @@ while (gateways.some((gw) => gw.acked < gw.seq) && Date.now() - drainStart < 60_
   await new Promise((r) => setTimeout(r, 100));
 stopped = true;
 const published = gateways.reduce((sum, gw) => sum + gw.seq, 0);
-const health = (await (await fetch(`${baseUrl}${telemetryApi.health.path}`)).json()) as {
-  data: { ingest: Record<string, number> };
-};
+const healths = await Promise.all(servers.map((s) => healthOf(s.baseUrl)));
 
 latencies.sort((a, b) => a - b);
 const pct = (p: number) =>
@@ -340,6 +379,7 @@ const pct = (p: number) =>
 console.log(
   JSON.stringify(
     {
+      instances: INSTANCES,
       gateways: GATEWAYS,
       machines: GATEWAYS * MACHINES,
       sockets: SOCKETS,
@@ -361,7 +401,7 @@ console.log(
       },
       serverRssMb: { peak: peakRss, end: rssMb() },
       ...(args.queries && { queriesWhileIngesting: queries }),
-      ingest: health.data.ingest,
+      ingest: healths.length === 1 ? healths[0]!.ingest : healths.map((h) => h.ingest),
     },
     null,
     2,
@@ -370,7 +410,7 @@ console.log(
 
 for (const ws of sockets) ws.close();
 await Promise.all(gateways.map((gw) => gw.client.endAsync(true)));
-await server.stop();
+await Promise.all(servers.map((s) => s.stop()));
 rmSync(dataDir, { recursive: true, force: true });
 if (process.env.DATABASE_URL) {
   const { db, close } = await openDatabase(loadConfig({ ...env, DATABASE_SCHEMA: 'public' }));
