@@ -40,8 +40,13 @@ import mqtt from 'mqtt';
 import WebSocket from 'ws';
 import { loadConfig } from '../../apps/server/src/config.ts';
 import { openDatabase } from '../../apps/server/src/db/database.ts';
-import { hashSecret } from '../../apps/server/src/shared/secrets.ts';
-import { factoryDay, seedDayRollups, TIMEZONE } from '../support/seed.ts';
+import {
+  benchSn,
+  factoryDay,
+  seedBenchFactory,
+  seedDayRollups,
+  TIMEZONE,
+} from '../support/seed.ts';
 import { freePort, startServer } from '../support/server.ts';
 
 const { values: args } = parseArgs({
@@ -103,45 +108,18 @@ const env = {
   TIMEZONE,
   ...(process.env.DATABASE_URL ? { DATABASE_SCHEMA: schema } : {}),
 };
-const gatewayIds = Array.from({ length: GATEWAYS }, (_, g) => `BENCH${String(g).padStart(7, '0')}`);
-const snOf = (g: number, m: number) => `B-${g}-${m}`;
+const snOf = benchSn;
 
 // Seed through the server's own migrations and query layer, then hand the directory over.
+let gatewayIds: string[];
 {
   const { db, close } = await openDatabase(loadConfig(env));
-  const hash = await hashSecret(SECRET);
-  const line = await db
-    .insertInto('production_lines')
-    .values({ name: '基准线' })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  await db
-    .insertInto('users')
-    .values({
-      psn_code: 'bench',
-      name: 'bench',
-      password_hash: await hashSecret(PASSWORD),
-      is_admin: true,
-    })
-    .execute();
-  await db
-    .insertInto('gateways')
-    .values(gatewayIds.map((id) => ({ id, password_hash: hash })))
-    .execute();
-  for (let g = 0; g < GATEWAYS; g++) {
-    await db
-      .insertInto('devices')
-      .values(
-        Array.from({ length: MACHINES }, (_, m) => ({
-          sn_code: snOf(g, m),
-          device_name: `基准机${g}-${m}`,
-          line_id: line.id,
-          gateway_id: gatewayIds[g]!,
-          produce_target_number: 1000,
-        })),
-      )
-      .execute();
-  }
+  gatewayIds = await seedBenchFactory(db, {
+    gateways: GATEWAYS,
+    machines: MACHINES,
+    secret: SECRET,
+    password: PASSWORD,
+  });
   if (args.queries) {
     await seedDayRollups(db, 90);
   }

@@ -24,7 +24,7 @@ describe('parseConfig', () => {
       readingsPerMessage: 500,
       keepaliveSec: 30,
       reconnectMinMs: 1000,
-      reconnectMaxMs: 30_000,
+      reconnectMaxMs: 1500,
     });
     expect(config.gateways[0]!.bufferDir).toBe(path.resolve('/etc/lw/buf/LWGW00000001'));
     expect(config.gateways[0]!.machines[0]).toMatchObject({

@@ -60,7 +60,12 @@ const configSchema = z.strictObject({
   readingsPerMessage: z.number().int().min(1).max(500).default(500),
   keepaliveSec: z.number().int().min(1).max(65_535).default(30),
   reconnectMinMs: ms.default(1000),
-  reconnectMaxMs: ms.default(30_000),
+  /**
+   * Low on purpose: with the embedded broker the broker is down exactly as long as the server, and
+   * the first attempt after it is back is when the buffered messages flow again (docs/gateways.md,
+   * "Reconnecting"). A fleet of thousands behind an external broker may raise it.
+   */
+  reconnectMaxMs: ms.default(1500),
   /** Modbus TCP: the PLCs' port, a request's timeout, the wait before reconnecting a PLC. */
   modbusPort: z.number().int().min(1).max(65_535).default(502),
   modbusTimeoutMs: ms.default(1000),

@@ -31,6 +31,8 @@ export class Sender {
    * server that is down while the broker is up is not sent the whole buffer every ackTimeoutMs.
    */
   #quietResends = 0;
+  /** A backlog is being resent (a replay, or the server's request): said once it is all acked. */
+  #backlog = false;
   readonly #retransmitTimer: NodeJS.Timeout;
 
   constructor(private readonly options: SenderOptions) {
@@ -58,6 +60,7 @@ export class Sender {
     this.#ready = true;
     if (buffer.size > 0) {
       log.info(`replaying ${buffer.size} unacked messages from seq ${buffer.oldestSeq}`);
+      this.#backlog = true;
     }
     this.pump();
   }
@@ -103,6 +106,10 @@ export class Sender {
     }
     const before = buffer.oldestSeq;
     buffer.ack(ack.seq);
+    if (this.#backlog && buffer.size === 0) {
+      this.#backlog = false;
+      log.info(`caught up: the server has every message to seq ${ack.seq}`);
+    }
     if (ack.next !== undefined) {
       this.#resumeFrom(ack.next);
       return;
@@ -128,6 +135,7 @@ export class Sender {
     }
     if (next < this.#nextToSend) {
       this.options.log.info(`server asked to resend from seq ${next}`);
+      this.#backlog = true;
     }
     this.#newRound();
     this.#nextToSend = next;
