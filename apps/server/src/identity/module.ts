@@ -1,5 +1,6 @@
 import fp from 'fastify-plugin';
 import type { Core } from '../core.ts';
+import { hear } from '../db/notices.ts';
 import { authPlugin } from '../plugins/auth.ts';
 import { createDingtalkClient } from './dingtalk-client.ts';
 import { createIdentityRepository } from './repository.ts';
@@ -45,6 +46,13 @@ export const identityModule = fp(
             : null,
         onProviderError: (error) => app.log.warn({ err: error }, 'messaging platform refused'),
       },
+      core.cacheMaxAgeMs,
+    );
+    // Sign-outs and ended sessions (identity's own, through another instance or the CLI) and
+    // users changed by an admin (the admin module announces them).
+    await hear(core.database, 'sessions_ended', identity.sessionsEndedElsewhere);
+    await hear(core.database, 'users_changed', (notice) =>
+      identity.usersChanged(notice?.users ?? null),
     );
     app.decorate('identity', identity);
     await app.register(authPlugin, { identity });

@@ -1,4 +1,5 @@
 import type { Db } from '../db/database.ts';
+import { announce } from '../db/notices.ts';
 import type { IdentityProvider, SignedInWith } from '../db/schema/identity.ts';
 
 export const createIdentityRepository = (db: Db) => ({
@@ -40,18 +41,19 @@ export const createIdentityRepository = (db: Db) => ({
       .where('key_hash', '=', keyHash)
       .execute(),
 
+  /** Ends a session, telling the other instances in the same transaction (db/notices.ts). */
   deleteSession: (keyHash: string) =>
-    db.deleteFrom('sessions').where('key_hash', '=', keyHash).execute(),
+    db.transaction().execute(async (tx) => {
+      await tx.deleteFrom('sessions').where('key_hash', '=', keyHash).execute();
+      await announce(tx, 'sessions_ended', { session: keyHash });
+    }),
 
-  /** Ends every session of a user; returns their key hashes (their sockets close with them). */
-  deleteUserSessions: async (userId: number): Promise<string[]> => {
-    const rows = await db
-      .deleteFrom('sessions')
-      .where('user_id', '=', userId)
-      .returning('key_hash')
-      .execute();
-    return rows.map((r) => r.key_hash);
-  },
+  /** Ends every session of a user, telling the other instances in the same transaction. */
+  deleteUserSessions: (userId: number) =>
+    db.transaction().execute(async (tx) => {
+      await tx.deleteFrom('sessions').where('user_id', '=', userId).execute();
+      await announce(tx, 'sessions_ended', { user: userId });
+    }),
 
   /** Which of these sessions still exist and have not expired. */
   liveSessions: async (keyHashes: string[], now: Date): Promise<Set<string>> => {
