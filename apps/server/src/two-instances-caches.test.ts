@@ -4,6 +4,8 @@ import type { MachineListReply } from '@linewatch/contracts/devices';
 import { identityApi } from '@linewatch/contracts/identity-api';
 import { KEY_ID_HEADER } from '@linewatch/contracts/limits';
 import { SOCKET_CLOSE } from '@linewatch/contracts/socket';
+import type { StatisticsReply } from '@linewatch/contracts/statistics';
+import { statisticsApi } from '@linewatch/contracts/statistics-api';
 import { subscriptionsApi } from '@linewatch/contracts/subscriptions-api';
 import { sockets } from '@linewatch/contracts/telemetry-api';
 import { sql } from 'kysely';
@@ -13,8 +15,11 @@ import { loadConfig } from './config.ts';
 import { openDatabase } from './db/database.ts';
 import { announceMachinesChanged } from './devices/device-registry.ts';
 import { createIdentityRepository } from './identity/repository.ts';
+import { instantOf, wallClockOf } from './statistics/time-range.ts';
 import { factories, type TestGateway, type TestLine } from './test/factories.ts';
+import { connectGateway, reading } from './test/gateway.ts';
 import { api, login } from './test/http.ts';
+import { probes } from './test/probes.ts';
 import { openSocket } from './test/socket.ts';
 import {
   dropSchema,
@@ -25,13 +30,14 @@ import {
   type TestServer,
 } from './test/test-server.ts';
 
-// What one instance keeps in memory (a user's follow marks, sessions) must
+// What one instance keeps in memory (a user's follow marks, sessions, past days' sums) must
 // follow a change made through another, or by the admin CLI, as soon as the notice arrives
 // (db/notices.ts). Both servers keep their caches for an hour here, so nothing but a notice can
 // make them read again. Two servers can share only PostgreSQL: this runs with DATABASE_URL, as
 // the CI's second pass does.
 
 const HOUR_MS = 3_600_000;
+const TZ = 'Asia/Shanghai';
 const soon = { timeout: 10_000 };
 
 describe.skipIf(!externalDatabaseUrl)('caches of two instances on one PostgreSQL', () => {
@@ -43,9 +49,11 @@ describe.skipIf(!externalDatabaseUrl)('caches of two instances on one PostgreSQL
   let gateway: TestGateway;
   let sn: string;
   let adminOfA: ReturnType<typeof api>;
+  let adminOfB: ReturnType<typeof api>;
 
   beforeAll(async () => {
     a = await startTestServer({ DATABASE_SCHEMA: schema }, { cacheMaxAgeMs: HOUR_MS });
+    // A broker of its own: only A hears the gateway, so only A's flushes write its readings.
     b = await startTestServer(
       { DATABASE_SCHEMA: schema, MQTT_URL: '' },
       { cacheMaxAgeMs: HOUR_MS },
@@ -57,6 +65,7 @@ describe.skipIf(!externalDatabaseUrl)('caches of two instances on one PostgreSQL
     await b.linewatch.registry.reload();
     const admin = await make.createUser({ isAdmin: true });
     adminOfA = api(a.baseUrl, await login(a.baseUrl, admin.psnCode, admin.password));
+    adminOfB = api(b.baseUrl, await login(b.baseUrl, admin.psnCode, admin.password));
   }, 60_000);
   afterEach(() => {
     vi.restoreAllMocks();
@@ -165,6 +174,35 @@ describe.skipIf(!externalDatabaseUrl)('caches of two instances on one PostgreSQL
       await cli.close();
     }
     await vi.waitFor(async () => expect(await sessionCode(b, keyId)).toBe('0405'), soon);
+  });
+
+  it('a late replay written by one shows in the other’s statistics at once', async () => {
+    const day = (daysAgo: number) =>
+      wallClockOf(Date.now() - daysAgo * 86_400_000, TZ).slice(0, 10);
+    const query = {
+      dataStartDate: `${day(3)} 00:00:00`,
+      dataEndDate: `${day(1)} 00:00:00`,
+      filters: JSON.stringify({ productLine: line.name }),
+    };
+    const producedOnB = async () =>
+      (
+        await adminOfB.get<StatisticsReply>(statisticsApi.statistics.path, query)
+      ).body.data.data.find((r) => r.machineCode === sn)?.produceNumber;
+    expect(await producedOnB()).toBe(0);
+
+    // The gateway's buffer sent long after: readings of two days ago, through A only.
+    const at = instantOf(`${day(2)} 12:00:00`, TZ);
+    const late = await connectGateway(a.mqttUrl, gateway);
+    try {
+      await late.telemetry(1, [reading(sn, { produced: 100 }, { ts: at })]);
+      await late.telemetry(2, [reading(sn, { produced: 130 }, { ts: at + 60_000 })]);
+      await late.waitForAck(2);
+    } finally {
+      await late.close();
+    }
+    const stored = await probes(a.linewatch.database.db).producedTotal(sn);
+    expect(stored).toBeGreaterThan(0);
+    await vi.waitFor(async () => expect(await producedOnB()).toBe(stored), soon);
   });
 
   it('after losing its listening connection, an instance drops what it keeps', async () => {
