@@ -21,8 +21,9 @@ declare module 'fastify' {
 export const identityModule = fp(
   async (app, { core }: { core: Core }) => {
     const { config } = core;
+    const repo = createIdentityRepository(core.database.db);
     const identity = createIdentityService(
-      createIdentityRepository(core.database.db),
+      repo,
       config.SESSION_TTL_HOURS * 3_600_000,
       {
         wechat:
@@ -36,13 +37,16 @@ export const identityModule = fp(
             : null,
         dingtalk:
           config.DINGTALK_APPKEY && config.DINGTALK_APPSECRET
-            ? createDingtalkClient({
-                appKey: config.DINGTALK_APPKEY,
-                appSecret: config.DINGTALK_APPSECRET,
-                agentId: config.DINGTALK_AGENT_ID ?? '',
-                corpId: config.DINGTALK_CORP_ID ?? '',
-                apiUrl: config.DINGTALK_API_URL,
-              })
+            ? createDingtalkClient(
+                {
+                  appKey: config.DINGTALK_APPKEY,
+                  appSecret: config.DINGTALK_APPSECRET,
+                  agentId: config.DINGTALK_AGENT_ID ?? '',
+                  corpId: config.DINGTALK_CORP_ID ?? '',
+                  apiUrl: config.DINGTALK_API_URL,
+                },
+                repo,
+              )
             : null,
         onProviderError: (error) => app.log.warn({ err: error }, 'messaging platform refused'),
       },

@@ -115,6 +115,60 @@ export const createIdentityRepository = (db: Db) => ({
       .where('user_id', '=', userId)
       .where('provider', '=', provider)
       .execute(),
+
+  // A platform's once-per-application value, one row for every instance (shared-credential.ts).
+
+  readCredential: async (name: string) => {
+    const row = await db
+      .selectFrom('provider_credentials')
+      .select(['value', 'expires_at'])
+      .where('name', '=', name)
+      .executeTakeFirst();
+    return row && { value: row.value, expiresAt: row.expires_at };
+  },
+
+  /** One statement, so two instances claiming at once cannot both take it. */
+  claimCredential: async (
+    name: string,
+    claim: { now: Date; until: Date; staleBefore: Date },
+  ): Promise<boolean> => {
+    const taken = await db
+      .insertInto('provider_credentials')
+      .values({ name, refreshing_until: claim.until })
+      .onConflict((oc) =>
+        oc
+          .column('name')
+          .doUpdateSet({ refreshing_until: claim.until })
+          .where((eb) =>
+            eb.and([
+              eb('provider_credentials.expires_at', '<', claim.staleBefore),
+              eb.or([
+                eb('provider_credentials.refreshing_until', 'is', null),
+                eb('provider_credentials.refreshing_until', '<', claim.now),
+              ]),
+            ]),
+          ),
+      )
+      .returning('name')
+      .executeTakeFirst();
+    return taken !== undefined;
+  },
+
+  saveCredential: async (name: string, value: string, expiresAt: Date): Promise<void> => {
+    await db
+      .updateTable('provider_credentials')
+      .set({ value, expires_at: expiresAt, refreshing_until: null })
+      .where('name', '=', name)
+      .execute();
+  },
+
+  releaseCredential: async (name: string): Promise<void> => {
+    await db
+      .updateTable('provider_credentials')
+      .set({ refreshing_until: null })
+      .where('name', '=', name)
+      .execute();
+  },
 });
 
 export type IdentityRepository = ReturnType<typeof createIdentityRepository>;
