@@ -8,8 +8,8 @@ import type { Bus } from './broker/bus.ts';
 import type { Config } from './config.ts';
 import { alertsModule } from './alerts/module.ts';
 import { casesModule } from './cases/module.ts';
-import { buildCore } from './core.ts';
-import type { OpenDatabase, OpenOptions } from './db/database.ts';
+import { buildCore, type CoreOptions } from './core.ts';
+import type { OpenDatabase } from './db/database.ts';
 import type { DeviceRegistry } from './devices/device-registry.ts';
 import { devicesModule } from './devices/module.ts';
 import { facaModule } from './faca/module.ts';
@@ -36,7 +36,7 @@ import type { Ingestor } from './telemetry/ingest.ts';
 import type { LiveState } from './telemetry/live-state.ts';
 import { telemetryModule } from './telemetry/module.ts';
 
-export interface BuildOptions extends OpenOptions {
+export interface BuildOptions extends CoreOptions {
   logger?: boolean;
 }
 

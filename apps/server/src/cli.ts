@@ -22,6 +22,7 @@ import { ConfigError, loadConfig } from './config.ts';
 import { openDatabase } from './db/database.ts';
 import { announceMachinesChanged } from './devices/device-registry.ts';
 import { DomainError } from './http/envelope.ts';
+import { createIdentityRepository } from './identity/repository.ts';
 import { CliError, runCli } from './admin/cli-commands.ts';
 import { createEmbeddedSmsChannel } from './applications/sms.ts';
 import { runGatewayCommand } from './gateways/cli.ts';
@@ -69,6 +70,8 @@ const main = async () => {
         password: promptPassword,
         tell: (mobile, text) => sms.send(mobile, text),
         machinesChanged: () => announceMachinesChanged(database.db),
+        endUserSessions: (userId) =>
+          createIdentityRepository(database.db).deleteUserSessions(userId),
       });
     }
   } catch (error) {

@@ -13,6 +13,14 @@ import { LiveState } from './telemetry/live-state.ts';
  * What every module shares: the database, the machines by SN, the live state of every machine,
  * and the broker with the bus on it. The modules build their own repositories and services on it.
  */
+export interface CoreOptions extends OpenOptions {
+  /**
+   * Tests: how long the caches of one instance keep what they read (follow marks, sessions, past
+   * days' sums; each has its own default), raised so that only a notice can refresh them.
+   */
+  cacheMaxAgeMs?: number;
+}
+
 export interface Core {
   config: Config;
   database: OpenDatabase;
@@ -23,13 +31,15 @@ export interface Core {
   bus: Bus;
   /** Where gateways connect: MQTT_URL, or the embedded broker. */
   mqttUrl: string;
+  /** CoreOptions.cacheMaxAgeMs: undefined outside tests. */
+  cacheMaxAgeMs: number | undefined;
   /** Bus, broker, then the database (last: its close lets the queries in flight finish). */
   close(): Promise<void>;
 }
 
 export const buildCore = async (
   config: Config,
-  options: OpenOptions,
+  options: CoreOptions,
   log: FastifyBaseLogger,
 ): Promise<Core> => {
   const database = await openDatabase(config, options, (error) =>
@@ -82,6 +92,7 @@ export const buildCore = async (
       broker,
       bus,
       mqttUrl,
+      cacheMaxAgeMs: options.cacheMaxAgeMs,
       close,
     };
   } catch (error) {

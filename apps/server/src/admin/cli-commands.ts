@@ -355,6 +355,11 @@ export interface CliIo {
   tell: (mobile: string, text: string) => Promise<void>;
   /** Tells the servers running on the same database that machines, lines or groups changed. */
   machinesChanged: () => Promise<void>;
+  /**
+   * Ends every session of a user (disabled, new password) and tells the servers running on the
+   * same database, which close the user's sockets at once (identity's repository does both).
+   */
+  endUserSessions: (userId: number) => Promise<void>;
 }
 
 /** Runs one command against a database; the exit code is the caller's. */
@@ -369,9 +374,8 @@ export const runCli = async (argv: string[], db: Db, io: CliIo): Promise<void> =
   if (!command) throw new CliError(USAGE);
   const admin = createAdminService({
     repo: createAdminRepository(db),
-    // A running server closes a disabled user's sockets within seconds (plugins/auth.ts checks).
-    endUserSessions: async () => undefined,
-    // … and reads a changed user's name and rights anew within a second (identity's session cache).
+    endUserSessions: io.endUserSessions,
+    // Nothing kept here; running servers are told by the notice the change commits with.
     userChanged: () => undefined,
     reloadMachines: io.machinesChanged,
     tell: io.tell,

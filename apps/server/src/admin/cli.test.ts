@@ -28,6 +28,10 @@ const run = (db: Db, argv: string[], password = 'first-admin-pw') =>
     machinesChanged: async () => {
       await server?.linewatch.registry.reload();
     },
+    // What cli.ts wires: identity's repository deletes them (and announces it).
+    endUserSessions: async (userId) => {
+      await db.deleteFrom('sessions').where('user_id', '=', userId).execute();
+    },
   });
 /** What the command refused, as the CLI prints it. */
 const refusal = async (db: Db, argv: string[], password?: string) => {

@@ -13,7 +13,7 @@ export const adminModule = fp(
     const admin = createAdminService({
       repo: createAdminRepository(core.database.db),
       endUserSessions: (userId) => app.identity.endUserSessions(userId),
-      userChanged: (userId) => app.identity.userChanged(userId),
+      userChanged: (userId) => app.identity.usersChanged([userId]),
       reloadMachines: () => core.registry.changed(),
       tell: (mobile, text) => app.applications.tell(mobile, text),
     });

@@ -1,6 +1,7 @@
 import type { AdminMachine, AdminUser } from '@linewatch/contracts/admin';
 import { sql, type Kysely } from 'kysely';
 import type { Db } from '../db/database.ts';
+import { announce } from '../db/notices.ts';
 import type { Database } from '../db/schema.ts';
 
 /** A machine's administered columns (never its gateway binding, position or PLC address). */
@@ -183,6 +184,12 @@ const repositoryOn = (db: Db) => {
       Object.keys(patch).length === 0
         ? Promise.resolve()
         : db.updateTable('users').set(patch).where('id', '=', id).execute(),
+
+    /**
+     * Tells every instance (identity's session cache) that the user's name, rights or state
+     * changed; in the change's transaction, it goes out when the change commits.
+     */
+    announceUserChanged: (id: number) => announce(db, 'users_changed', { users: [id] }),
 
     /** Disabling also releases the messaging identities, so no silent sign-in brings them back. */
     setDisabled: async (id: number, disabled: boolean) => {

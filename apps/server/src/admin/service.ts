@@ -47,7 +47,10 @@ export interface AdminDeps {
   repo: AdminRepository;
   /** identity's service: ends a user's sessions and closes their sockets (4405). */
   endUserSessions: (userId: number) => Promise<void>;
-  /** A user's name or rights changed: sessions read before say so no longer. */
+  /**
+   * A user's name or rights changed: sessions this instance read before say so no longer (the
+   * other instances are told by the notice the change commits with).
+   */
   userChanged: (userId: number) => void;
   /**
    * After machines, lines or groups change: the device registry the hot paths and the lists read
@@ -181,6 +184,7 @@ export const createAdminService = ({
         }
         const after = await mustUser(r, body.id);
         await audit(r, actor, 'user.update', `user:${after.psnCode}`, before, after);
+        await r.announceUserChanged(body.id);
         return after;
       });
       userChanged(body.id);
@@ -196,8 +200,10 @@ export const createAdminService = ({
         const changed = await mustUser(r, id);
         const action = disabled ? 'user.disable' : 'user.enable';
         await audit(r, actor, action, `user:${changed.psnCode}`, before, changed);
+        await r.announceUserChanged(id);
         return changed;
       });
+      userChanged(id);
       if (disabled) await endUserSessions(id);
       return after;
     },

@@ -16,7 +16,7 @@ import pg from 'pg';
 import type { Config } from '../config.ts';
 import { lockDataDir } from './data-dir-lock.ts';
 import { migrate } from './migrate.ts';
-import { PgListener } from './pg-listener.ts';
+import { PgListener, type NoticeHandler } from './pg-listener.ts';
 import { PGliteProxy } from './pglite-proxy.ts';
 import type { Database } from './schema.ts';
 
@@ -30,11 +30,12 @@ export interface OpenDatabase {
   db: Db;
   kind: 'pglite' | 'postgres';
   /**
-   * Runs `handler` when any process commits a `pg_notify(channel, …)` (and after a lost
-   * listening connection is back). Only PostgreSQL is shared by several processes; on the
-   * embedded database this process is the only writer, and the handler is never called.
+   * Runs `handler` with the payload when any process commits a `pg_notify(channel, payload)`,
+   * and with `undefined` after a lost listening connection is back (db/notices.ts types both
+   * ends). Only PostgreSQL is shared by several processes; on the embedded database this
+   * process is the only writer, and the handler is never called.
    */
-  listen: (channel: string, handler: () => void) => Promise<void>;
+  listen: (channel: string, handler: NoticeHandler) => Promise<void>;
   /**
    * A new connection of its own (PostgreSQL only; null on the embedded database): for what lives
    * as long as a session, such as advisory locks that must go when the process dies.

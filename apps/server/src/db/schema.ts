@@ -1,6 +1,10 @@
 import type { ColumnType, Generated } from 'kysely';
 import type { AlarmManualsTable } from './schema/history.ts';
-import type { SignedInWith, UserIdentitiesTable } from './schema/identity.ts';
+import type {
+  ProviderCredentialsTable,
+  SignedInWith,
+  UserIdentitiesTable,
+} from './schema/identity.ts';
 import type { GatewayAuditTable } from './schema/gateways.ts';
 import type {
   AlertEpisodesTable,
@@ -230,6 +234,7 @@ export interface Database {
   faca_fas: FacaFasTable;
   faca_cas: FacaCasTable;
   user_identities: UserIdentitiesTable;
+  provider_credentials: ProviderCredentialsTable;
   gateway_audit: GatewayAuditTable;
   notification_settings: NotificationSettingsTable;
   outbox: OutboxTable;

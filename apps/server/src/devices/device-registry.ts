@@ -1,16 +1,12 @@
-import { sql } from 'kysely';
 import type { Db, OpenDatabase } from '../db/database.ts';
-
-/** The NOTIFY channel (within the database schema) that says machines, lines or groups changed. */
-const MACHINES_CHANGED = 'machines_changed';
+import { announce, hear } from '../db/notices.ts';
 
 /**
  * Tells every process on the database (the other server instances) that machines changed, once
  * the caller's change is committed: they reload their registries. Run after the change commits.
  */
-export const announceMachinesChanged = async (db: Db): Promise<void> => {
-  await sql`select pg_notify(current_schema() || '.' || ${MACHINES_CHANGED}, '')`.execute(db);
-};
+export const announceMachinesChanged = (db: Db): Promise<void> =>
+  announce(db, 'machines_changed', {});
 
 export interface DeviceInfo {
   sn: string;
@@ -56,7 +52,7 @@ export class DeviceRegistry {
 
   /** Reloads whenever another process announces a change (PostgreSQL; see announceMachinesChanged). */
   follow(database: OpenDatabase, onError: (error: unknown) => void): Promise<void> {
-    return database.listen(MACHINES_CHANGED, () => {
+    return hear(database, 'machines_changed', () => {
       this.#reloadSoon().catch(onError);
     });
   }

@@ -57,3 +57,22 @@ describe('follow marks kept between list requests', () => {
     expect(db.reads()).toBe(3);
   });
 });
+
+describe('follow marks told about changes elsewhere', () => {
+  it('forgets everyone when notices may have been lost, and keeps no read spanning it', async () => {
+    const db = follows();
+    db.stored.set(2, ['C']);
+    const marks = new FollowMarks(db.load, () => 1, 3_600_000);
+    await marks.of(1, 0);
+    await marks.of(2, 0);
+    db.stored.set(1, []);
+    db.stored.set(2, []);
+    marks.forgetAll();
+    expect([...(await marks.of(1, 1))]).toEqual([]);
+    expect([...(await marks.of(2, 1))]).toEqual([]);
+    expect(db.reads()).toBe(4);
+    // Kept as long as it was asked to be: only a notice makes it read again.
+    await marks.of(1, 3_599_999);
+    expect(db.reads()).toBe(4);
+  });
+});

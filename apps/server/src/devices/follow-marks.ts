@@ -1,13 +1,15 @@
-/** How long a user's marks are kept at most: what a follow made through another instance waits. */
+/** How long a user's marks are kept at most, when a notice from another instance was lost. */
 const MAX_AGE_MS = 10_000;
 /** Beyond this many users the marks start again. */
 const LIMIT = 1_000;
 
 /**
  * Each user's followed machines, kept between device-list requests so that a page asks the
- * database nothing: forgotten when the user follows or unfollows through this server
- * (`forget`), when the machines change (the device registry's version: a machine deleted takes
- * its follows with it), and after MAX_AGE_MS. Marks read while a forget happened are not kept.
+ * database nothing: forgotten when the user follows or unfollows (`forget`: through this server,
+ * or through another that announced it, db/notices.ts `follows_changed`), when notices may have
+ * been lost (`forgetAll`), when the machines change (the device registry's version: a machine
+ * deleted takes its follows with it), and after MAX_AGE_MS. Marks read while a forget happened
+ * are not kept.
  */
 export class FollowMarks {
   #byUser = new Map<number, { sns: ReadonlySet<string>; at: number }>();
@@ -18,14 +20,15 @@ export class FollowMarks {
   constructor(
     private readonly load: (userId: number) => Promise<Set<string>>,
     private readonly registryVersion: () => number,
+    private readonly maxAgeMs = MAX_AGE_MS,
   ) {
     this.#registryVersion = registryVersion();
   }
 
   async of(userId: number, now = Date.now()): Promise<ReadonlySet<string>> {
-    if (this.registryVersion() !== this.#registryVersion) this.#clear();
+    if (this.registryVersion() !== this.#registryVersion) this.forgetAll();
     const kept = this.#byUser.get(userId);
-    if (kept && now - kept.at < MAX_AGE_MS) return kept.sns;
+    if (kept && now - kept.at < this.maxAgeMs) return kept.sns;
     const generation = this.#generation;
     const sns = await this.load(userId);
     if (generation === this.#generation && this.registryVersion() === this.#registryVersion) {
@@ -41,7 +44,8 @@ export class FollowMarks {
     this.#byUser.delete(userId);
   }
 
-  #clear() {
+  /** Anyone's follows may have changed. */
+  forgetAll() {
     this.#generation++;
     this.#byUser.clear();
     this.#registryVersion = this.registryVersion();

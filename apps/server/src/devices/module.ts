@@ -1,5 +1,6 @@
 import fp from 'fastify-plugin';
 import type { Core } from '../core.ts';
+import { hear } from '../db/notices.ts';
 import { createDevicesRepository } from './repository.ts';
 import { devicesRoutes } from './routes.ts';
 import { createDevicesService, type DevicesService } from './service.ts';
@@ -20,7 +21,12 @@ export const devicesModule = fp(
       isGatewayOnline: (gatewayId) => presence.isOnline(gatewayId),
       registry: core.registry,
       timeZone: core.config.TIMEZONE,
+      followMarksMaxAgeMs: core.cacheMaxAgeMs,
     });
+    // Follows made through another instance (subscriptions announces them).
+    await hear(core.database, 'follows_changed', (notice) =>
+      devices.followsChanged(notice?.users ?? null),
+    );
     app.decorate('devices', devices);
     await app.register(devicesRoutes, { devices });
   },

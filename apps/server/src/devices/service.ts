@@ -26,6 +26,8 @@ export interface DevicesDeps {
   /** The machines, their lines and groups, in the lists' order: pages and counts come from it. */
   registry: Pick<DeviceRegistry, 'get' | 'lines' | 'version'>;
   timeZone: string;
+  /** Tests: how long follow marks are kept (FollowMarks' default when unset). */
+  followMarksMaxAgeMs?: number | undefined;
 }
 
 /** What `checkMachine` found: the machine, or why the user may not have it. */
@@ -64,11 +66,13 @@ export const createDevicesService = ({
   isGatewayOnline,
   registry,
   timeZone,
+  followMarksMaxAgeMs,
 }: DevicesDeps) => {
   const visibleLineIds = (user: SessionUser) => repo.visibleLineIds(user.userId, user.isAdmin);
   const followMarks = new FollowMarks(
     (userId) => repo.followed(userId),
     () => registry.version,
+    followMarksMaxAgeMs,
   );
 
   /**
@@ -200,8 +204,14 @@ export const createDevicesService = ({
       return summary;
     },
 
-    /** A user followed or unfollowed machines: the list's marks are read again. */
-    followsChanged: (userId: number) => followMarks.forget(userId),
+    /**
+     * Users followed or unfollowed machines (null: anyone may have, notices were lost): the
+     * list's marks are read again.
+     */
+    followsChanged: (userIds: readonly number[] | null) => {
+      if (userIds === null) followMarks.forgetAll();
+      else for (const userId of userIds) followMarks.forget(userId);
+    },
 
     /** The left menu: all, subscribed, then each visible line with its product groups. */
     async menu(user: SessionUser, isFollow: boolean): Promise<MenuNode[]> {

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { providerCall, ProviderError } from './provider-http.ts';
+import { sharedCredential, type CredentialStore } from './shared-credential.ts';
 
 export interface DingtalkSettings {
   appKey: string;
@@ -10,7 +11,7 @@ export interface DingtalkSettings {
   apiUrl: string;
 }
 
-/** Renew a cached token or ticket this long before DingTalk says it expires. */
+/** Renew the token or the ticket this long before DingTalk says it expires. */
 const RENEW_EARLY_MS = 5 * 60_000;
 
 /**
@@ -33,7 +34,7 @@ export const jsapiSignature = (input: {
   return createHash('sha1').update(plain, 'utf8').digest('hex');
 };
 
-/** A value fetched from DingTalk and kept until shortly before it expires; one fetch at a time. */
+/** A value fetched from DingTalk and kept by this instance until shortly before it expires. */
 const cached = (fetchValue: () => Promise<{ value: string; expiresInS: number }>) => {
   let current: { value: string; renewAt: number } | null = null;
   let pending: Promise<string> | null = null;
@@ -51,14 +52,18 @@ const cached = (fetchValue: () => Promise<{ value: string; expiresInS: number }>
   };
 };
 
-/** DingTalk's internal-app APIs (oapi): access token, user of an auth code, JSAPI ticket. */
-export const createDingtalkClient = ({
-  appKey,
-  appSecret,
-  agentId,
-  corpId,
-  apiUrl,
-}: DingtalkSettings) => {
+/**
+ * DingTalk's internal-app APIs (oapi): access token, user of an auth code, JSAPI ticket.
+ *
+ * The access token is kept by each instance: gettoken answers every caller with the same token
+ * while it is valid ("有效期内重复获取会返回相同结果并自动续期"). The jsapi_ticket is kept in the
+ * database for all of them (`tickets`): DingTalk asks for it to be stored and refreshed under a
+ * lock, as a fetch may overwrite the ticket that pages were signed with.
+ */
+export const createDingtalkClient = (
+  { appKey, appSecret, agentId, corpId, apiUrl }: DingtalkSettings,
+  tickets: CredentialStore,
+) => {
   const endpoint = (path: string, accessToken?: string) => {
     const url = new URL(path, apiUrl);
     if (accessToken) url.searchParams.set('access_token', accessToken);
@@ -80,13 +85,18 @@ export const createDingtalkClient = ({
     return { value: reply.access_token, expiresInS: reply.expires_in ?? 7200 };
   });
 
-  const jsapiTicket = cached(async () => {
-    const reply = await providerCall<{ ticket?: string; expires_in?: number }>(
-      endpoint('/get_jsapi_ticket', await accessToken()),
-    );
-    if (!reply.ticket) throw new ProviderError('get_jsapi_ticket: no ticket');
-    return { value: reply.ticket, expiresInS: reply.expires_in ?? 7200 };
-  });
+  const jsapiTicket = sharedCredential(
+    tickets,
+    `dingtalk:jsapi_ticket:${appKey}`,
+    async () => {
+      const reply = await providerCall<{ ticket?: string; expires_in?: number }>(
+        endpoint('/get_jsapi_ticket', await accessToken()),
+      );
+      if (!reply.ticket) throw new ProviderError('get_jsapi_ticket: no ticket');
+      return { value: reply.ticket, expiresInS: reply.expires_in ?? 7200 };
+    },
+    { renewEarlyMs: RENEW_EARLY_MS },
+  );
 
   return {
     /** What dd.config needs for the page at `url`. */

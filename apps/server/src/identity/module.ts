@@ -1,5 +1,6 @@
 import fp from 'fastify-plugin';
 import type { Core } from '../core.ts';
+import { hear } from '../db/notices.ts';
 import { authPlugin } from '../plugins/auth.ts';
 import { createDingtalkClient } from './dingtalk-client.ts';
 import { createIdentityRepository } from './repository.ts';
@@ -20,8 +21,9 @@ declare module 'fastify' {
 export const identityModule = fp(
   async (app, { core }: { core: Core }) => {
     const { config } = core;
+    const repo = createIdentityRepository(core.database.db);
     const identity = createIdentityService(
-      createIdentityRepository(core.database.db),
+      repo,
       config.SESSION_TTL_HOURS * 3_600_000,
       {
         wechat:
@@ -35,16 +37,26 @@ export const identityModule = fp(
             : null,
         dingtalk:
           config.DINGTALK_APPKEY && config.DINGTALK_APPSECRET
-            ? createDingtalkClient({
-                appKey: config.DINGTALK_APPKEY,
-                appSecret: config.DINGTALK_APPSECRET,
-                agentId: config.DINGTALK_AGENT_ID ?? '',
-                corpId: config.DINGTALK_CORP_ID ?? '',
-                apiUrl: config.DINGTALK_API_URL,
-              })
+            ? createDingtalkClient(
+                {
+                  appKey: config.DINGTALK_APPKEY,
+                  appSecret: config.DINGTALK_APPSECRET,
+                  agentId: config.DINGTALK_AGENT_ID ?? '',
+                  corpId: config.DINGTALK_CORP_ID ?? '',
+                  apiUrl: config.DINGTALK_API_URL,
+                },
+                repo,
+              )
             : null,
         onProviderError: (error) => app.log.warn({ err: error }, 'messaging platform refused'),
       },
+      core.cacheMaxAgeMs,
+    );
+    // Sign-outs and ended sessions (identity's own, through another instance or the CLI) and
+    // users changed by an admin (the admin module announces them).
+    await hear(core.database, 'sessions_ended', identity.sessionsEndedElsewhere);
+    await hear(core.database, 'users_changed', (notice) =>
+      identity.usersChanged(notice?.users ?? null),
     );
     app.decorate('identity', identity);
     await app.register(authPlugin, { identity });

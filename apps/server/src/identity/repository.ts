@@ -1,4 +1,5 @@
 import type { Db } from '../db/database.ts';
+import { announce } from '../db/notices.ts';
 import type { IdentityProvider, SignedInWith } from '../db/schema/identity.ts';
 
 export const createIdentityRepository = (db: Db) => ({
@@ -40,18 +41,19 @@ export const createIdentityRepository = (db: Db) => ({
       .where('key_hash', '=', keyHash)
       .execute(),
 
+  /** Ends a session, telling the other instances in the same transaction (db/notices.ts). */
   deleteSession: (keyHash: string) =>
-    db.deleteFrom('sessions').where('key_hash', '=', keyHash).execute(),
+    db.transaction().execute(async (tx) => {
+      await tx.deleteFrom('sessions').where('key_hash', '=', keyHash).execute();
+      await announce(tx, 'sessions_ended', { session: keyHash });
+    }),
 
-  /** Ends every session of a user; returns their key hashes (their sockets close with them). */
-  deleteUserSessions: async (userId: number): Promise<string[]> => {
-    const rows = await db
-      .deleteFrom('sessions')
-      .where('user_id', '=', userId)
-      .returning('key_hash')
-      .execute();
-    return rows.map((r) => r.key_hash);
-  },
+  /** Ends every session of a user, telling the other instances in the same transaction. */
+  deleteUserSessions: (userId: number) =>
+    db.transaction().execute(async (tx) => {
+      await tx.deleteFrom('sessions').where('user_id', '=', userId).execute();
+      await announce(tx, 'sessions_ended', { user: userId });
+    }),
 
   /** Which of these sessions still exist and have not expired. */
   liveSessions: async (keyHashes: string[], now: Date): Promise<Set<string>> => {
@@ -113,6 +115,60 @@ export const createIdentityRepository = (db: Db) => ({
       .where('user_id', '=', userId)
       .where('provider', '=', provider)
       .execute(),
+
+  // A platform's once-per-application value, one row for every instance (shared-credential.ts).
+
+  readCredential: async (name: string) => {
+    const row = await db
+      .selectFrom('provider_credentials')
+      .select(['value', 'expires_at'])
+      .where('name', '=', name)
+      .executeTakeFirst();
+    return row && { value: row.value, expiresAt: row.expires_at };
+  },
+
+  /** One statement, so two instances claiming at once cannot both take it. */
+  claimCredential: async (
+    name: string,
+    claim: { now: Date; until: Date; staleBefore: Date },
+  ): Promise<boolean> => {
+    const taken = await db
+      .insertInto('provider_credentials')
+      .values({ name, refreshing_until: claim.until })
+      .onConflict((oc) =>
+        oc
+          .column('name')
+          .doUpdateSet({ refreshing_until: claim.until })
+          .where((eb) =>
+            eb.and([
+              eb('provider_credentials.expires_at', '<', claim.staleBefore),
+              eb.or([
+                eb('provider_credentials.refreshing_until', 'is', null),
+                eb('provider_credentials.refreshing_until', '<', claim.now),
+              ]),
+            ]),
+          ),
+      )
+      .returning('name')
+      .executeTakeFirst();
+    return taken !== undefined;
+  },
+
+  saveCredential: async (name: string, value: string, expiresAt: Date): Promise<void> => {
+    await db
+      .updateTable('provider_credentials')
+      .set({ value, expires_at: expiresAt, refreshing_until: null })
+      .where('name', '=', name)
+      .execute();
+  },
+
+  releaseCredential: async (name: string): Promise<void> => {
+    await db
+      .updateTable('provider_credentials')
+      .set({ refreshing_until: null })
+      .where('name', '=', name)
+      .execute();
+  },
 });
 
 export type IdentityRepository = ReturnType<typeof createIdentityRepository>;

@@ -7,7 +7,7 @@ import { sha256 } from '../shared/secrets.ts';
 import { factories, type TestUser } from '../test/factories.ts';
 import { openTestDb, type TestDb } from '../test/test-db.ts';
 import { createIdentityRepository } from './repository.ts';
-import { createIdentityService, type IdentityService } from './service.ts';
+import { createIdentityService, type IdentityService, type SessionsEnded } from './service.ts';
 import { SESSION_CACHE_MS } from './session-cache.ts';
 
 // Sessions on a real database of their own: what a keyId resolves to, sliding renewal, sign-out
@@ -101,14 +101,14 @@ describe('identity service on a real database', () => {
   it('ends a session on sign-out and tells the listeners (open sockets close with it)', async () => {
     const { keyId } = await signIn(user);
     const session = (await identity.authenticate(keyId))!;
-    const ended: string[] = [];
-    const stop = identity.onSessionEnded((hash) => ended.push(hash));
+    const ended: SessionsEnded[] = [];
+    const stop = identity.onSessionEnded((what) => ended.push(what));
     try {
       await identity.logout(session);
     } finally {
       stop();
     }
-    expect(ended).toEqual([sha256(keyId)]);
+    expect(ended).toEqual([{ session: sha256(keyId) }]);
     expect(await identity.authenticate(keyId)).toBeNull();
   });
 

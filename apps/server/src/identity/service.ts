@@ -3,6 +3,7 @@ import { identityMessages, type UserProfile } from '@linewatch/contracts/identit
 import { messages, ReplyCode } from '@linewatch/contracts/envelope';
 import { decryptPassword } from '@linewatch/contracts/password-cipher';
 import { timingSafeEqual } from 'node:crypto';
+import type { Notice } from '../db/notices.ts';
 import type { IdentityProvider, SignedInWith } from '../db/schema/identity.ts';
 import { DomainError, notSignedIn, refused } from '../http/envelope.ts';
 import { DUMMY_HASH, newToken, sha256, verifySecret } from '../shared/secrets.ts';
@@ -40,6 +41,9 @@ export interface Session {
   expiresAt: Date;
 }
 
+/** What ended: one session (its key hash), or every session of a user. */
+export type SessionsEnded = Notice<'sessions_ended'>;
+
 /** The messaging platforms this install signs in with (unset: password only). */
 export interface Providers {
   wechat?: WechatClient | null;
@@ -61,17 +65,21 @@ export const createIdentityService = (
   repo: IdentityRepository,
   sessionTtlMs: number,
   providers: Providers = {},
+  /** Tests: how long a session read is kept (SessionCache's default when unset). */
+  sessionCacheMs?: number,
 ) => {
   const perAccount = new LoginThrottle(5, FIFTEEN_MINUTES);
   const perAddress = new LoginThrottle(30, FIFTEEN_MINUTES);
   const spentCodes = new SpentCodes(CODE_LIFETIME_MS);
-  const sessionEndListeners = new Set<(keyHash: string) => void>();
+  const sessionEndListeners = new Set<(ended: SessionsEnded) => void>();
   // A session read within the last second; it cannot expire meanwhile (it is renewed with half
   // its life left).
-  const recentSessions = new SessionCache<SessionUser>();
-  const sessionEnded = (keyHash: string) => {
-    recentSessions.drop(keyHash);
-    for (const listener of sessionEndListeners) listener(keyHash);
+  const recentSessions = new SessionCache<SessionUser>(sessionCacheMs);
+  const sessionsEnded = (ended: SessionsEnded | null) => {
+    if (ended === null) recentSessions.clear();
+    else if ('session' in ended) recentSessions.drop(ended.session);
+    else recentSessions.dropWhere((user) => user.userId === ended.user);
+    if (ended) for (const listener of sessionEndListeners) listener(ended);
   };
 
   const startSession = async (userId: number, signedInWith: SignedInWith): Promise<Session> => {
@@ -194,6 +202,7 @@ export const createIdentityService = (
       const now = Date.now();
       const recent = recentSessions.get(keyHash, now);
       if (recent) return recent;
+      const mark = recentSessions.mark();
       const session = await repo.findSession(keyHash);
       if (!session || session.expires_at.getTime() <= now) return null;
       if (session.expires_at.getTime() - now < sessionTtlMs / 2) {
@@ -207,7 +216,7 @@ export const createIdentityService = (
         keyHash,
         signedInWith: session.signed_in_with,
       };
-      recentSessions.set(keyHash, user, now);
+      recentSessions.set(keyHash, user, mark, now);
       return user;
     },
 
@@ -227,25 +236,42 @@ export const createIdentityService = (
       };
     },
 
-    /** Ends the session; `unbind` also releases that messaging account from the user. */
+    /**
+     * Ends the session; `unbind` also releases that messaging account from the user. The other
+     * instances hear of it (the repository announces it with the delete) and do as this one.
+     */
     async logout(user: SessionUser, unbind: IdentityProvider | null = null): Promise<void> {
       if (unbind) await repo.unbindIdentity(user.userId, unbind);
       await repo.deleteSession(user.keyHash);
-      sessionEnded(user.keyHash);
+      sessionsEnded({ session: user.keyHash });
     },
 
-    /** Ends every session of a user (an admin disabled them): their sockets close at once. */
+    /** Ends every session of a user (disabled, new password): their sockets close at once. */
     async endUserSessions(userId: number): Promise<void> {
-      for (const keyHash of await repo.deleteUserSessions(userId)) sessionEnded(keyHash);
+      await repo.deleteUserSessions(userId);
+      sessionsEnded({ user: userId });
     },
 
-    /** A user's name or rights changed: their next request reads them anew. */
-    userChanged(userId: number): void {
-      recentSessions.dropWhere((user) => user.userId === userId);
+    /**
+     * Sessions ended through another instance or the admin CLI (db/notices.ts `sessions_ended`;
+     * null: notices may have been lost): dropped here too, and their sockets here close.
+     */
+    sessionsEndedElsewhere: (ended: SessionsEnded | null) => sessionsEnded(ended),
+
+    /**
+     * Users' name or rights changed, here or elsewhere (null: anyone's may have): their next
+     * request reads them anew.
+     */
+    usersChanged(userIds: readonly number[] | null): void {
+      if (userIds === null) recentSessions.clear();
+      else {
+        const changed = new Set(userIds);
+        recentSessions.dropWhere((user) => changed.has(user.userId));
+      }
     },
 
-    /** Called with the key hash of every session signed out (sockets close with it). */
-    onSessionEnded(listener: (keyHash: string) => void): () => void {
+    /** Called with every session, or every user's sessions, that ended (sockets close with them). */
+    onSessionEnded(listener: (ended: SessionsEnded) => void): () => void {
       sessionEndListeners.add(listener);
       return () => sessionEndListeners.delete(listener);
     },

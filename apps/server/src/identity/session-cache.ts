@@ -4,13 +4,15 @@ export const SESSION_CACHE_MS = 1000;
 /**
  * Sessions recently read, by key hash, so that a burst of requests on one session (a page's list,
  * summary and menu, refreshed every few seconds) asks the database once a second, not once a
- * request. This instance's sign-outs, disabled users and changed users drop their entries at once; a session
- * ended by another instance, or in the database directly, is honoured within SESSION_CACHE_MS
- * (sockets check sessions every 2 s, so nothing lives longer than it already did).
+ * request. Sign-outs, disabled users and changed users drop their entries at once, on this
+ * instance and, told by a notice (db/notices.ts), on the others; only a change made in the
+ * database directly waits for SESSION_CACHE_MS.
  */
 export class SessionCache<T> {
   // Insertion order is expiry order (one fixed lifetime), so stale entries sit at the front.
   #entries = new Map<string, { value: T; until: number }>();
+  /** Bumped by every drop: a read that spans one is not kept (it may predate what dropped). */
+  #generation = 0;
 
   constructor(private readonly lifetimeMs = SESSION_CACHE_MS) {}
 
@@ -19,7 +21,13 @@ export class SessionCache<T> {
     return entry && entry.until > now ? entry.value : undefined;
   }
 
-  set(keyHash: string, value: T, now = Date.now()): void {
+  /** Taken before reading from the database; `set` keeps the read only if nothing dropped since. */
+  mark(): number {
+    return this.#generation;
+  }
+
+  set(keyHash: string, value: T, mark: number, now = Date.now()): void {
+    if (mark !== this.#generation) return;
     for (const [old, entry] of this.#entries) {
       if (entry.until > now) break;
       this.#entries.delete(old);
@@ -29,12 +37,20 @@ export class SessionCache<T> {
   }
 
   drop(keyHash: string): void {
+    this.#generation++;
     this.#entries.delete(keyHash);
   }
 
   /** Forgets every entry `stale` picks (a user whose name or rights changed). */
   dropWhere(stale: (value: T) => boolean): void {
+    this.#generation++;
     for (const [keyHash, entry] of this.#entries)
       if (stale(entry.value)) this.#entries.delete(keyHash);
+  }
+
+  /** Forgets everything (notices from other instances may have been lost). */
+  clear(): void {
+    this.#generation++;
+    this.#entries.clear();
   }
 }

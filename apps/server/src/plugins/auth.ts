@@ -12,7 +12,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { WebSocket } from 'ws';
 import { forbidden, notSignedIn } from '../http/envelope.ts';
-import type { IdentityService, SessionUser } from '../identity/service.ts';
+import type { IdentityService, SessionsEnded, SessionUser } from '../identity/service.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -118,19 +118,25 @@ const REVALIDATE_CHUNK = 500;
 /**
  * Socket authentication in one place (the real-time socket now, the maintenance socket later):
  * resolves the handshake's session, and closes every socket of a session with 4405 when it ends —
- * at once on sign-out, within REVALIDATE_MS when it expires or its user is removed.
+ * at once on sign-out or when its user's sessions are ended (through any instance: identity hears
+ * the others'), within REVALIDATE_MS when it expires or ends in a way no one announced.
  */
 const createSocketAuth = (identity: IdentityService) => {
-  const bySession = new Map<string, Set<WebSocket>>();
+  const bySession = new Map<string, { userId: number; sockets: Set<WebSocket> }>();
   const open: Record<SocketKind, number> = { realtime: 0, maintenance: 0 };
 
   const closeSession = (keyHash: string) => {
-    const sockets = bySession.get(keyHash);
-    if (!sockets) return;
+    const session = bySession.get(keyHash);
+    if (!session) return;
     bySession.delete(keyHash);
-    for (const socket of sockets) socket.close(SOCKET_CLOSE.notSignedIn, 'not signed in');
+    for (const socket of session.sockets) socket.close(SOCKET_CLOSE.notSignedIn, 'not signed in');
   };
-  const unsubscribe = identity.onSessionEnded(closeSession);
+  const unsubscribe = identity.onSessionEnded((ended: SessionsEnded) => {
+    if ('session' in ended) closeSession(ended.session);
+    else
+      for (const [keyHash, session] of bySession)
+        if (session.userId === ended.user) closeSession(keyHash);
+  });
 
   let checking = false;
   const timer = setInterval(() => {
@@ -169,15 +175,16 @@ const createSocketAuth = (identity: IdentityService) => {
         socket.close(SOCKET_CLOSE.notSignedIn, 'not signed in');
         return null;
       }
-      let set = bySession.get(user.keyHash);
-      if (!set) bySession.set(user.keyHash, (set = new Set()));
-      set.add(socket);
+      let session = bySession.get(user.keyHash);
+      if (!session)
+        bySession.set(user.keyHash, (session = { userId: user.userId, sockets: new Set() }));
+      session.sockets.add(socket);
       open[kind]++;
       socket.on('close', () => {
         open[kind]--;
         const current = bySession.get(user.keyHash);
-        current?.delete(socket);
-        if (current?.size === 0) bySession.delete(user.keyHash);
+        current?.sockets.delete(socket);
+        if (current?.sockets.size === 0) bySession.delete(user.keyHash);
       });
       return user;
     },

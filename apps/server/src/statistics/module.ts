@@ -1,5 +1,6 @@
 import fp from 'fastify-plugin';
 import type { Core } from '../core.ts';
+import { announce, hear } from '../db/notices.ts';
 import { createStatisticsRepository } from './repository.ts';
 import { statisticsRoutes } from './routes.ts';
 import { createStatisticsService } from './service.ts';
@@ -8,10 +9,23 @@ import { WholeDaySums } from './whole-day-sums.ts';
 /** The device map and the statistics page: counts and figures over what a user may see. */
 export const statisticsModule = fp(
   async (app, { core }: { core: Core }) => {
-    const wholeDays = new WholeDaySums(() => core.registry.version);
-    core.live.onPastDayWritten((sn) => wholeDays.forget(sn));
+    const { db } = core.database;
+    const wholeDays = new WholeDaySums(() => core.registry.version, core.cacheMaxAgeMs);
+    // A flush of this instance wrote past days (after its commit: a notice lost in a crash
+    // leaves the others' sums stale only until their age runs out)…
+    core.live.onPastDayWritten((sns) => {
+      for (const sn of sns) wholeDays.forget(sn);
+      announce(db, 'past_days_written', { sns: [...sns] }).catch((error: unknown) =>
+        app.log.warn({ err: error }, 'telling the other instances about past days failed'),
+      );
+    });
+    // … or another instance's did.
+    await hear(core.database, 'past_days_written', (notice) => {
+      if (notice === null) wholeDays.forgetAll();
+      else for (const sn of notice.sns) wholeDays.forget(sn);
+    });
     const statistics = createStatisticsService({
-      repo: createStatisticsRepository(core.database.db),
+      repo: createStatisticsRepository(db),
       devices: app.devices,
       wholeDays,
       timeZone: core.config.TIMEZONE,

@@ -93,4 +93,22 @@ describe('whole-day sums kept between statistics requests', () => {
     await sums.read(['B'], DAYS, TODAY, db.load, 60_000);
     expect(db.asked).toHaveLength(4);
   });
+
+  it('reads every machine again when notices from other instances may have been lost', async () => {
+    const db = rollups();
+    const sums = new WholeDaySums(() => 1, 3_600_000);
+    await sums.read(['A', 'B'], DAYS, TODAY, db.load, 0);
+    await sums.read(['A', 'B'], DAYS, TODAY, db.load, 3_599_999);
+    expect(db.asked).toHaveLength(1);
+    db.stored.set('B', 25);
+    sums.forgetAll();
+    expect(producedOf(await sums.read(['A', 'B'], DAYS, TODAY, db.load, 1))).toEqual({
+      A: 10,
+      B: 25,
+    });
+    expect(db.asked).toEqual([
+      ['A', 'B'],
+      ['A', 'B'],
+    ]);
+  });
 });

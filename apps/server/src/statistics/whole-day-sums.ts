@@ -1,6 +1,6 @@
 import { emptyFigures, type Figures } from '../shared/metrics.ts';
 
-/** How long a sum is kept at most: what another instance's late replay may leave stale. */
+/** How long a sum is kept at most, when a notice of another instance's late replay was lost. */
 const MAX_AGE_MS = 60_000;
 /** Beyond this many sums the cache starts again (≈ 200 bytes each). */
 const LIMIT = 20_000;
@@ -18,9 +18,10 @@ interface Entry {
 /**
  * Each machine's sums over a run of whole past days (a statistics page's), kept so that a page
  * asked again reads no rollup: a past day only changes when a flush writes one of its minutes
- * late (`forget`, from LiveState.onPastDayWritten) or its machine is deleted and made again (the
- * device registry's version). A sum read while either happened is not kept. Another instance's
- * writes reach this one only through MAX_AGE_MS.
+ * late (`forget`: this instance's LiveState.onPastDayWritten, or another's, announced as
+ * db/notices.ts `past_days_written`; `forgetAll` when such notices may have been lost) or its
+ * machine is deleted and made again (the device registry's version). A sum read while any of
+ * these happened is not kept.
  */
 export class WholeDaySums {
   /** By SN, then by run ('first|last'). */
@@ -30,7 +31,10 @@ export class WholeDaySums {
   #generation = 0;
   #registryVersion: number;
 
-  constructor(private readonly registryVersion: () => number) {
+  constructor(
+    private readonly registryVersion: () => number,
+    private readonly maxAgeMs = MAX_AGE_MS,
+  ) {
     this.#registryVersion = registryVersion();
   }
 
@@ -45,13 +49,13 @@ export class WholeDaySums {
     load: (sns: string[]) => Promise<Map<string, Figures>>,
     now: number,
   ): Promise<Map<string, Readonly<Figures>>> {
-    if (this.registryVersion() !== this.#registryVersion) this.#clear();
+    if (this.registryVersion() !== this.#registryVersion) this.forgetAll();
     const run = `${days.first}|${days.last}`;
     const out = new Map<string, Readonly<Figures>>();
     const missing: string[] = [];
     for (const sn of sns) {
       const entry = this.#bySn.get(sn)?.get(run);
-      if (entry && now - entry.at < MAX_AGE_MS) out.set(sn, entry.figures);
+      if (entry && now - entry.at < this.maxAgeMs) out.set(sn, entry.figures);
       else missing.push(sn);
     }
     if (missing.length === 0) return out;
@@ -78,7 +82,7 @@ export class WholeDaySums {
   }
 
   #keep(sn: string, run: string, entry: Entry) {
-    if (this.#size >= LIMIT) this.#clear();
+    if (this.#size >= LIMIT) this.forgetAll();
     let runs = this.#bySn.get(sn);
     if (!runs) {
       runs = new Map();
@@ -88,7 +92,8 @@ export class WholeDaySums {
     runs.set(run, entry);
   }
 
-  #clear() {
+  /** Any machine's past days may have been written. */
+  forgetAll() {
     this.#generation++;
     this.#bySn.clear();
     this.#size = 0;

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/database.ts';
+import { announce } from '../db/notices.ts';
 
 export interface FollowSettingsRow {
   realTimeReminder: boolean;
@@ -26,45 +27,60 @@ const matching = (search: string | undefined) =>
     ? sql<boolean>`(d.sn_code ilike ${`%${escapeLike(search)}%`} or d.nick_sn_code ilike ${`%${escapeLike(search)}%`})`
     : sql<boolean>`true`;
 
+/**
+ * A change to a user's follows, and in its transaction the notice that has every other instance
+ * forget the user's list marks (devices/follow-marks.ts): it goes out exactly when the change
+ * commits.
+ */
+const changingFollows = <T>(db: Db, userId: number, write: (tx: Db) => Promise<T>): Promise<T> =>
+  db.transaction().execute(async (tx) => {
+    const result = await write(tx);
+    await announce(tx, 'follows_changed', { users: [userId] });
+    return result;
+  });
+
 export const createSubscriptionsRepository = (db: Db) => ({
   /** Follows the machines with these settings (a follow that exists takes the new settings). */
-  async upsert(userId: number, sns: string[], s: FollowSettingsRow): Promise<number> {
-    const values = {
-      real_time_reminder: s.realTimeReminder,
-      three_parameters: s.threeParameters,
-      alarm: s.alarm,
-      daily: s.daily,
-      week: s.week,
-      time_length: s.timeLength,
-    };
-    const rows = await db
-      .insertInto('user_follows')
-      .values(sns.map((sn) => ({ user_id: userId, sn_code: sn, ...values })))
-      .onConflict((oc) => oc.columns(['user_id', 'sn_code']).doUpdateSet(values))
-      .returning('id')
-      .execute();
-    return rows.length;
-  },
+  upsert: (userId: number, sns: string[], s: FollowSettingsRow): Promise<number> =>
+    changingFollows(db, userId, async (tx) => {
+      const values = {
+        real_time_reminder: s.realTimeReminder,
+        three_parameters: s.threeParameters,
+        alarm: s.alarm,
+        daily: s.daily,
+        week: s.week,
+        time_length: s.timeLength,
+      };
+      const rows = await tx
+        .insertInto('user_follows')
+        .values(sns.map((sn) => ({ user_id: userId, sn_code: sn, ...values })))
+        .onConflict((oc) => oc.columns(['user_id', 'sn_code']).doUpdateSet(values))
+        .returning('id')
+        .execute();
+      return rows.length;
+    }),
 
-  async deleteBySns(userId: number, sns: string[]): Promise<number> {
-    const rows = await db
-      .deleteFrom('user_follows')
-      .where('user_id', '=', userId)
-      .where('sn_code', 'in', sns)
-      .returning('id')
-      .execute();
-    return rows.length;
-  },
+  deleteBySns: (userId: number, sns: string[]): Promise<number> =>
+    changingFollows(db, userId, async (tx) => {
+      const rows = await tx
+        .deleteFrom('user_follows')
+        .where('user_id', '=', userId)
+        .where('sn_code', 'in', sns)
+        .returning('id')
+        .execute();
+      return rows.length;
+    }),
 
-  async deleteByIds(userId: number, ids: number[]): Promise<number> {
-    const rows = await db
-      .deleteFrom('user_follows')
-      .where('user_id', '=', userId)
-      .where('id', 'in', ids)
-      .returning('id')
-      .execute();
-    return rows.length;
-  },
+  deleteByIds: (userId: number, ids: number[]): Promise<number> =>
+    changingFollows(db, userId, async (tx) => {
+      const rows = await tx
+        .deleteFrom('user_follows')
+        .where('user_id', '=', userId)
+        .where('id', 'in', ids)
+        .returning('id')
+        .execute();
+      return rows.length;
+    }),
 
   async find(userId: number, sn: string) {
     return db

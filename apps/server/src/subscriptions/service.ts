@@ -42,7 +42,7 @@ export const createSubscriptionsService = ({ repo, devices }: SubscriptionsDeps)
       const sns = [...new Set(body.snCode)];
       await requireVisible(user, sns);
       const count = await repo.upsert(user.userId, sns, body);
-      devices.followsChanged(user.userId);
+      devices.followsChanged([user.userId]);
       return count;
     },
 
@@ -50,14 +50,14 @@ export const createSubscriptionsService = ({ repo, devices }: SubscriptionsDeps)
       const sns = [...new Set(snList)];
       await requireVisible(user, sns);
       const count = await repo.deleteBySns(user.userId, sns);
-      devices.followsChanged(user.userId);
+      devices.followsChanged([user.userId]);
       return count;
     },
 
     /** Only the user's own follows can go: ids of others' match nothing. */
     async deleteByIds(user: SessionUser, ids: number[]): Promise<number> {
       const count = await repo.deleteByIds(user.userId, ids);
-      devices.followsChanged(user.userId);
+      devices.followsChanged([user.userId]);
       return count;
     },
 

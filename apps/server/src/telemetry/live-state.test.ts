@@ -74,8 +74,8 @@ describe('LiveState', () => {
 
   it('says which machines had a past day written by a flush (their whole-day sums changed)', () => {
     const live = new LiveState(TZ);
-    const pastDays: string[] = [];
-    live.onPastDayWritten((sn) => pastDays.push(sn));
+    const pastDays: string[][] = [];
+    live.onPastDayWritten((sns) => pastDays.push([...sns]));
     const yesterday = NOW - 24 * 60 * MINUTE_MS;
     live.settle(
       [
@@ -85,7 +85,9 @@ describe('LiveState', () => {
       ],
       NOW,
     );
-    expect(pastDays).toEqual(['SN-2']);
+    expect(pastDays).toEqual([['SN-2']]);
+    live.settle([{ sn: 'SN-1', minute: NOW, observed: 5 }], NOW);
+    expect(pastDays).toHaveLength(1);
   });
 
   it('gives today’s figures, and none for a machine last heard on another day', () => {

@@ -60,7 +60,7 @@ const STATUS: Record<1 | 2 | 3, DeviceStatus> = { 1: 'standBy', 2: 'running', 3:
 export class LiveState {
   readonly #machines = new Map<string, LiveMachine>();
   readonly #listeners = new Set<(sn: string) => void>();
-  readonly #pastDayListeners = new Set<(sn: string) => void>();
+  readonly #pastDayListeners = new Set<(sns: ReadonlySet<string>) => void>();
 
   constructor(private readonly timeZone: string) {}
 
@@ -153,7 +153,7 @@ export class LiveState {
       }
     }
     for (const sn of changed) for (const listener of this.#listeners) listener(sn);
-    for (const sn of pastDays) for (const listener of this.#pastDayListeners) listener(sn);
+    if (pastDays.size > 0) for (const listener of this.#pastDayListeners) listener(pastDays);
   }
 
   /**
@@ -178,10 +178,11 @@ export class LiveState {
   }
 
   /**
-   * Called after a flush committed minutes of a day other than today for a machine (a late
-   * replay, or the last minutes of yesterday written after midnight): its whole days changed.
+   * Called after a flush committed minutes of a day other than today for some machines (a late
+   * replay, or the last minutes of yesterday written after midnight), once with all of them:
+   * their whole days changed.
    */
-  onPastDayWritten(listener: (sn: string) => void): void {
+  onPastDayWritten(listener: (sns: ReadonlySet<string>) => void): void {
     this.#pastDayListeners.add(listener);
   }
 

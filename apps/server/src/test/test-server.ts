@@ -152,11 +152,12 @@ export interface TestServer {
 /**
  * The real server in this process on a random port: embedded broker on a random port and a fresh
  * embedded database cloned from the migrated template, or DATABASE_URL (own schema) and MQTT_URL
- * when those are set. `overrides` are environment variables as the server reads them.
+ * when those are set. `overrides` are environment variables as the server reads them;
+ * `options.cacheMaxAgeMs` keeps the instance's caches that long (core.ts CoreOptions).
  */
 export const startTestServer = async (
   overrides: Record<string, string> = {},
-  options: { seed?: (db: Db) => Promise<unknown> } = {},
+  options: { seed?: (db: Db) => Promise<unknown>; cacheMaxAgeMs?: number } = {},
 ): Promise<TestServer> => {
   if (externalDatabaseUrl) await checkDatabase(externalDatabaseUrl);
   if (externalMqttUrl) await checkBroker(externalMqttUrl);
@@ -189,6 +190,7 @@ export const startTestServer = async (
     if (options.seed) template = await seedBeforeStart(loadConfig(env), template, options.seed);
     linewatch = await buildApp(loadConfig(env), {
       ...(template ? { template } : {}),
+      ...(options.cacheMaxAgeMs ? { cacheMaxAgeMs: options.cacheMaxAgeMs } : {}),
       logger: false,
     });
   } catch (error) {

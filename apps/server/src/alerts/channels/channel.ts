@@ -38,9 +38,10 @@ export const fetchJson = async <T>(url: string, init: RequestInit = {}): Promise
 };
 
 /**
- * An access token fetched from an app id and secret, kept until shortly before it expires and
- * fetched again when the API says it is no longer valid (revoked, or refreshed elsewhere: both
- * WeChat and DingTalk invalidate the previous token when another holder asks for a new one).
+ * An access token fetched from an app id and secret, kept until five minutes before it expires
+ * and fetched again when the API says it is no longer valid. Each instance keeps its own: the
+ * token endpoints used (WeChat's stable_token in normal mode, DingTalk's gettoken) answer every
+ * caller with the same token while it is valid, so one instance's fetch never voids another's.
  */
 export class TokenCache {
   #token: { value: string; expiresAt: number } | null = null;
@@ -56,7 +57,8 @@ export class TokenCache {
     if (this.#token && this.#token.expiresAt > this.now()) return this.#token.value;
     this.#pending ??= this.fetchToken()
       .then(({ token, expiresInS }) => {
-        // Five minutes early: a token used at the edge of its life fails in flight.
+        // Five minutes early: a token used at the edge of its life fails in flight, and WeChat's
+        // stable_token gives out the next token only in the last five minutes of the current.
         this.#token = {
           value: token,
           expiresAt: this.now() + Math.max(0, expiresInS - 300) * 1000,

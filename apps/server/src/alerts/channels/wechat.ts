@@ -12,23 +12,38 @@ interface WechatReply {
   errmsg?: string;
 }
 
-/** access_token invalid (40001), expired (42001), or not the latest (40014). */
+/**
+ * The token is not valid: 40001 "access_token is invalid or not latest", 40014 "不合法的
+ * access_token", 42001 "access_token expired" (WeChat's global return codes).
+ */
 const TOKEN_ERRORS = new Set([40001, 40014, 42001]);
 
 /**
- * WeChat Official Account template message (cgi-bin/message/template/send) with the access token
- * of cgi-bin/token (client_credential). client_msg_id makes WeChat drop a repeat of one delivery.
+ * WeChat Official Account template message (cgi-bin/message/template/send). client_msg_id makes
+ * WeChat drop a repeat of one delivery.
+ *
+ * The access token is one per application, and every server instance needs it. cgi-bin/token
+ * would hand each fetch a new token and void the previous one five minutes later, so one
+ * instance's fetch would break the others' sends. cgi-bin/stable_token in normal mode
+ * (force_refresh false) returns the same token to every caller while it has more than five
+ * minutes left, and a new one in its last five minutes, when the old one still works until it
+ * expires; so each instance keeps its own copy and renews it in those five minutes (TokenCache).
+ * A refused token is fetched again in normal mode, never forced: a force refresh voids the token
+ * every other instance holds, and WeChat allows 20 a day, for a leaked token.
  */
 export const wechatChannel = (o: WechatOptions, now?: () => number): Channel => {
   const tokens = new TokenCache(async () => {
-    const url = new URL('/cgi-bin/token', o.apiBase);
-    url.search = new URLSearchParams({
-      grant_type: 'client_credential',
-      appid: o.appId,
-      secret: o.appSecret,
-    }).toString();
     const reply = await fetchJson<WechatReply & { access_token?: string; expires_in?: number }>(
-      url.toString(),
+      new URL('/cgi-bin/stable_token', o.apiBase).toString(),
+      {
+        method: 'POST',
+        body: JSON.stringify({
+          grant_type: 'client_credential',
+          appid: o.appId,
+          secret: o.appSecret,
+          force_refresh: false,
+        }),
+      },
     );
     if (!reply.access_token) throw new Error(`wechat token: ${reply.errcode} ${reply.errmsg}`);
     return { token: reply.access_token, expiresInS: reply.expires_in ?? 7200 };

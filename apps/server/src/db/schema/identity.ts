@@ -10,3 +10,11 @@ export interface UserIdentitiesTable {
 }
 
 export type SignedInWith = 'password' | IdentityProvider;
+
+/** A platform's once-per-application value (migration 018), shared by every instance. */
+export interface ProviderCredentialsTable {
+  name: string;
+  value: ColumnType<string, string | undefined, string>;
+  expires_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  refreshing_until: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+}

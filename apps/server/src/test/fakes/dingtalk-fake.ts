@@ -7,17 +7,22 @@ const FAKE_DINGTALK_CORP_ID = 'ding-fake-corp';
 const FAKE_DINGTALK_AGENT_ID = '100200300';
 
 const CODE_LIFETIME_MS = 5 * 60_000;
+const TOKEN_LIFETIME_MS = 7_200_000;
 
 /**
  * DingTalk's internal-app server API (oapi.dingtalk.com) as the server meets it: gettoken,
  * get_jsapi_ticket, topapi/v2/user/getuserinfo (auth code → userid, once) and topapi/v2/user/get
  * (mobile). Refusals are HTTP 200 with DingTalk's errcodes. `POST /__fake/code {userid, mobile}`
  * hands out a requestAuthCode code, for browser tests that stub the JSAPI in another process.
+ *
+ * gettoken returns the same token while it is valid and extends it ("有效期内重复获取会返回相同
+ * 结果并自动续期"); get_jsapi_ticket hands out a new ticket on every call, the previous one
+ * overwritten, which is what DingTalk warns of when each page fetches its own.
  */
 export const startDingtalkFake = async () => {
   const users = new Map<string, { mobile: string; name: string }>();
   const codes = new Map<string, { userid: string; expiresAt: number; used: boolean }>();
-  const tokens = new Set<string>();
+  let token: { value: string; expiresAt: number } | null = null;
   let ticket: string | null = null;
   const counts = { tokens: 0, tickets: 0 };
 
@@ -44,12 +49,17 @@ export const startDingtalkFake = async () => {
       ) {
         return { json: { errcode: 40089, errmsg: '不合法的corpid或corpsecret' } };
       }
-      const token = randomBytes(16).toString('hex');
-      tokens.add(token);
       counts.tokens += 1;
-      return { json: { errcode: 0, errmsg: 'ok', access_token: token, expires_in: 7200 } };
+      if (!token || token.expiresAt <= Date.now())
+        token = { value: randomBytes(16).toString('hex'), expiresAt: 0 };
+      token.expiresAt = Date.now() + TOKEN_LIFETIME_MS;
+      return {
+        json: { errcode: 0, errmsg: 'ok', access_token: token.value, expires_in: 7200 },
+      };
     }
-    if (!tokens.has(query.get('access_token') ?? '')) return tokenRefused;
+    if (!token || query.get('access_token') !== token.value) return tokenRefused;
+    if (token.expiresAt <= Date.now())
+      return { json: { errcode: 42001, errmsg: 'access_token超时' } };
     if (method === 'GET' && path === '/get_jsapi_ticket') {
       ticket = randomBytes(20).toString('hex');
       counts.tickets += 1;

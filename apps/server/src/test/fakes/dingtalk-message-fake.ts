@@ -6,6 +6,8 @@ export interface DingtalkWorkNotice {
   msg: { msgtype: string; markdown?: { title: string; text: string } };
 }
 
+const TOKEN_LIFETIME_MS = 7_200_000;
+
 export interface DingtalkMessageFake extends FakeServer {
   /** Notices a user would see: DingTalk shows one app's same content to one user once a day. */
   notices: DingtalkWorkNotice[];
@@ -15,8 +17,10 @@ export interface DingtalkMessageFake extends FakeServer {
 /**
  * The DingTalk API as the server uses it: GET /gettoken (appkey, appsecret) and POST
  * /topapi/message/corpconversation/asyncsend_v2?access_token=…, with DingTalk's reply shapes
- * (errcode 0 and task_id; 40014 invalid token), and its rule that one app's message with the same
- * content reaches one user once a day (a repeat is answered ok, and dropped).
+ * (errcode 0 and task_id; 40014 invalid token, 42001 expired), its rule that gettoken returns
+ * the same token while it is valid, extending it ("有效期内重复获取会返回相同结果并自动续期"),
+ * and its rule that one app's message with the same content reaches one user once a day (a
+ * repeat is answered ok, and dropped).
  */
 export const startDingtalkMessageFake = async (credentials: {
   appKey: string;
@@ -24,7 +28,7 @@ export const startDingtalkMessageFake = async (credentials: {
 }): Promise<DingtalkMessageFake> => {
   const notices: DingtalkWorkNotice[] = [];
   const seen = new Set<string>();
-  let token = '';
+  let token: { value: string; expiresAt: number } | null = null;
   let tokensIssued = 0;
   let tasks = 0;
   const server = await startFakeServer(
@@ -35,13 +39,15 @@ export const startDingtalkMessageFake = async (credentials: {
           r.url.searchParams.get('appsecret') !== credentials.appSecret
         )
           return { errcode: 40089, errmsg: '不合法的corpid或corpsecret' };
-        tokensIssued++;
-        token = `dd-token-${tokensIssued}`;
-        return { errcode: 0, errmsg: 'ok', access_token: token, expires_in: 7200 };
+        if (!token || token.expiresAt <= Date.now())
+          token = { value: `dd-token-${++tokensIssued}`, expiresAt: 0 };
+        token.expiresAt = Date.now() + TOKEN_LIFETIME_MS;
+        return { errcode: 0, errmsg: 'ok', access_token: token.value, expires_in: 7200 };
       }
       if (r.url.pathname === '/topapi/message/corpconversation/asyncsend_v2') {
-        if (!token || r.url.searchParams.get('access_token') !== token)
+        if (!token || r.url.searchParams.get('access_token') !== token.value)
           return { errcode: 40014, errmsg: '不合法的access_token' };
+        if (token.expiresAt <= Date.now()) return { errcode: 42001, errmsg: 'access_token超时' };
         const notice = r.json as DingtalkWorkNotice;
         // DingTalk's day is China's (UTC+8).
         const day = new Date(Date.now() + 8 * 3_600_000).toISOString().slice(0, 10);

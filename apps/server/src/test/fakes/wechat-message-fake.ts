@@ -11,15 +11,45 @@ export interface WechatTemplateMessage {
 export interface WechatMessageFake extends FakeServer {
   /** Messages WeChat would show, one per client_msg_id (WeChat drops a repeat). */
   messages: WechatTemplateMessage[];
+  /** Access tokens handed out, by either endpoint. */
   tokensIssued(): number;
-  /** Makes the current access token invalid, as another holder refreshing it would. */
+  /** stable_token calls in force_refresh mode (WeChat allows 20 a day). */
+  forcedRefreshes(): number;
+  /** API calls refused because their access token was not, or no longer, valid. */
+  refusedForToken(): number;
+  /**
+   * Makes the stable token invalid at once, as a force refresh by another holder does (what
+   * WeChat advises when a token leaked).
+   */
   revokeToken(): void;
+  /** Moves the fake's clock on: tokens expire and overlaps end by it. */
+  advance(ms: number): void;
+}
+
+const LIFETIME_MS = 7_200_000;
+/** Both token endpoints: the old token stays valid this long once a new one is out. */
+const OVERLAP_MS = 5 * 60_000;
+const FORCE_SPACING_MS = 30_000;
+const FORCES_A_DAY = 20;
+
+interface Token {
+  value: string;
+  expiresAt: number;
+  /** Invalid from then on (replaced, or force-refreshed away). */
+  revokedAt: number;
 }
 
 /**
- * The WeChat Official Account API as the server uses it: GET /cgi-bin/token (client_credential)
- * and POST /cgi-bin/message/template/send?access_token=…, with WeChat's reply shapes and codes
- * (40013 bad appid, 40001 invalid token).
+ * The WeChat Official Account API as the server uses it, with WeChat's documented token rules
+ * (developers.weixin.qq.com, "获取接口调用凭据" and "获取稳定版接口调用凭据"):
+ * - GET /cgi-bin/token issues a new token on every call, and the previous one stops working
+ *   five minutes later ("重复获取将导致上次获取的access_token失效" … "5分钟内，新老access_token都可用");
+ * - POST /cgi-bin/stable_token, isolated from the former, returns the same token while it has
+ *   more than five minutes left (normal mode; in its last five minutes a new one, the old still
+ *   valid until it expires), and with force_refresh a new one at once, the previous invalid (at
+ *   most 20 a day, 30 s apart: "否则不会刷新");
+ * - POST /cgi-bin/message/template/send?access_token=… refuses an invalid token with 40001 and
+ *   an expired one with 42001, as WeChat's global return codes say.
  */
 export const startWechatMessageFake = async (credentials: {
   appId: string;
@@ -27,23 +57,77 @@ export const startWechatMessageFake = async (credentials: {
 }): Promise<WechatMessageFake> => {
   const messages: WechatTemplateMessage[] = [];
   const seen = new Set<string>();
-  let token = '';
-  let tokensIssued = 0;
+  const tokens = new Map<string, Token>();
+  let plain: Token | null = null;
+  let stable: Token | null = null;
+  let issued = 0;
+  let offset = 0;
+  let refused = 0;
+  const forced: number[] = [];
+  const now = () => Date.now() + offset;
+
+  const issue = (): Token => {
+    const token = {
+      value: `wx-token-${++issued}`,
+      expiresAt: now() + LIFETIME_MS,
+      revokedAt: Infinity,
+    };
+    tokens.set(token.value, token);
+    return token;
+  };
+  const answer = (token: Token) => ({
+    access_token: token.value,
+    expires_in: Math.floor((token.expiresAt - now()) / 1000),
+  });
+  const badCredentials = (appid: unknown, secret: unknown) =>
+    appid !== credentials.appId || secret !== credentials.appSecret;
+
+  const stableToken = (body: Record<string, unknown>) => {
+    if (body.grant_type !== 'client_credential')
+      return { errcode: 40002, errmsg: 'invalid grant_type' };
+    if (badCredentials(body.appid, body.secret)) return { errcode: 40013, errmsg: 'invalid appid' };
+    const t = now();
+    if (body.force_refresh === true) {
+      const today = forced.filter((at) => at > t - 86_400_000);
+      if (stable && today.length > 0 && t - today.at(-1)! < FORCE_SPACING_MS) return answer(stable);
+      if (today.length >= FORCES_A_DAY)
+        return { errcode: 45009, errmsg: 'reach max api daily quota limit' };
+      forced.push(t);
+      if (stable) stable.revokedAt = t;
+      stable = issue();
+      return answer(stable);
+    }
+    if (!stable || stable.revokedAt <= t || stable.expiresAt - t <= OVERLAP_MS) stable = issue();
+    return answer(stable);
+  };
+
   const server = await startFakeServer(
     (r) => {
       if (r.url.pathname === '/cgi-bin/token') {
-        if (
-          r.url.searchParams.get('appid') !== credentials.appId ||
-          r.url.searchParams.get('secret') !== credentials.appSecret
-        )
+        const q = r.url.searchParams;
+        if (badCredentials(q.get('appid'), q.get('secret')))
           return { errcode: 40013, errmsg: 'invalid appid' };
-        tokensIssued++;
-        token = `wx-token-${tokensIssued}`;
-        return { access_token: token, expires_in: 7200 };
+        if (plain) plain.revokedAt = Math.min(plain.revokedAt, now() + OVERLAP_MS);
+        plain = issue();
+        return answer(plain);
+      }
+      if (r.url.pathname === '/cgi-bin/stable_token') {
+        if (r.method !== 'POST') return { errcode: 43002, errmsg: 'require POST method' };
+        return stableToken((r.json ?? {}) as Record<string, unknown>);
       }
       if (r.url.pathname === '/cgi-bin/message/template/send') {
-        if (!token || r.url.searchParams.get('access_token') !== token)
-          return { errcode: 40001, errmsg: 'invalid credential, access_token is invalid' };
+        const token = tokens.get(r.url.searchParams.get('access_token') ?? '');
+        if (!token || token.revokedAt <= now()) {
+          refused++;
+          return {
+            errcode: 40001,
+            errmsg: 'invalid credential, access_token is invalid or not latest',
+          };
+        }
+        if (token.expiresAt <= now()) {
+          refused++;
+          return { errcode: 42001, errmsg: 'access_token expired' };
+        }
         const message = r.json as WechatTemplateMessage;
         const key = `${message.touser}:${message.client_msg_id ?? Math.random()}`;
         if (!seen.has(key)) {
@@ -58,9 +142,14 @@ export const startWechatMessageFake = async (credentials: {
   );
   return Object.assign(server, {
     messages,
-    tokensIssued: () => tokensIssued,
+    tokensIssued: () => issued,
+    forcedRefreshes: () => forced.length,
+    refusedForToken: () => refused,
     revokeToken: () => {
-      token = 'revoked';
+      if (stable) stable.revokedAt = now();
+    },
+    advance: (ms: number) => {
+      offset += ms;
     },
   });
 };
