@@ -14,6 +14,9 @@
  *   --server-entry apps/server/dist/main.js runs the compiled server (`npm run build:server`), as
  *   `npm start` does; a `.ts` entry runs through tsx.
  *   --memory-log /tmp/mem.jsonl logs each server thread's memory every 2 s (ingest/memory-log.mjs).
+ *   --broker-only (with MQTT_URL) starts no server: ingest/broker-echo.ts stands in its place and
+ *   only acknowledges, so the run measures the broker's own pipe for the same gateways; the
+ *   server's figure over this one is the share of the pipe it keeps (docs/benchmarks.md).
  *   --instances 2 starts that many servers on one PostgreSQL and one external broker (both
  *   DATABASE_URL and MQTT_URL must be set): they share the gateways out (docs/architecture.md,
  *   "Scale-out"), every one hears every message; the phones' sockets are spread over them.
@@ -27,6 +30,7 @@ import {
   telemetryApi,
   type HealthReply,
 } from '@linewatch/contracts/telemetry-api';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -71,8 +75,14 @@ const { values: args } = parseArgs({
      */
     queries: { type: 'boolean', default: false },
     instances: { type: 'string', default: '1' },
+    'broker-only': { type: 'boolean', default: false },
   },
 });
+const BROKER_ONLY = args['broker-only'];
+if (BROKER_ONLY && !process.env.MQTT_URL) {
+  console.error('--broker-only measures an external broker: set MQTT_URL');
+  process.exit(2);
+}
 const INSTANCES = Number(args.instances);
 if (INSTANCES > 1 && !(process.env.DATABASE_URL && process.env.MQTT_URL)) {
   console.error('--instances above 1 needs DATABASE_URL and MQTT_URL (instances share both)');
@@ -133,7 +143,7 @@ const memoryLog = args['memory-log'] ? resolve(args['memory-log']) : undefined;
 if (memoryLog)
   nodeArgs.unshift('--import', fileURLToPath(new URL('./memory-log.mjs', import.meta.url)));
 const servers = await Promise.all(
-  Array.from({ length: INSTANCES }, () =>
+  Array.from({ length: BROKER_ONLY ? 0 : INSTANCES }, () =>
     startServer({
       entry: args['server-entry'],
       env: { ...env, ...(memoryLog && { LW_MEMORY_LOG: memoryLog }) },
@@ -142,7 +152,7 @@ const servers = await Promise.all(
     }),
   ),
 );
-const { baseUrl } = servers[0]!;
+const echo = BROKER_ONLY ? await startEcho(process.env.MQTT_URL!) : null;
 const brokerUrl = process.env.MQTT_URL ?? `mqtt://127.0.0.1:${mqttPort}`;
 /** All instances' resident memory together, MB. */
 const rssMb = () =>
@@ -150,10 +160,20 @@ const rssMb = () =>
     const status = readFileSync(`/proc/${server.process.pid}/status`, 'utf8');
     return sum + Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024);
   }, 0);
+/** ingest/broker-echo.ts as a process of its own, as the server would be. */
+async function startEcho(url: string) {
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', fileURLToPath(new URL('./broker-echo.ts', import.meta.url)), url],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  await new Promise<void>((done) => child.stdout.on('data', () => done()));
+  return child;
+}
 const healthOf = async (url: string) =>
   ((await (await fetch(`${url}${telemetryApi.health.path}`)).json()) as { data: HealthReply }).data;
 // The instances share the gateways out before anything is measured.
-for (;;) {
+while (servers.length > 0) {
   const owned = await Promise.all(
     servers.map(async (s) => (await healthOf(s.baseUrl)).gatewaysOwned),
   );
@@ -162,18 +182,24 @@ for (;;) {
   await new Promise((r) => setTimeout(r, 200));
 }
 
-const login = await fetch(`${baseUrl}${identityApi.wechatBindUser.path}`, {
-  method: 'POST',
-  headers: { 'content-type': 'application/json' },
-  body: JSON.stringify({ psnCode: 'bench', passWord: encryptPassword(PASSWORD) }),
-});
-const keyId = ((await login.json()) as { data: { keyId: string } }).data.keyId;
+const baseUrl = servers[0]?.baseUrl;
+const keyId = baseUrl
+  ? (
+      (await (
+        await fetch(`${baseUrl}${identityApi.wechatBindUser.path}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ psnCode: 'bench', passWord: encryptPassword(PASSWORD) }),
+        })
+      ).json()) as { data: { keyId: string } }
+    ).data.keyId
+  : '';
 
 // Phones: sockets on machines spread over every gateway; latency = arrival - reading timestamp.
 let measuring = false;
 const latencies: number[] = [];
 const sockets = await Promise.all(
-  Array.from({ length: SOCKETS }, (_, i) => {
+  Array.from({ length: BROKER_ONLY ? 0 : SOCKETS }, (_, i) => {
     const g = i % GATEWAYS;
     const m = Math.floor(i / GATEWAYS) % MACHINES;
     // Phones behind a load balancer: spread over the instances (a session is good on each).
@@ -379,7 +405,9 @@ console.log(
       },
       serverRssMb: { peak: peakRss, end: rssMb() },
       ...(args.queries && { queriesWhileIngesting: queries }),
-      ingest: healths.length === 1 ? healths[0]!.ingest : healths.map((h) => h.ingest),
+      ...(BROKER_ONLY
+        ? { brokerOnly: true }
+        : { ingest: healths.length === 1 ? healths[0]!.ingest : healths.map((h) => h.ingest) }),
     },
     null,
     2,
@@ -389,6 +417,7 @@ console.log(
 for (const ws of sockets) ws.close();
 await Promise.all(gateways.map((gw) => gw.client.endAsync(true)));
 await Promise.all(servers.map((s) => s.stop()));
+echo?.kill();
 rmSync(dataDir, { recursive: true, force: true });
 if (process.env.DATABASE_URL) {
   const { db, close } = await openDatabase(loadConfig({ ...env, DATABASE_SCHEMA: 'public' }));
