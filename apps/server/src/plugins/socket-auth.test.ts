@@ -16,7 +16,12 @@ import { openSocket, type SocketClient } from '../test/socket.ts';
 import { waitFor } from '../test/wait.ts';
 import { factories, type TestLine, type TestUser } from '../test/factories.ts';
 import { spawnServer, SPAWNED_SERVER_TEST_TIMEOUT_MS } from '../test/server-process.ts';
-import { startTestServer, TEST_SECRET, type TestServer } from '../test/test-server.ts';
+import {
+  externalDatabaseUrl,
+  startTestServer,
+  TEST_SECRET,
+  type TestServer,
+} from '../test/test-server.ts';
 
 const LOGOUT = identityApi.wechatSignOut.path;
 
@@ -112,46 +117,51 @@ describe("a session's sockets end with it", () => {
   });
 });
 
-describe('the request log', { timeout: SPAWNED_SERVER_TEST_TIMEOUT_MS }, () => {
-  it('never holds a keyId sent in a query, a header, a cookie or a socket handshake', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'lw-log-test-'));
-    const proc = spawnServer({
-      HOST: '127.0.0.1',
-      PORT: '0',
-      MQTT_PORT: '0',
-      DATA_DIR: dataDir,
-      DEMO: '0',
-      SECRET: TEST_SECRET,
-      LOG_LEVEL: 'info',
-      WEB_DIST: join(dataDir, 'no-web-dist'),
+// Embedded database and broker only: CI's PostgreSQL + Mosquitto pass would run it unchanged.
+describe.skipIf(externalDatabaseUrl)(
+  'the request log',
+  { timeout: SPAWNED_SERVER_TEST_TIMEOUT_MS },
+  () => {
+    it('never holds a keyId sent in a query, a header, a cookie or a socket handshake', async () => {
+      const dataDir = mkdtempSync(join(tmpdir(), 'lw-log-test-'));
+      const proc = spawnServer({
+        HOST: '127.0.0.1',
+        PORT: '0',
+        MQTT_PORT: '0',
+        DATA_DIR: dataDir,
+        DEMO: '0',
+        SECRET: TEST_SECRET,
+        LOG_LEVEL: 'info',
+        WEB_DIST: join(dataDir, 'no-web-dist'),
+      });
+      try {
+        const port = await proc.listening;
+        const token = 'SeCrEtToKeN0123456789abcdefghijklmnopqrstu';
+        const base = `http://127.0.0.1:${port}`;
+        await fetch(`${base}/api/getUserInfo?keyId=${token}&x=1`, {
+          method: 'POST',
+          headers: { [KEY_ID_HEADER]: token, cookie: `${KEY_ID_COOKIE}=${token}` },
+        });
+        const socket = openSocket(
+          `ws://127.0.0.1:${port}`,
+          `${socketPaths.realtime.path('LW-X')}?keyId=${token}`,
+          {
+            protocols: [SOCKET_PROTOCOL, `${SOCKET_KEY_PROTOCOL_PREFIX}${token}`],
+          },
+        );
+        await socket.closed;
+        await waitFor(() => proc.output().match(/\/ws\/realtime\/LW-X[^"]*"/g)?.length, {
+          what: 'the socket request in the log',
+        });
+        await waitFor(() => proc.output().includes(identityApi.userInfo.path), {
+          what: 'the API request in the log',
+        });
+        expect(proc.output()).toContain('keyId=[Redacted]');
+        expect(proc.output()).not.toContain(token);
+      } finally {
+        await proc.kill('SIGTERM');
+        rmSync(dataDir, { recursive: true, force: true });
+      }
     });
-    try {
-      const port = await proc.listening;
-      const token = 'SeCrEtToKeN0123456789abcdefghijklmnopqrstu';
-      const base = `http://127.0.0.1:${port}`;
-      await fetch(`${base}/api/getUserInfo?keyId=${token}&x=1`, {
-        method: 'POST',
-        headers: { [KEY_ID_HEADER]: token, cookie: `${KEY_ID_COOKIE}=${token}` },
-      });
-      const socket = openSocket(
-        `ws://127.0.0.1:${port}`,
-        `${socketPaths.realtime.path('LW-X')}?keyId=${token}`,
-        {
-          protocols: [SOCKET_PROTOCOL, `${SOCKET_KEY_PROTOCOL_PREFIX}${token}`],
-        },
-      );
-      await socket.closed;
-      await waitFor(() => proc.output().match(/\/ws\/realtime\/LW-X[^"]*"/g)?.length, {
-        what: 'the socket request in the log',
-      });
-      await waitFor(() => proc.output().includes(identityApi.userInfo.path), {
-        what: 'the API request in the log',
-      });
-      expect(proc.output()).toContain('keyId=[Redacted]');
-      expect(proc.output()).not.toContain(token);
-    } finally {
-      await proc.kill('SIGTERM');
-      rmSync(dataDir, { recursive: true, force: true });
-    }
-  });
-});
+  },
+);
