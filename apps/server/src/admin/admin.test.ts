@@ -240,6 +240,51 @@ describe('users', () => {
     await login(server.baseUrl, 'to-disable', 'disable-me-1');
   });
 
+  it('taking a line from an operator, or moving the machine off it, closes their socket on it (4403)', async () => {
+    const line = await saveLine('收回测试线');
+    const other = await saveLine('另一条线');
+    const [kept, moved] = ['REVOKE-1', 'REVOKE-2'];
+    for (const snCode of [kept, moved])
+      expectOk(
+        await admin.post(adminApi.createMachine.path, {
+          snCode,
+          deviceName: '设备',
+          lineId: line.id,
+        }),
+      );
+    const user = await createUser({
+      psnCode: 'to-revoke',
+      name: '收回',
+      password: 'revoke-me-1',
+      lineIds: [line.id],
+    });
+    const key = await login(server.baseUrl, 'to-revoke', 'revoke-me-1');
+    const watch = async (sn: string) => {
+      const socket = openSocket(server.wsUrl, sockets.realtime.path(sn), {
+        headers: { [KEY_ID_HEADER]: key },
+      });
+      await socket.waitForMessage(() => true);
+      return socket;
+    };
+
+    const first = await watch(moved);
+    expectOk(
+      await admin.post(adminApi.updateMachine.path, {
+        snCode: moved,
+        deviceName: '设备',
+        lineId: other.id,
+      }),
+    );
+    expect((await first.closed).code).toBe(SOCKET_CLOSE.forbidden);
+
+    const second = await watch(kept);
+    expectOk(await admin.post(adminApi.updateUser.path, { id: user.id, lineIds: [other.id] }));
+    expect((await second.closed).code).toBe(SOCKET_CLOSE.forbidden);
+    // Granted again, the machine streams again: the socket was closed, not the session.
+    expectOk(await admin.post(adminApi.updateUser.path, { id: user.id, lineIds: [line.id] }));
+    (await watch(kept)).close();
+  });
+
   it('resets a password, makes an admin, and refuses to disable or demote oneself', async () => {
     const user = await createUser({
       psnCode: 'reset-me',

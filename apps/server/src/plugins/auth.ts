@@ -111,6 +111,12 @@ export const websocketOptions = {
 /** The server's sockets, as the open-socket count names them (plugins/metrics.ts). */
 export type SocketKind = 'realtime' | 'maintenance';
 
+/**
+ * Whether a socket's user may still have what it streams, asked again when that may have changed
+ * (their lines or rights, the machine's line): null to keep it, else how to close it.
+ */
+export type AccessCheck = () => Promise<{ code: number; reason: string } | null>;
+
 /** How often open sockets' sessions are checked for expiry or removal (well within 5 s). */
 const REVALIDATE_MS = 2_000;
 const REVALIDATE_CHUNK = 500;
@@ -124,6 +130,21 @@ const REVALIDATE_CHUNK = 500;
 const createSocketAuth = (identity: IdentityService) => {
   const bySession = new Map<string, { userId: number; sockets: Set<WebSocket> }>();
   const open: Record<SocketKind, number> = { realtime: 0, maintenance: 0 };
+  const checks = new Map<WebSocket, AccessCheck>();
+
+  const recheck = async (sockets: Iterable<WebSocket>) => {
+    await Promise.all(
+      [...sockets].map(async (socket) => {
+        const check = checks.get(socket);
+        if (!check) return;
+        // Fails closed: a check that cannot answer (the database is away) ends the stream; the
+        // phone reconnects in 5 s and its handshake is checked afresh.
+        const verdict = await check().catch(() => ({ code: 1011, reason: 'server error' }));
+        if (verdict && socket.readyState === socket.OPEN)
+          socket.close(verdict.code, verdict.reason);
+      }),
+    );
+  };
 
   const closeSession = (keyHash: string) => {
     const session = bySession.get(keyHash);
@@ -181,6 +202,7 @@ const createSocketAuth = (identity: IdentityService) => {
       session.sockets.add(socket);
       open[kind]++;
       socket.on('close', () => {
+        checks.delete(socket);
         open[kind]--;
         const current = bySession.get(user.keyHash);
         current?.sockets.delete(socket);
@@ -188,6 +210,23 @@ const createSocketAuth = (identity: IdentityService) => {
       });
       return user;
     },
+    /** Asks `check` again whenever what the socket's user may see may have changed. */
+    guard(socket: WebSocket, check: AccessCheck): void {
+      if (socket.readyState === socket.OPEN) checks.set(socket, check);
+    },
+    /**
+     * These users' lines or rights changed (null: anyone's may have), here, through another
+     * instance or the CLI: their guarded sockets check again, and close if refused now.
+     */
+    usersChanged(userIds: readonly number[] | null): Promise<void> {
+      const changed = userIds && new Set(userIds);
+      const sockets: WebSocket[] = [];
+      for (const session of bySession.values())
+        if (!changed || changed.has(session.userId)) sockets.push(...session.sockets);
+      return recheck(sockets);
+    },
+    /** These sockets check again (what they stream moved: a machine to another line). */
+    recheck,
     /** Signed-in sockets open now, by kind. */
     openSockets(): Readonly<Record<SocketKind, number>> {
       return open;
