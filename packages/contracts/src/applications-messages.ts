@@ -7,6 +7,7 @@ export const applicationMessages = {
   codeRequired: '请输入验证码',
   codeInvalid: '验证码错误或已过期',
   sendTooSoon: '验证码发送过于频繁，请稍后再试',
+  sendLimitReached: '验证码发送量已达上限，请稍后再试',
   codeSent: '验证码已发送',
   tooLong: '内容过长',
   submitted: '申请已提交',

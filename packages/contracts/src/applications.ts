@@ -6,13 +6,20 @@ import { text } from './primitives.ts';
 // reads it from here, beside the schemas that use it.
 export { applicationMessages };
 
-/** Verification codes: 6 digits, valid 5 minutes, 5 guesses; one send a minute, 5 an hour. */
+/**
+ * Verification codes: 6 digits, valid 5 minutes, 5 guesses; one send a minute, 5 an hour per
+ * phone; 30 an hour per sending address (a factory's Wi-Fi is one address to a server in the
+ * cloud: a shift's new hires applying together must get through) and 300 an hour for the whole
+ * site (each is a text message paid for; a sender with many addresses stops there).
+ */
 export const VERIFICATION = {
   codeLength: 6,
   ttlMs: 5 * 60_000,
   maxAttempts: 5,
   resendAfterSeconds: 60,
   maxPerHour: 5,
+  maxPerAddressPerHour: 30,
+  maxPerHourOverall: 300,
 } as const;
 
 export const mobileSchema = text()
