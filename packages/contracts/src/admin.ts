@@ -23,6 +23,7 @@ export const adminMessages = {
   badSheet: '无法读取表格，请上传 .xlsx 文件',
   emptySheet: '表格中没有机台数据',
   tooManyRows: '一次最多导入5000行',
+  sheetTooLarge: '表格内容过大或文件已损坏，无法导入（解压后不能超过32MB）',
   userExists: '该工号已存在',
   lineExists: '该产线名称已存在',
   groupExists: '该产线下已有同名产品组',
