@@ -103,9 +103,33 @@ export const socketKeyIdOf = (request: FastifyRequest): string | undefined => {
 const selectSocketProtocol = (protocols: Set<string>): string | false =>
   protocols.has(SOCKET_PROTOCOL) ? SOCKET_PROTOCOL : false;
 
+// ws's own codes for a peer that broke the protocol (a frame over maxPayload, a bad opcode,
+// invalid UTF-8…), and a connection the peer dropped.
+const CLIENT_FAULT = /^(?:WS_ERR_|ECONNRESET$|EPIPE$|ETIMEDOUT$)/;
+const warned = new WeakSet<WebSocket>();
+
+/**
+ * Errors on an open socket. A client's fault is logged once per connection as a warning
+ * without a stack — @fastify/websocket logged every oversized frame as an error with its stack,
+ * so anyone could flood the log by opening sockets — and ws closes it with the fitting code
+ * (1009 for a frame too large). Anything else is ours: an error with its stack, socket ended.
+ */
+function socketError(this: unknown, error: Error, socket: WebSocket, request: FastifyRequest) {
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string' && CLIENT_FAULT.test(code)) {
+    if (warned.has(socket)) return;
+    warned.add(socket);
+    request.log.warn({ socketError: code, reason: error.message }, 'socket closed: client fault');
+    return;
+  }
+  request.log.error({ err: error }, 'socket error');
+  socket.terminate();
+}
+
 /** @fastify/websocket's options: small client messages, the keyId never echoed as protocol. */
 export const websocketOptions = {
   options: { maxPayload: SOCKET_MAX_PAYLOAD_BYTES, handleProtocols: selectSocketProtocol },
+  errorHandler: socketError,
 };
 
 /** The server's sockets, as the open-socket count names them (plugins/metrics.ts). */
