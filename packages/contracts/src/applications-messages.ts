@@ -3,6 +3,7 @@
 export const applicationMessages = {
   nameRequired: '请输入姓名',
   psnCodeRequired: '请输入工号',
+  mobileRequired: '请输入手机号',
   mobileInvalid: '请输入正确的手机号',
   codeRequired: '请输入验证码',
   codeInvalid: '验证码错误或已过期',

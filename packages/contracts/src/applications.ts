@@ -22,7 +22,7 @@ export const VERIFICATION = {
   maxPerHourOverall: 300,
 } as const;
 
-export const mobileSchema = text()
+export const mobileSchema = text(undefined, applicationMessages.mobileRequired)
   .trim()
   .regex(/^1\d{10}$/, applicationMessages.mobileInvalid);
 
@@ -34,13 +34,16 @@ export const sendCodeReply = z.object({ retryAfterSeconds: z.number() });
 export type SendCodeReply = z.infer<typeof sendCodeReply>;
 
 export const applyForm = z.object({
-  name: text().trim().min(1, applicationMessages.nameRequired).max(32, applicationMessages.tooLong),
-  psnCode: text()
+  name: text(undefined, applicationMessages.nameRequired)
+    .trim()
+    .min(1, applicationMessages.nameRequired)
+    .max(32, applicationMessages.tooLong),
+  psnCode: text(undefined, applicationMessages.psnCodeRequired)
     .trim()
     .min(1, applicationMessages.psnCodeRequired)
     .max(32, applicationMessages.tooLong),
   mobile: mobileSchema,
-  code: text()
+  code: text(undefined, applicationMessages.codeRequired)
     .trim()
     .min(1, applicationMessages.codeRequired)
     .regex(/^\d{6}$/, applicationMessages.codeInvalid),
@@ -55,7 +58,9 @@ export const applyReply = z.object({ token: z.string() });
 export type ApplyReply = z.infer<typeof applyReply>;
 
 export const applicationProgressBody = z.object({
-  token: text().min(1, applicationMessages.notFound).max(128, applicationMessages.notFound),
+  token: text(undefined, applicationMessages.notFound)
+    .min(1, applicationMessages.notFound)
+    .max(128, applicationMessages.notFound),
 });
 export type ApplicationProgressBody = z.infer<typeof applicationProgressBody>;
 

@@ -23,6 +23,7 @@ export const facaMessages = {
   tooManyVideos: '最多上传9个视频',
   badFileName: '文件名不合法',
   noFile: '请选择要上传的文件',
+  mediaType: '请选择附件类型（图片或视频）',
   badMedia: '附件不存在或已被使用',
   uploadQuota: '未保存的附件已达200M上限，请先保存表单再上传',
   handlerCannotSee: '处理人无权查看该设备',
