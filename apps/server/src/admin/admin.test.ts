@@ -21,6 +21,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, login, loginRequest } from '../test/http.ts';
 import { factories } from '../test/factories.ts';
 import { openSocket } from '../test/socket.ts';
+import { deflateRepeated, minimalXlsx, SHEET_HEAD, SHEET_TAIL } from '../test/zip.ts';
 import { startTestServer, type TestServer } from '../test/test-server.ts';
 import { MACHINE_COLUMNS } from './sheet.ts';
 
@@ -195,6 +196,29 @@ describe('setting up a factory from nothing', () => {
     const again = expectOk(await admin.post<ImportReply>(adminApi.importMachines.path, { file }));
     expect(again).toEqual({ created: 0, updated: total });
     expect(await machineCount()).toBe(total);
+  });
+});
+
+describe('a machine sheet that is a decompression bomb', () => {
+  // The review's 206 KB file holding a 200 MB sheet was imported (issue 23); the archive checks
+  // themselves are sheet-guard.test.ts's.
+  it('is refused with the reason before it is inflated, and imports nothing', async () => {
+    const line = await saveLine('炸弹线');
+    const cell = (ref: string, value: string) =>
+      `<c r="${ref}" t="inlineStr"><is><t>${value}</t></is></c>`;
+    const rows =
+      `<row r="1">${cell('A1', 'SN码')}${cell('B1', '设备名称')}${cell('C1', '产线')}</row>` +
+      `<row r="2">${cell('A2', 'BOMB-1')}${cell('B2', '设备')}${cell('C2', line.name)}</row>`;
+    // One good machine row, then 200 MB of spaces: well-formed, and not for a server to inflate.
+    const sheet = await deflateRepeated(SHEET_HEAD + rows, ' '.repeat(1 << 20), 200, SHEET_TAIL);
+    const file = minimalXlsx({ deflated: sheet });
+    expect(file.length).toBeLessThan(400 * 1024);
+    const reply = await admin.post(adminApi.importMachines.path, { file: file.toString('base64') });
+    expect(reply.body).toMatchObject({ code: '0400', msg: adminMessages.sheetTooLarge });
+    const found = await admin.get<Page<AdminMachine>>(adminApi.machines.path, {
+      keyword: 'BOMB-1',
+    });
+    expect(found.body.data.total).toBe(0);
   });
 });
 
