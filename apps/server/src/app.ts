@@ -78,7 +78,7 @@ export const buildApp = async (config: Config, options: BuildOptions = {}): Prom
   const core = await buildCore(config, options, app.log);
   try {
     await app.register(cookie);
-    await app.register(securityPlugin);
+    await app.register(securityPlugin, { publicUrl: config.PUBLIC_URL });
     await app.register(websocket, websocketOptions);
     await app.register(webAppPlugin, { root: config.WEB_DIST ?? DEFAULT_WEB_DIST });
     await app.register(jobsPlugin, { db: core.database.db });

@@ -125,6 +125,20 @@ describe.skipIf(!externalDatabaseUrl)('caches of two instances on one PostgreSQL
     expect(await sessionCode(b, keyId)).toBe('0405');
   });
 
+  it('a line taken from a user through one closes their socket on that line’s machine on the other', async () => {
+    const { user, signIn } = await operator();
+    const keyId = await signIn(b);
+    const socket = openSocket(b.wsUrl, sockets.realtime.path(sn), {
+      headers: { [KEY_ID_HEADER]: keyId },
+    });
+    await socket.waitForMessage(() => true);
+    let closedWith: number | undefined;
+    void socket.closed.then(({ code }) => (closedWith = code));
+
+    await ok(adminOfA.post(adminApi.updateUser.path, { id: user.id, lineIds: [] }));
+    await vi.waitFor(() => expect(closedWith).toBe(SOCKET_CLOSE.forbidden), soon);
+  });
+
   it('a user edited, disabled or given a new password through one is read anew by the other', async () => {
     const { user, signIn } = await operator();
     const first = api(b.baseUrl, await signIn(b));

@@ -1,11 +1,12 @@
 import { z } from 'zod';
 import { mobileSchema } from './applications.ts';
-import { text } from './primitives.ts';
+import { text, whenMissing } from './primitives.ts';
 
 /** Administration (admins only): copy shared by the admin pages and the server. */
 export const adminMessages = {
   psnCodeRequired: '请输入工号',
   nameRequired: '请输入姓名',
+  passwordRequired: '请输入密码',
   passwordTooShort: '密码至少8位',
   tooLong: '内容过长',
   badId: '编号无效',
@@ -19,10 +20,12 @@ export const adminMessages = {
   badPercent: '百分比目标应在0到100之间',
   badInteger: '数量目标必须是不小于0的整数',
   reasonRequired: '请输入驳回原因',
+  disabledRequired: '请选择停用或启用',
   fileRequired: '请选择要导入的表格',
   badSheet: '无法读取表格，请上传 .xlsx 文件',
   emptySheet: '表格中没有机台数据',
   tooManyRows: '一次最多导入5000行',
+  sheetTooLarge: '表格内容过大或文件已损坏，无法导入（解压后不能超过32MB）',
   userExists: '该工号已存在',
   lineExists: '该产线名称已存在',
   groupExists: '该产线下已有同名产品组',
@@ -46,9 +49,11 @@ const id = z.coerce
   .int(adminMessages.badId)
   .positive(adminMessages.badId);
 const lineIds = z.array(id).max(1000, adminMessages.tooLong);
-const password = text().min(8, adminMessages.passwordTooShort).max(128, adminMessages.tooLong);
+const password = text(undefined, adminMessages.passwordRequired)
+  .min(8, adminMessages.passwordTooShort)
+  .max(128, adminMessages.tooLong);
 const label = (required: string, max = 64) =>
-  text().trim().min(1, required).max(max, adminMessages.tooLong);
+  text(undefined, required).trim().min(1, required).max(max, adminMessages.tooLong);
 const optionalLabel = (max = 64) => text().trim().max(max, adminMessages.tooLong).default('');
 
 // ---------------------------------------------------------------------------------------------
@@ -88,7 +93,10 @@ export const updateUserBody = z.object({
 });
 export type UpdateUserBody = z.input<typeof updateUserBody>;
 
-export const disableUserBody = z.object({ id, disabled: z.boolean() });
+export const disableUserBody = z.object({
+  id,
+  disabled: z.boolean(whenMissing(adminMessages.disabledRequired)),
+});
 export type DisableUserBody = z.input<typeof disableUserBody>;
 
 export const resetPasswordBody = z.object({ id, password });
@@ -265,7 +273,7 @@ export type SnBody = z.input<typeof snBody>;
 /** The .xlsx file, base64: a sheet of 5000 machines is well under a megabyte. */
 export const importBody = z.object({
   file: z
-    .string()
+    .string(whenMissing(adminMessages.fileRequired))
     .min(1, adminMessages.fileRequired)
     .max(8 * 1024 * 1024, adminMessages.tooManyRows)
     .regex(/^[A-Za-z0-9+/=]+$/, adminMessages.badSheet),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { PAGE_SIZE } from './limits.ts';
-import { calendarDate, text } from './primitives.ts';
+import { calendarDate, text, whenMissing } from './primitives.ts';
 
 export const alertMessages = {
   noDevice: '当前无选择设备',
@@ -9,6 +9,8 @@ export const alertMessages = {
   badPage: '页码必须是正整数',
   badIds: '请选择消息',
   badWebhook: '请输入以 http:// 或 https:// 开头的地址',
+  wechatRequired: '请选择是否接收微信通知',
+  dingtalkRequired: '请选择是否接收钉钉通知',
   webhookPrivate: '不能推送到内网或本机地址',
   webhookUnresolved: '无法解析该地址的域名',
   saved: '保存成功',
@@ -78,8 +80,8 @@ export const channelSettings = z.object({
 export type ChannelSettings = z.infer<typeof channelSettings>;
 
 export const saveChannelsBody = z.object({
-  wechat: z.boolean(),
-  dingtalk: z.boolean(),
+  wechat: z.boolean(whenMissing(alertMessages.wechatRequired)),
+  dingtalk: z.boolean(whenMissing(alertMessages.dingtalkRequired)),
   webhookUrl: text()
     .trim()
     .max(500, alertMessages.badWebhook)

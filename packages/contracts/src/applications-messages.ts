@@ -3,10 +3,12 @@
 export const applicationMessages = {
   nameRequired: '请输入姓名',
   psnCodeRequired: '请输入工号',
+  mobileRequired: '请输入手机号',
   mobileInvalid: '请输入正确的手机号',
   codeRequired: '请输入验证码',
   codeInvalid: '验证码错误或已过期',
   sendTooSoon: '验证码发送过于频繁，请稍后再试',
+  sendLimitReached: '验证码发送量已达上限，请稍后再试',
   codeSent: '验证码已发送',
   tooLong: '内容过长',
   submitted: '申请已提交',

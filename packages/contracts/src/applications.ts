@@ -6,16 +6,23 @@ import { text } from './primitives.ts';
 // reads it from here, beside the schemas that use it.
 export { applicationMessages };
 
-/** Verification codes: 6 digits, valid 5 minutes, 5 guesses; one send a minute, 5 an hour. */
+/**
+ * Verification codes: 6 digits, valid 5 minutes, 5 guesses; one send a minute, 5 an hour per
+ * phone; 30 an hour per sending address (a factory's Wi-Fi is one address to a server in the
+ * cloud: a shift's new hires applying together must get through) and 300 an hour for the whole
+ * site (each is a text message paid for; a sender with many addresses stops there).
+ */
 export const VERIFICATION = {
   codeLength: 6,
   ttlMs: 5 * 60_000,
   maxAttempts: 5,
   resendAfterSeconds: 60,
   maxPerHour: 5,
+  maxPerAddressPerHour: 30,
+  maxPerHourOverall: 300,
 } as const;
 
-export const mobileSchema = text()
+export const mobileSchema = text(undefined, applicationMessages.mobileRequired)
   .trim()
   .regex(/^1\d{10}$/, applicationMessages.mobileInvalid);
 
@@ -27,13 +34,16 @@ export const sendCodeReply = z.object({ retryAfterSeconds: z.number() });
 export type SendCodeReply = z.infer<typeof sendCodeReply>;
 
 export const applyForm = z.object({
-  name: text().trim().min(1, applicationMessages.nameRequired).max(32, applicationMessages.tooLong),
-  psnCode: text()
+  name: text(undefined, applicationMessages.nameRequired)
+    .trim()
+    .min(1, applicationMessages.nameRequired)
+    .max(32, applicationMessages.tooLong),
+  psnCode: text(undefined, applicationMessages.psnCodeRequired)
     .trim()
     .min(1, applicationMessages.psnCodeRequired)
     .max(32, applicationMessages.tooLong),
   mobile: mobileSchema,
-  code: text()
+  code: text(undefined, applicationMessages.codeRequired)
     .trim()
     .min(1, applicationMessages.codeRequired)
     .regex(/^\d{6}$/, applicationMessages.codeInvalid),
@@ -48,7 +58,9 @@ export const applyReply = z.object({ token: z.string() });
 export type ApplyReply = z.infer<typeof applyReply>;
 
 export const applicationProgressBody = z.object({
-  token: text().min(1, applicationMessages.notFound).max(128, applicationMessages.notFound),
+  token: text(undefined, applicationMessages.notFound)
+    .min(1, applicationMessages.notFound)
+    .max(128, applicationMessages.notFound),
 });
 export type ApplicationProgressBody = z.infer<typeof applicationProgressBody>;
 

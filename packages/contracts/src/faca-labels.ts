@@ -23,19 +23,26 @@ export const facaMessages = {
   tooManyVideos: '最多上传9个视频',
   badFileName: '文件名不合法',
   noFile: '请选择要上传的文件',
+  mediaType: '请选择附件类型（图片或视频）',
   badMedia: '附件不存在或已被使用',
+  uploadQuota: '未保存的附件已达200M上限，请先保存表单再上传',
   handlerCannotSee: '处理人无权查看该设备',
   onlyHandler: '只有处理人可以提交处理结果',
+  onlyAssigner: '只有处理人或指派人可以更改处理人',
   badPage: '页码必须是正整数',
   badId: '编号必须是正整数',
   textTooLong: '内容不能超过 500 个字',
   saved: '保存成功',
 } as const;
 
-/** Uploads (spec sections 5, 9): extensions by kind, 10 MB each, 9 each per form. */
+/**
+ * Uploads (spec sections 5, 9): extensions by kind, 10 MB each, 9 each per form; what one user
+ * may hold uploaded but not yet saved with a form (20 videos' worth).
+ */
 export const MEDIA_LIMITS = {
   maxBytes: 10 * 1024 * 1024,
   maxFiles: 9,
+  unattachedBytesPerUser: 200 * 1024 * 1024,
   pic: ['jpg', 'jpeg', 'png', 'gif', 'bmp'],
   video: ['mp4', 'qlv', 'qsv', 'ogg', 'flv', 'avi', 'wmv', 'rmvb'],
 } as const;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { PAGE_SIZE } from './limits.ts';
-import { calendarDate, text } from './primitives.ts';
+import { calendarDate, text, whenMissing } from './primitives.ts';
 import { facaMessages, MEDIA_LIMITS, CA_STATUS, DATA_FROM_MANUAL } from './faca-labels.ts';
 
 /** FACA quality questions, FA, CA and tasks (spec sections 3, 4, 5, 7). */
@@ -16,7 +16,7 @@ const id = z.coerce
 const optionalId = z.union([id, z.literal('').transform(() => undefined)]).optional();
 /** Required text: trimmed, not empty, no control characters, at most 500 characters. */
 const required = (message: string) =>
-  text(message).trim().min(1, message).max(500, facaMessages.textTooLong);
+  text(message, message).trim().min(1, message).max(500, facaMessages.textTooLong);
 const digits = (message: string, max: number) =>
   z
     .union(
@@ -109,10 +109,10 @@ export const caInfoBody = z
       .union([id, z.literal('')], { error: facaMessages.faInfoId })
       .refine((v) => v !== '', facaMessages.faInfoId),
     caDescription: required(facaMessages.caDescription),
-    handler: text(facaMessages.handler)
+    handler: text(facaMessages.handler, facaMessages.handler)
       .trim()
       .regex(/^\d{1,9}(,\d{1,9}){0,19}$/, facaMessages.handler),
-    resolvingTime: calendarDate(facaMessages.resolvingTime),
+    resolvingTime: calendarDate(facaMessages.resolvingTime, facaMessages.resolvingTime),
     caStatus: treatment.default(CA_STATUS.pending),
     ngReason: text().trim().max(500, facaMessages.textTooLong).optional(),
     caPicIds: mediaIds(facaMessages.tooManyPictures),
@@ -167,11 +167,13 @@ export const handlerListQuery = z.object({ snCode: required(facaMessages.snCode)
 export type HandlerListQuery = z.input<typeof handlerListQuery>;
 
 export const mediaQuery = z.object({
-  id: z.string().regex(/^[0-9a-f]{32}$/, facaMessages.badMedia),
+  id: z.string(whenMissing(facaMessages.badMedia)).regex(/^[0-9a-f]{32}$/, facaMessages.badMedia),
   type: mediaType.optional(),
 });
 
-export const uploadQuery = z.object({ type: mediaType });
+export const uploadQuery = z.object({
+  type: z.enum(mediaType.options, { error: facaMessages.mediaType }),
+});
 
 // ---------------------------------------------------------------------------------------------
 // Replies

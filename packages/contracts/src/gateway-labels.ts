@@ -13,6 +13,7 @@ export const gatewayMessages = {
   gatewayIpsSame: '网关的两个IP不能相同',
   incomplete: '请将数据填写完整',
   badSerial: '请输入正确的网关序列号',
+  badMessageType: '消息类型只能是绑定或解绑',
   connectionError: '连接异常',
 } as const;
 

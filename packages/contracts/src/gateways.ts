@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { gatewayMessages, IP_EXAMPLES } from './gateway-labels.ts';
 import { GATEWAY_SERIAL_LENGTH } from './limits.ts';
+import { whenMissing } from './primitives.ts';
 
 /*
  * Bind and unbind from the phone (spec sections 3, 5, 7; DESIGN.md section 6): the messages the
@@ -12,10 +13,13 @@ const DOTTED_IPV4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\
 export const isDottedIpv4 = (value: string) => DOTTED_IPV4.test(value);
 
 const ipField = (example: string) =>
-  z.string().trim().regex(DOTTED_IPV4, gatewayMessages.badIp(example));
+  z
+    .string(whenMissing(gatewayMessages.badIp(example)))
+    .trim()
+    .regex(DOTTED_IPV4, gatewayMessages.badIp(example));
 
 const snField = z
-  .string()
+  .string(whenMissing(gatewayMessages.snRequired))
   .trim()
   .min(1, gatewayMessages.snRequired)
   .max(64, gatewayMessages.snRequired)
@@ -25,7 +29,7 @@ const snField = z
 const SERIAL = /^[A-Za-z0-9]+$/;
 
 const bindSerial = z
-  .string()
+  .string(whenMissing(gatewayMessages.serialRequired))
   .trim()
   .min(1, gatewayMessages.serialRequired)
   .max(GATEWAY_SERIAL_LENGTH, gatewayMessages.serialTooLong)
@@ -39,7 +43,11 @@ export const bindForm = z
     plcIp: ipField(IP_EXAMPLES.plcIp),
     iotIp1: ipField(IP_EXAMPLES.iotIp1),
     iotIp2: ipField(IP_EXAMPLES.iotIp2),
-    plcModel: z.string().trim().min(1, gatewayMessages.plcModelRequired).max(64),
+    plcModel: z
+      .string(whenMissing(gatewayMessages.plcModelRequired))
+      .trim()
+      .min(1, gatewayMessages.plcModelRequired)
+      .max(64),
   })
   .superRefine((form, ctx) => {
     for (const field of ['iotIp1', 'iotIp2'] as const) {
@@ -54,13 +62,13 @@ export type BindForm = z.input<typeof bindForm>;
 /** Spec section 3, bind payload. keyId is carried for the spec; the socket's handshake is what the server trusts. */
 export const bindMessage = z
   .object({
-    MsgType: z.literal('bind'),
-    snCode: z.string(),
-    plcIp: z.string(),
-    iotId: z.string(),
+    MsgType: z.literal('bind', { error: gatewayMessages.badMessageType }),
+    snCode: z.string(whenMissing(gatewayMessages.snRequired)),
+    plcIp: z.string(whenMissing(gatewayMessages.badIp(IP_EXAMPLES.plcIp))),
+    iotId: z.string(whenMissing(gatewayMessages.serialRequired)),
     /** The gateway's two IPs, comma-joined. */
-    iotIp: z.string().max(64),
-    plcModel: z.string(),
+    iotIp: z.string(whenMissing(gatewayMessages.badIp(IP_EXAMPLES.iotIp1))).max(64),
+    plcModel: z.string(whenMissing(gatewayMessages.plcModelRequired)),
     keyId: z.string().max(256).optional(),
   })
   .transform((message, ctx) => {
@@ -78,8 +86,14 @@ export type BindMessage = z.input<typeof bindMessage>;
 /** Spec section 5: both required, and the serial exactly 12 characters. */
 export const unbindForm = z
   .object({
-    snCode: z.string().trim().min(1, gatewayMessages.incomplete),
-    iotId: z.string().trim().min(1, gatewayMessages.incomplete),
+    snCode: z
+      .string(whenMissing(gatewayMessages.incomplete))
+      .trim()
+      .min(1, gatewayMessages.incomplete),
+    iotId: z
+      .string(whenMissing(gatewayMessages.incomplete))
+      .trim()
+      .min(1, gatewayMessages.incomplete),
   })
   .superRefine((form, ctx) => {
     if (form.iotId.length !== GATEWAY_SERIAL_LENGTH || !SERIAL.test(form.iotId))
@@ -89,11 +103,15 @@ export const unbindForm = z
   });
 export type UnbindForm = z.input<typeof unbindForm>;
 
-export const unbindMessage = z.object({ MsgType: z.literal('unbind') }).and(unbindForm);
+export const unbindMessage = z
+  .object({ MsgType: z.literal('unbind', { error: gatewayMessages.badMessageType }) })
+  .and(unbindForm);
 export type UnbindMessage = z.input<typeof unbindMessage>;
 
 /** What the phone may send on the maintenance socket. */
-export const maintenanceMessageType = z.object({ MsgType: z.enum(['bind', 'unbind']) });
+export const maintenanceMessageType = z.object({
+  MsgType: z.enum(['bind', 'unbind'], { error: gatewayMessages.badMessageType }),
+});
 
 /** The server's answer on the maintenance socket (DESIGN.md section 6). */
 export const maintenanceReply = z.object({
@@ -126,7 +144,7 @@ export interface PlcModelOption {
 /** Admin: registering a gateway (its serial) and what the registry shows. */
 export const registerGatewayBody = z.object({
   serial: z
-    .string()
+    .string(whenMissing(gatewayMessages.serialRequired))
     .trim()
     .length(GATEWAY_SERIAL_LENGTH, gatewayMessages.badSerial)
     .regex(SERIAL, gatewayMessages.badSerial),
@@ -134,7 +152,13 @@ export const registerGatewayBody = z.object({
 });
 export type RegisterGatewayBody = z.input<typeof registerGatewayBody>;
 
-export const gatewaySerialBody = z.object({ serial: z.string().trim().min(1).max(64) });
+export const gatewaySerialBody = z.object({
+  serial: z
+    .string(whenMissing(gatewayMessages.serialRequired))
+    .trim()
+    .min(1, gatewayMessages.serialRequired)
+    .max(64, gatewayMessages.badSerial),
+});
 export type GatewaySerialBody = z.input<typeof gatewaySerialBody>;
 
 export interface GatewayRow {

@@ -6,8 +6,13 @@ export { identityMessages };
 
 /** The login form as the user fills it in (the web form validates with this). */
 export const loginFormSchema = z.object({
-  psnCode: text().trim().min(1, identityMessages.usernameRequired),
-  passWord: text().min(1, identityMessages.passwordRequired),
+  psnCode: text(undefined, identityMessages.usernameRequired)
+    .trim()
+    .min(1, identityMessages.usernameRequired),
+  passWord: text(undefined, identityMessages.passwordRequired).min(
+    1,
+    identityMessages.passwordRequired,
+  ),
 });
 export type LoginForm = z.infer<typeof loginFormSchema>;
 
@@ -55,7 +60,7 @@ export type WechatUserInfoReply = z.infer<typeof wechatUserInfoReply>;
 
 /** The page URL the JSAPI signature covers (without its #fragment). */
 export const dingtalkConfigQuery = z.object({
-  url: text()
+  url: text(undefined, identityMessages.urlRequired)
     .trim()
     .min(1, identityMessages.urlRequired)
     .max(2048)

@@ -14,10 +14,26 @@ export { isCalendarDate, primitiveMessages };
 // C0/C1 controls (NUL included) and lone surrogates, which UTF-8 cannot carry.
 const UNSAFE_TEXT = /[\p{Cc}\p{Cs}]/u;
 
-/** Text without control characters (PostgreSQL refuses NUL; the rest has no place in a label). */
-export const text = (message: string = primitiveMessages.controlCharacter) =>
-  z.string().refine((value) => !UNSAFE_TEXT.test(value), message);
+/**
+ * zod's `error` option of a required field: `message` when it is left out (undefined, or null: an
+ * empty sheet cell, a form that sent nothing), zod's own wording for a value of another type. Without
+ * it a missing field reads 无效输入：期望 string，实际接收 undefined (required-messages.test.ts).
+ */
+export const whenMissing = (message: string) => ({
+  error: (issue: { input?: unknown }) => (issue.input == null ? message : undefined),
+});
+
+/**
+ * Text without control characters (PostgreSQL refuses NUL; the rest has no place in a label);
+ * `missing`: the message when a required field is left out.
+ */
+export const text = (message: string = primitiveMessages.controlCharacter, missing?: string) =>
+  z
+    .string(missing === undefined ? undefined : whenMissing(missing))
+    .refine((value) => !UNSAFE_TEXT.test(value), message);
 
 /** A real calendar date as YYYY-MM-DD: 2026-02-30, 2025-02-29 and 0000-00-00 are refused. */
-export const calendarDate = (message: string = primitiveMessages.badDate) =>
-  z.string().refine(isCalendarDate, message);
+export const calendarDate = (message: string = primitiveMessages.badDate, missing?: string) =>
+  z
+    .string(missing === undefined ? undefined : whenMissing(missing))
+    .refine(isCalendarDate, message);

@@ -80,7 +80,7 @@ export type StatisticsReply = z.infer<typeof statisticsReply>;
 
 /** Query of getProductGroupByProductLine. */
 export const productGroupQuery = z.object({
-  productLine: text()
+  productLine: text(undefined, statisticsMessages.lineFirst)
     .trim()
     .min(1, statisticsMessages.lineFirst)
     .max(64, statisticsMessages.badFilters),

@@ -20,11 +20,18 @@ const productDataKeys = [
 ] as const;
 export type ProductDataKey = (typeof productDataKeys)[number];
 
+/** The server never shows these (a bad message closes the socket); they name what is wrong. */
+const clientMessages = {
+  sn: '请选择查阅的设备',
+  msgType: '消息类型只能是 machineFunction',
+  functionName: '功能名称只能是 machineList',
+} as const;
+
 /** What the phone sends on /ws/realtime/:snCode on open and every 30 s (spec section 7). */
 export const realtimeClientMessage = z.object({
-  SN: text().max(64),
-  MsgType: z.literal('machineFunction'),
-  machineFunctionName: z.literal('machineList'),
+  SN: text(undefined, clientMessages.sn).max(64),
+  MsgType: z.literal('machineFunction', { error: clientMessages.msgType }),
+  machineFunctionName: z.literal('machineList', { error: clientMessages.functionName }),
 });
 export type RealtimeClientMessage = z.infer<typeof realtimeClientMessage>;
 

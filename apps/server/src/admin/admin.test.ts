@@ -21,6 +21,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, login, loginRequest } from '../test/http.ts';
 import { factories } from '../test/factories.ts';
 import { openSocket } from '../test/socket.ts';
+import { deflateRepeated, minimalXlsx, SHEET_HEAD, SHEET_TAIL } from '../test/zip.ts';
 import { startTestServer, type TestServer } from '../test/test-server.ts';
 import { MACHINE_COLUMNS } from './sheet.ts';
 
@@ -198,6 +199,29 @@ describe('setting up a factory from nothing', () => {
   });
 });
 
+describe('a machine sheet that is a decompression bomb', () => {
+  // The review's 206 KB file holding a 200 MB sheet was imported (issue 23); the archive checks
+  // themselves are sheet-guard.test.ts's.
+  it('is refused with the reason before it is inflated, and imports nothing', async () => {
+    const line = await saveLine('炸弹线');
+    const cell = (ref: string, value: string) =>
+      `<c r="${ref}" t="inlineStr"><is><t>${value}</t></is></c>`;
+    const rows =
+      `<row r="1">${cell('A1', 'SN码')}${cell('B1', '设备名称')}${cell('C1', '产线')}</row>` +
+      `<row r="2">${cell('A2', 'BOMB-1')}${cell('B2', '设备')}${cell('C2', line.name)}</row>`;
+    // One good machine row, then 200 MB of spaces: well-formed, and not for a server to inflate.
+    const sheet = await deflateRepeated(SHEET_HEAD + rows, ' '.repeat(1 << 20), 200, SHEET_TAIL);
+    const file = minimalXlsx({ deflated: sheet });
+    expect(file.length).toBeLessThan(400 * 1024);
+    const reply = await admin.post(adminApi.importMachines.path, { file: file.toString('base64') });
+    expect(reply.body).toMatchObject({ code: '0400', msg: adminMessages.sheetTooLarge });
+    const found = await admin.get<Page<AdminMachine>>(adminApi.machines.path, {
+      keyword: 'BOMB-1',
+    });
+    expect(found.body.data.total).toBe(0);
+  });
+});
+
 describe('users', () => {
   it('disabling an operator ends their sessions: their open socket closes, and they cannot sign in', async () => {
     const line = await saveLine('停用测试线');
@@ -238,6 +262,51 @@ describe('users', () => {
 
     expectOk(await admin.post(adminApi.disableUser.path, { id: user.id, disabled: false }));
     await login(server.baseUrl, 'to-disable', 'disable-me-1');
+  });
+
+  it('taking a line from an operator, or moving the machine off it, closes their socket on it (4403)', async () => {
+    const line = await saveLine('收回测试线');
+    const other = await saveLine('另一条线');
+    const [kept, moved] = ['REVOKE-1', 'REVOKE-2'];
+    for (const snCode of [kept, moved])
+      expectOk(
+        await admin.post(adminApi.createMachine.path, {
+          snCode,
+          deviceName: '设备',
+          lineId: line.id,
+        }),
+      );
+    const user = await createUser({
+      psnCode: 'to-revoke',
+      name: '收回',
+      password: 'revoke-me-1',
+      lineIds: [line.id],
+    });
+    const key = await login(server.baseUrl, 'to-revoke', 'revoke-me-1');
+    const watch = async (sn: string) => {
+      const socket = openSocket(server.wsUrl, sockets.realtime.path(sn), {
+        headers: { [KEY_ID_HEADER]: key },
+      });
+      await socket.waitForMessage(() => true);
+      return socket;
+    };
+
+    const first = await watch(moved);
+    expectOk(
+      await admin.post(adminApi.updateMachine.path, {
+        snCode: moved,
+        deviceName: '设备',
+        lineId: other.id,
+      }),
+    );
+    expect((await first.closed).code).toBe(SOCKET_CLOSE.forbidden);
+
+    const second = await watch(kept);
+    expectOk(await admin.post(adminApi.updateUser.path, { id: user.id, lineIds: [other.id] }));
+    expect((await second.closed).code).toBe(SOCKET_CLOSE.forbidden);
+    // Granted again, the machine streams again: the socket was closed, not the session.
+    expectOk(await admin.post(adminApi.updateUser.path, { id: user.id, lineIds: [line.id] }));
+    (await watch(kept)).close();
   });
 
   it('resets a password, makes an admin, and refuses to disable or demote oneself', async () => {

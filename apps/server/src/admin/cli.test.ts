@@ -66,6 +66,8 @@ beforeAll(async () => {
   const bad = await writeSheet('bad.xlsx', [
     { snCode: 'XL-3', deviceName: '贴片机', line: '一线' },
     { snCode: 'XL-4', deviceName: '贴片机', line: '不存在的产线' },
+    // an empty 设备名称 cell
+    { snCode: 'XL-5', line: '一线' },
   ]);
   // A fresh non-demo install set up from the command line before the server first starts.
   server = await startTestServer(
@@ -111,6 +113,13 @@ beforeAll(async () => {
         await run(db, ['add-machine', '--sn', 'CLI-2', '--line', '二线', '--device-name', '焊机']);
         await run(db, ['delete-machine', '--sn', 'CLI-2']);
         refused.lineInUse = await refusal(db, ['delete-line', '--line', '一线']);
+        refused.noDeviceName = await refusal(db, [
+          'add-machine',
+          '--sn',
+          'CLI-8',
+          '--line',
+          '一线',
+        ]);
         refused.badTarget = await refusal(db, [
           'add-machine',
           '--sn',
@@ -214,6 +223,8 @@ describe('admin command line on a fresh install', () => {
     });
     expect(machine.group_id).not.toBeNull();
     expect(refused.badTarget).toBe(adminMessages.badPercent);
+    // Left out: the contract's own words, not zod's 无效输入：期望 string，实际接收 undefined.
+    expect(refused.noDeviceName).toBe(adminMessages.deviceNameRequired);
     expect(printed).toContain('已删除机台 CLI-2');
     expect(printed.filter((l) => l.endsWith('\t一线/总装'))).toEqual([
       'CLI-1\t冲压机\t一线/总装',
@@ -223,7 +234,9 @@ describe('admin command line on a fresh install', () => {
 
   it('imports a sheet, refuses a sheet with a bad row by its number writing nothing, and exports', async () => {
     expect(printed).toContain('导入成功：新增 2 台，更新 0 台');
-    expect(refused.badSheet).toBe('导入失败，未写入任何数据：\n第3行：产线「不存在的产线」不存在');
+    expect(refused.badSheet).toBe(
+      `导入失败，未写入任何数据：\n第3行：产线「不存在的产线」不存在\n第4行：${adminMessages.deviceNameRequired}`,
+    );
     const sns = (
       await server.linewatch.database.db.selectFrom('devices').select('sn_code').execute()
     ).map((d) => d.sn_code);

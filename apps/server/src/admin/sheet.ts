@@ -1,5 +1,6 @@
 import { adminMessages, type AdminMachine } from '@linewatch/contracts/admin';
 import ExcelJS from 'exceljs';
+import { sheetArchiveProblem } from './sheet-guard.ts';
 
 /**
  * The machine sheet (import and export share it): one column per field, Chinese headers as a
@@ -29,6 +30,16 @@ export const MACHINE_COLUMNS = [
 ] as const;
 
 export const MAX_IMPORT_ROWS = 5000;
+
+/**
+ * What exceljs may be asked to build: a row costs it about 1 KB (500,000 empty rows fit in 24 MB
+ * of XML and took it past 2 GB). Blank rows a person formatted are rows too, hence twice the rows
+ * an import takes; a dozen columns beyond the sheet's (a person's notes) are taken.
+ */
+export const MODEL_LIMITS = {
+  rows: 2 * (MAX_IMPORT_ROWS + 1),
+  cells: (MAX_IMPORT_ROWS + 1) * (MACHINE_COLUMNS.length + 12),
+};
 
 /** Columns read as numbers; every other cell is text even when Excel stored 12345 as a number. */
 const NUMERIC_KEYS: ReadonlySet<string> = new Set([
@@ -73,6 +84,9 @@ export class SheetError extends Error {}
 
 /** Reads the first worksheet; columns are found by header, so their order does not matter. */
 export const readMachineSheet = async (file: Buffer): Promise<SheetRow[]> => {
+  // Before exceljs inflates anything: a small file can inflate to gigabytes (issue 23).
+  const problem = sheetArchiveProblem(file, MODEL_LIMITS);
+  if (problem) throw new SheetError(problem);
   const workbook = new ExcelJS.Workbook();
   try {
     await workbook.xlsx.load(file as unknown as ExcelJS.Buffer);

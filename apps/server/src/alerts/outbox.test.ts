@@ -217,6 +217,21 @@ describe('outbox', () => {
     expect(mine[0]!.msg.markdown?.text.endsWith(`消息编号：lw-${id}`)).toBe(true);
   });
 
+  it('fails a delivery the guard refuses at once: no retry would change the answer', async () => {
+    await queue('拦截');
+    const local = new URL(receiver.url);
+    for (const target of [`http://localhost:${local.port}/hook`, receiver.url]) {
+      await testDb.db
+        .updateTable('outbox')
+        .set({ target, status: 'pending', attempts: 0, next_attempt_at: new Date(0) })
+        .execute();
+      const w = worker({}, [webhookChannel(SECRET, new WebhookTargets())]);
+      await w.kick();
+      await w.close();
+      expect((await outboxRows())[0]).toMatchObject({ status: 'failed', attempts: 1 });
+    }
+  });
+
   it('never connects to a webhook address the allow-list does not take', async () => {
     await queue('内网');
     const local = new URL(receiver.url);

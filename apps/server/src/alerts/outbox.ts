@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { sql } from 'kysely';
 import type { Db } from '../db/database.ts';
-import type { Channel } from './channels/channel.ts';
+import { UndeliverableError, type Channel } from './channels/channel.ts';
 
 export interface OutboxOptions {
   /** How long a claimed row is this worker's: after it (the worker died) another may take it. */
@@ -44,7 +44,8 @@ export const backoffMs = (attempts: number, base: number, max: number) =>
 /**
  * Delivers the outbox: claims due rows (FOR UPDATE SKIP LOCKED, then a lease in the row, so two
  * instances never hold one row), sends each through its channel, and marks it sent, or due
- * again after a backoff, or failed after maxAttempts. A worker that dies after the service took a
+ * again after a backoff, or failed after maxAttempts (at once when the channel says no retry can
+ * help: `UndeliverableError`). A worker that dies after the service took a
  * message but before marking it leaves the row to be sent again after the lease: the repeat
  * carries the same deliveryId, which the services use to drop it (channels/channel.ts).
  */
@@ -166,7 +167,7 @@ export class Outbox {
     } catch (error) {
       this.failures.set(row.channel, (this.failures.get(row.channel) ?? 0) + 1);
       const message = (error as Error).message.slice(0, 500);
-      const failed = row.attempts >= this.#o.maxAttempts;
+      const failed = row.attempts >= this.#o.maxAttempts || error instanceof UndeliverableError;
       if (failed) this.log.warn({ outbox: row.id, err: message }, 'notification not delivered');
       await this.db
         .updateTable('outbox')

@@ -134,6 +134,13 @@ describe('verification codes', () => {
   it('allows one code a minute and five an hour per phone', async () => {
     const mobile = newMobile();
     await codeSentTo(mobile);
+    // Counted against the address that asked too (send-code-limits.test.ts).
+    const sent = await server.linewatch.database.db
+      .selectFrom('verification_codes')
+      .select('address')
+      .where('mobile', '=', mobile)
+      .execute();
+    expect(sent).toEqual([{ address: '127.0.0.1' }]);
     const soon = await phone().post(applicationsApi.sendCode.path, { mobile });
     expect(soon.status).toBe(409);
     expect(soon.body).toMatchObject({ code: '0410', msg: applicationMessages.sendTooSoon });

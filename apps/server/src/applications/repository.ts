@@ -14,10 +14,27 @@ const repositoryOn = (db: Db) => ({
     return rows.map((r) => r.created_at);
   },
 
-  insertCode: (mobile: string, codeHash: string, expiresAt: Date) =>
+  /** How many codes were sent since `since`, and the oldest of them (when a slot frees). */
+  countSince: async (
+    since: Date,
+    address?: string,
+  ): Promise<{ count: number; oldest: Date | null }> => {
+    let q = db
+      .selectFrom('verification_codes')
+      .select([
+        sql<number>`count(*)::int`.as('count'),
+        sql<Date | null>`min(created_at)`.as('oldest'),
+      ])
+      .where('created_at', '>', since);
+    if (address !== undefined) q = q.where('address', '=', address);
+    const row = await q.executeTakeFirstOrThrow();
+    return { count: row.count, oldest: row.oldest && new Date(row.oldest) };
+  },
+
+  insertCode: (mobile: string, address: string, codeHash: string, expiresAt: Date) =>
     db
       .insertInto('verification_codes')
-      .values({ mobile, code_hash: codeHash, expires_at: expiresAt })
+      .values({ mobile, address, code_hash: codeHash, expires_at: expiresAt })
       .execute(),
 
   /** The newest code of a phone that is still usable: unused, unexpired, guesses left. */
@@ -95,13 +112,32 @@ export type ApplicationsRepository = ReturnType<typeof repositoryOn> & {
     mobile: string,
     work: (repo: ApplicationsRepository) => Promise<T>,
   ): Promise<T>;
+  /**
+   * `withPhoneLocked` that also holds the sending lock, one for the whole database: the counts
+   * per address and overall, and the insert, are one step for every instance. Sends are rare
+   * and the lock is held for two counts and an insert, never for the text message itself.
+   */
+  withSendingLocked<T>(
+    mobile: string,
+    work: (repo: ApplicationsRepository) => Promise<T>,
+  ): Promise<T>;
 };
+
+const lock = (tx: Db, key: string) =>
+  sql`SELECT pg_advisory_xact_lock(hashtextextended(${key}, 0))`.execute(tx);
 
 export const createApplicationsRepository = (db: Db): ApplicationsRepository => ({
   ...repositoryOn(db),
   withPhoneLocked: (mobile, work) =>
     db.transaction().execute(async (tx) => {
-      await sql`SELECT pg_advisory_xact_lock(hashtextextended(${`sms:${mobile}`}, 0))`.execute(tx);
+      await lock(tx, `sms:${mobile}`);
+      return work(createApplicationsRepository(tx));
+    }),
+  withSendingLocked: (mobile, work) =>
+    db.transaction().execute(async (tx) => {
+      // Always this order (apply takes only the phone's): no two transactions wait on each other.
+      await lock(tx, 'sms:sending');
+      await lock(tx, `sms:${mobile}`);
       return work(createApplicationsRepository(tx));
     }),
 });

@@ -25,7 +25,10 @@ export const applicationsRoutes: FastifyPluginAsyncZod<{
       schema: { body: sendCodeBody, response: { 200: envelopeSchema(sendCodeReply) } },
     },
     async (request) =>
-      ok(await applications.sendCode(request.body.mobile), applicationMessages.codeSent),
+      ok(
+        await applications.sendCode(request.body.mobile, request.ip),
+        applicationMessages.codeSent,
+      ),
   );
 
   app.post(

@@ -5,6 +5,7 @@ import {
   type ApplyForm,
 } from '@linewatch/contracts/applications';
 import { ReplyCode } from '@linewatch/contracts/envelope';
+import ipaddr from 'ipaddr.js';
 import { randomInt } from 'node:crypto';
 import { DomainError, refused } from '../http/envelope.ts';
 import { newToken, sha256 } from '../shared/secrets.ts';
@@ -20,31 +21,71 @@ export const maskMobile = (mobile: string) =>
 // The phone is part of the hash, so one code cannot be replayed for another phone.
 const codeHash = (mobile: string, code: string) => sha256(`${mobile}:${code}`);
 
-export const createApplicationsService = (repo: ApplicationsRepository, sms: SmsChannel) => ({
+/**
+ * The sender an address stands for: an IPv4 address (also one written as IPv4-mapped IPv6), or
+ * the /64 of an IPv6 one — a subscriber is given a whole /64 and may use any address in it.
+ */
+export const addressKey = (address: string): string => {
+  if (!ipaddr.isValid(address)) return address;
+  const parsed = ipaddr.process(address);
+  if (parsed.kind() === 'ipv4') return parsed.toString();
+  const parts = (parsed as ipaddr.IPv6).parts.slice(0, 4);
+  return `${parts.map((p) => p.toString(16)).join(':')}::/64`;
+};
+
+export interface SendLimits {
+  maxPerAddressPerHour: number;
+  maxPerHourOverall: number;
+}
+
+const secondsUntil = (time: number, now: Date) =>
+  Math.max(Math.ceil((time - now.getTime()) / 1000), 0);
+
+export const createApplicationsService = (
+  repo: ApplicationsRepository,
+  sms: SmsChannel,
+  limits: SendLimits = VERIFICATION,
+) => ({
   /**
-   * Sends a code unless this phone had one within a minute or five within the hour. The count
-   * and the new code's row are written under the phone's lock, so two server instances cannot
-   * both let a sixth code through.
+   * Sends a code unless this phone had one within a minute or five within the hour, its address
+   * asked for `maxPerAddressPerHour` within the hour, or the site sent `maxPerHourOverall`.
+   * Counted in the database, where the codes are, under one lock: a limit in each instance's
+   * memory would let N instances send N times as many.
    */
-  async sendCode(mobile: string, now = new Date()): Promise<{ retryAfterSeconds: number }> {
+  async sendCode(
+    mobile: string,
+    address: string,
+    now = new Date(),
+  ): Promise<{ retryAfterSeconds: number }> {
     const code = String(randomInt(0, 10 ** VERIFICATION.codeLength)).padStart(
       VERIFICATION.codeLength,
       '0',
     );
-    await repo.withPhoneLocked(mobile, async (r) => {
-      const sent = await r.sentSince(mobile, new Date(now.getTime() - HOUR));
+    const sender = addressKey(address);
+    const hourAgo = new Date(now.getTime() - HOUR);
+    await repo.withSendingLocked(mobile, async (r) => {
+      const sent = await r.sentSince(mobile, hourAgo);
       const wait = sent[0]
-        ? Math.ceil(
-            (sent[0].getTime() + VERIFICATION.resendAfterSeconds * 1000 - now.getTime()) / 1000,
-          )
+        ? secondsUntil(sent[0].getTime() + VERIFICATION.resendAfterSeconds * 1000, now)
         : 0;
       if (wait > 0 || sent.length >= VERIFICATION.maxPerHour) {
         throw new DomainError(ReplyCode.refused, applicationMessages.sendTooSoon, {
-          retryAfterSeconds: Math.max(wait, 0),
+          retryAfterSeconds: wait,
         });
       }
+      const fromAddress = await r.countSince(hourAgo, sender);
+      if (fromAddress.count >= limits.maxPerAddressPerHour)
+        throw new DomainError(ReplyCode.refused, applicationMessages.sendTooSoon, {
+          retryAfterSeconds: secondsUntil((fromAddress.oldest?.getTime() ?? 0) + HOUR, now),
+        });
+      const overall = await r.countSince(hourAgo);
+      if (overall.count >= limits.maxPerHourOverall)
+        throw new DomainError(ReplyCode.refused, applicationMessages.sendLimitReached, {
+          retryAfterSeconds: secondsUntil((overall.oldest?.getTime() ?? 0) + HOUR, now),
+        });
       await r.insertCode(
         mobile,
+        sender,
         codeHash(mobile, code),
         new Date(now.getTime() + VERIFICATION.ttlMs),
       );

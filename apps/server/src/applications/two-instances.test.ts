@@ -122,7 +122,7 @@ describe('two applications services (two instances’ state) on one database', (
     const [one, two] = [instance(), instance()];
     const mobile = newMobile();
     const sends = await Promise.allSettled(
-      [one, two, one, two].map((i) => i.service.sendCode(mobile)),
+      [one, two, one, two].map((i) => i.service.sendCode(mobile, '127.0.0.1')),
     );
     expect(sends.filter((s) => s.status === 'fulfilled')).toHaveLength(1);
     for (const s of sends)
@@ -144,7 +144,7 @@ describe('two applications services (two instances’ state) on one database', (
     );
 
     const other = newMobile();
-    await two.service.sendCode(other);
+    await two.service.sendCode(other, '127.0.0.1');
     const good = codeIn(await one.sms.recent(), other);
     await one.service.apply({ name: '王五', psnCode: `E2T${seq}`, mobile: other, code: good });
     await expect(

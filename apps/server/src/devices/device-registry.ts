@@ -47,6 +47,7 @@ export class DeviceRegistry {
 
   #reloading: Promise<void> | null = null;
   #again = false;
+  readonly #reloadListeners = new Set<(before: ReadonlyMap<string, DeviceInfo>) => void>();
 
   constructor(private readonly db: Db) {}
 
@@ -133,9 +134,17 @@ export class DeviceRegistry {
       if (line?.id === device.lineId) line.machines.push(device);
       else lines.push({ id: device.lineId, name: device.lineName, machines: [device] });
     }
+    const before = this.#devices;
     this.#devices = devices;
     this.#lines = lines;
     this.#version++;
+    for (const listener of this.#reloadListeners) listener(before);
+  }
+
+  /** Called after every reload with the machines as they were before it (a machine moved). */
+  onReload(listener: (before: ReadonlyMap<string, DeviceInfo>) => void): () => void {
+    this.#reloadListeners.add(listener);
+    return () => this.#reloadListeners.delete(listener);
   }
 
   get(sn: string): DeviceInfo | undefined {

@@ -54,6 +54,20 @@ export const createDevicesRepository = (db: Db) => ({
     return rows.map((r) => r.line_id);
   },
 
+  /**
+   * The lines a user may see as the database says now, admin flag included (a socket's session
+   * carries the flag as it was at the handshake); none for a user who is gone.
+   */
+  async currentLineIds(userId: number): Promise<number[] | null> {
+    const user = await db
+      .selectFrom('users')
+      .select('is_admin')
+      .where('id', '=', userId)
+      .executeTakeFirst();
+    if (!user) return [];
+    return this.visibleLineIds(userId, user.is_admin);
+  },
+
   async countDevices(filter: DeviceFilter): Promise<number> {
     const row = await filtered(db, filter)
       .select(sql<number>`count(*)::int`.as('n'))

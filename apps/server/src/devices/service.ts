@@ -113,6 +113,19 @@ export const createDevicesService = ({
     },
 
     /**
+     * `checkMachine` for a socket already open, as the user's rights are now (their lines and
+     * admin flag read afresh): asked again when those, or the machine's line, changed.
+     */
+    async checkMachineAgain(userId: number, sn: string): Promise<MachineCheck> {
+      const device = registry.get(sn);
+      if (!device) return { ok: false, reason: 'unknown' };
+      const lines = await repo.currentLineIds(userId);
+      if (lines !== null && !lines.includes(device.lineId))
+        return { ok: false, reason: 'forbidden' };
+      return { ok: true, device };
+    },
+
+    /**
      * A page of the machines the user may see, narrowed to a product line and group, in the
      * lists' order (line, then SN), and how many there are: from the device registry.
      */

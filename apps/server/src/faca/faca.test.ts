@@ -9,7 +9,7 @@ import {
 import { facaMessages } from '@linewatch/contracts/faca-labels';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, login } from '../test/http.ts';
-import { factories, type TestUser } from '../test/factories.ts';
+import { factories, type TestLine, type TestUser } from '../test/factories.ts';
 import { startTestServer, type TestServer } from '../test/test-server.ts';
 
 let server: TestServer;
@@ -20,11 +20,13 @@ let handlerApi: ReturnType<typeof api>;
 let outsider: ReturnType<typeof api>;
 let handler: TestUser;
 let qualityUser: TestUser;
+let snLine: TestLine;
 
 beforeAll(async () => {
   server = await startTestServer();
   const make = factories(server.linewatch);
   const line = await make.createLine();
+  snLine = line;
   const otherLine = await make.createLine();
   sn = await make.createDevice({ line });
   otherSn = await make.createDevice({ line: otherLine });
@@ -247,6 +249,73 @@ describe('FA, CA and the task', () => {
     expect(completed.body.data.content).toContainEqual(
       expect.objectContaining({ caId, taskStatus: 1, treatment: 2 }),
     );
+  });
+});
+
+describe('who may give a CA its result and its handlers', () => {
+  it('refuses a bystander who names themselves handler and sets the result in one save', async () => {
+    const make = factories(server.linewatch);
+    const bystander = await make.createUser({ lines: [snLine] });
+    const admin = await make.createUser({ isAdmin: true });
+    const as = async (u: TestUser) =>
+      api(server.baseUrl, await login(server.baseUrl, u.psnCode, u.password));
+    const bystanderApi = await as(bystander);
+    const id = await saveQuestion();
+    const faId = await saveFa(id);
+    const caId = (await quality.post<{ id: number }>(facaApi.addOrUpdateCaInfo.path, ca(id, faId)))
+      .body.data.id;
+    const current = async () => (await byId(quality, id)).body.data.faInfos[0]!.caInfos[0]!;
+
+    // The takeover in one save: the handlers the request names are not who may give a result.
+    const takeover = await bystanderApi.post(
+      facaApi.addOrUpdateCaInfo.path,
+      ca(id, faId, { id: caId, handler: String(bystander.id), caStatus: 1 }),
+    );
+    expect(takeover.body).toMatchObject({ code: '0403', msg: facaMessages.onlyHandler });
+    // Nor in two: changing the handlers is the handlers', the assigner's or an admin's.
+    const reassign = await bystanderApi.post(
+      facaApi.addOrUpdateCaInfo.path,
+      ca(id, faId, { id: caId, handler: String(bystander.id) }),
+    );
+    expect(reassign.body).toMatchObject({ code: '0403', msg: facaMessages.onlyAssigner });
+    expect(await current()).toMatchObject({ handler: String(handler.id), caStatus: 0 });
+    // Anyone who sees the question may still improve the action's wording.
+    const wording = await bystanderApi.post(
+      facaApi.addOrUpdateCaInfo.path,
+      ca(id, faId, { id: caId, caDescription: '更换温控模块并校准' }),
+    );
+    expect(wording.body.code).toBe('0000');
+
+    // The handler hands the task over and may give the result in that save.
+    const handOver = await handlerApi.post(
+      facaApi.addOrUpdateCaInfo.path,
+      ca(id, faId, { id: caId, handler: `${handler.id},${bystander.id}`, caStatus: 1 }),
+    );
+    expect(handOver.body.code).toBe('0000');
+    // The one who assigned it may reassign it.
+    const back = await quality.post(
+      facaApi.addOrUpdateCaInfo.path,
+      ca(id, faId, { id: caId, handler: String(handler.id), caStatus: 1 }),
+    );
+    expect(back.body.code).toBe('0000');
+    expect(await current()).toMatchObject({ handler: String(handler.id), caStatus: 1 });
+    // The bystander is no handler any more: no result, by the form or the task page.
+    const late = await bystanderApi.post(facaApi.submitTask.path, {
+      caId,
+      treatment: 2,
+      ngReason: '抢答',
+    });
+    expect(late.body).toMatchObject({ code: '0403', msg: facaMessages.onlyHandler });
+    // An admin may give a result (someone has to when the handler cannot).
+    const byAdmin = await (
+      await as(admin)
+    ).post(facaApi.submitTask.path, {
+      caId,
+      treatment: 2,
+      ngReason: '备件未到',
+    });
+    expect(byAdmin.body.code).toBe('0000');
+    expect(await current()).toMatchObject({ caStatus: 2, ngReason: '备件未到' });
   });
 });
 

@@ -90,6 +90,33 @@ export const createFacaService = (deps: FacaDeps) => {
       return { content, totalElements };
     };
 
+  /**
+   * The rules of an edit of an existing CA, by what it changes. Its result (status, NG reason)
+   * is its current handlers' to give, or an admin's — never the handlers the request names, or
+   * anyone could name themselves and answer in one save. Its handlers are changed by a current
+   * handler (handing it over), its assigner or an admin; a CA whose handlers have all left may
+   * be taken up by anyone who sees the question, or it would wait for an admin. The rest (the
+   * action's wording, due date, pictures) is anyone's who sees the question, as before.
+   */
+  const checkCaEdit = async (
+    user: SessionUser,
+    before: NonNullable<Awaited<ReturnType<FacaRepository['findCa']>>>,
+    handlerIds: readonly number[],
+    status: number,
+    ngReason: string,
+  ) => {
+    if (user.isAdmin) return;
+    const isHandler = before.handler_ids.includes(user.userId);
+    if ((status !== before.status || ngReason !== before.ng_reason) && !isHandler)
+      throw new DomainError(ReplyCode.forbidden, facaMessages.onlyHandler);
+    const same =
+      handlerIds.length === before.handler_ids.length &&
+      handlerIds.every((h) => before.handler_ids.includes(h));
+    if (same || isHandler || before.created_by === user.userId) return;
+    if ((await repo.userNames(before.handler_ids)).size > 0)
+      throw new DomainError(ReplyCode.forbidden, facaMessages.onlyAssigner);
+  };
+
   const attachAll = async (
     tx: Executor,
     user: SessionUser,
@@ -191,9 +218,11 @@ export const createFacaService = (deps: FacaDeps) => {
       const allowed = new Set((await repo.usersOfLine(device.lineId)).map((u) => u.id));
       if (!handlerIds.every((h) => allowed.has(h)))
         throw badInput(facaMessages.handlerCannotSee, 'handler');
-      // The result of a task is its handlers' to give (the task page), here as there.
       const status = body.caStatus;
-      if (status !== (before?.status ?? CA_STATUS.pending) && !handlerIds.includes(user.userId))
+      const ngReason = status === CA_STATUS.ng ? (body.ngReason ?? '') : '';
+      if (before) await checkCaEdit(user, before, handlerIds, status, ngReason);
+      else if (status !== CA_STATUS.pending && !user.isAdmin && !handlerIds.includes(user.userId))
+        // A new CA has no handlers yet: its creator gives a result only as one of those it names.
         throw new DomainError(ReplyCode.forbidden, facaMessages.onlyHandler);
 
       const row = {
@@ -202,7 +231,7 @@ export const createFacaService = (deps: FacaDeps) => {
         handler_ids: handlerIds,
         resolving_time: body.resolvingTime,
         status,
-        ng_reason: status === CA_STATUS.ng ? (body.ngReason ?? '') : '',
+        ng_reason: ngReason,
         pic_ids: body.caPicIds,
         video_ids: body.caVideoIds,
         update_user: whoOf(user),
@@ -213,7 +242,9 @@ export const createFacaService = (deps: FacaDeps) => {
         let seq = before?.seq ?? 0;
         if (id === undefined || before?.fa_id !== fa.id) seq = await repo.nextCaSeq(tx, fa.id);
         if (id === undefined) {
-          id = (await repo.insertCa(tx, { ...row, seq, faca_id: question.id })).id;
+          id = (
+            await repo.insertCa(tx, { ...row, seq, faca_id: question.id, created_by: user.userId })
+          ).id;
         } else await repo.updateCa(tx, id, { ...row, seq });
         await attachAll(tx, user, question.id, body.caPicIds, body.caVideoIds);
         // Newly named handlers hear of it, in this transaction (committed with the CA or not at all).
@@ -277,7 +308,7 @@ export const createFacaService = (deps: FacaDeps) => {
       const ca = await repo.findCa(body.caId);
       if (!ca) throw notFound();
       await requireQuestion(user, ca.faca_id);
-      if (!ca.handler_ids.includes(user.userId))
+      if (!user.isAdmin && !ca.handler_ids.includes(user.userId))
         throw new DomainError(ReplyCode.forbidden, facaMessages.onlyHandler);
       return db.transaction().execute(async (tx) => {
         await repo.updateCa(tx, ca.id, {

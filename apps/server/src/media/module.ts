@@ -20,7 +20,15 @@ export const mediaModule = fp(
       canSeeMachine: async (user, sn) => (await app.checkMachine(user, sn)).ok,
     });
     app.decorate('media', media);
+    app.jobs.every({
+      name: 'media.cleanup',
+      everyMs: 3_600_000,
+      run: async () => {
+        const removed = await media.cleanUp();
+        if (removed.files + removed.staging > 0) app.log.info({ removed }, 'uploads cleaned up');
+      },
+    });
     await app.register(mediaRoutes, { media });
   },
-  { name: 'media', dependencies: ['identity', 'visibility'] },
+  { name: 'media', dependencies: ['identity', 'visibility', 'jobs'] },
 );

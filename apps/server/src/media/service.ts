@@ -24,6 +24,13 @@ export class MediaTooLarge extends DomainError {
 const badInput = (message: string, path = 'file') =>
   new DomainError(ReplyCode.badInput, message, { errors: [{ path, message }] });
 
+/** An upload no form saved is kept this long (a person may take a while to fill one in). */
+const UNATTACHED_KEPT_MS = 24 * 3_600_000;
+/** A staging file untouched this long belongs to no upload in progress (10 MB takes minutes). */
+const STAGING_KEPT_MS = 3_600_000;
+
+const quotaReached = () => new DomainError(ReplyCode.refused, facaMessages.uploadQuota);
+
 const messagesOf = (kind: MediaType) =>
   kind === 'pic'
     ? {
@@ -121,6 +128,11 @@ export const createMediaService = ({ repo, storage, canSeeMachine }: MediaDeps) 
       parts: AsyncIterable<MultipartFile>,
     ): Promise<MediaRef[]> {
       const staged: Staged[] = [];
+      // Checked before a byte is taken and again with what this request brought: two requests
+      // at once can pass the first check together, so the bound is the quota plus a request.
+      const held = await repo.unattachedBytes(user.userId);
+      const overQuota = (more: number) => held + more > MEDIA_LIMITS.unattachedBytesPerUser;
+      if (overQuota(1)) throw quotaReached();
       try {
         let count = 0;
         for await (const part of parts) {
@@ -129,6 +141,7 @@ export const createMediaService = ({ repo, storage, canSeeMachine }: MediaDeps) 
           await receive(part, kind, staged);
         }
         if (count === 0) throw badInput(facaMessages.noFile);
+        if (overQuota(staged.reduce((sum, s) => sum + s.size, 0))) throw quotaReached();
         for (const s of staged) {
           await storage.commit(s.path, s.id);
           if (s.thumbPath) await storage.commit(s.thumbPath, `${s.id}.thumb`);
@@ -157,6 +170,21 @@ export const createMediaService = ({ repo, storage, canSeeMachine }: MediaDeps) 
         throw error;
       }
       return staged.map((s) => mediaRef(s.id, kind));
+    },
+
+    /**
+     * Deletes uploads no form saved within a day, and files of questions that are gone, then
+     * staging files untouched for an hour (a server killed mid-upload left them). The rows go
+     * first: a file whose removal fails is only disk, never a row naming a missing file.
+     */
+    async cleanUp(now = Date.now()): Promise<{ files: number; staging: number }> {
+      const gone = await repo.deleteStale(new Date(now - UNATTACHED_KEPT_MS));
+      for (const row of gone) {
+        await storage.remove(row.id);
+        if (row.has_thumb) await storage.remove(`${row.id}.thumb`);
+      }
+      const staging = await storage.sweepStaging(STAGING_KEPT_MS, now);
+      return { files: gone.length, staging };
     },
 
     /**

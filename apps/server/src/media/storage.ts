@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream, type ReadStream, type WriteStream } from 'node:fs';
-import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 
 /**
@@ -21,6 +21,11 @@ export interface MediaStorage {
   /** The stored file, or null when there is none. */
   open(key: string): Promise<{ stream: ReadStream; size: number } | null>;
   remove(key: string): Promise<void>;
+  /**
+   * Removes staging files untouched for `olderThanMs` (a server killed mid-upload left them;
+   * an upload in progress keeps writing its own), answering how many.
+   */
+  sweepStaging(olderThanMs: number, now?: number): Promise<number>;
 }
 
 const KEY = /^[0-9a-f]{32}(\.thumb)?$/;
@@ -56,5 +61,24 @@ export const createDiskStorage = (dataDir: string): MediaStorage => {
       }
     },
     remove: (key) => rm(fileOf(key), { force: true }),
+    async sweepStaging(olderThanMs, now = Date.now()) {
+      let names: string[];
+      try {
+        names = await readdir(tmp);
+      } catch {
+        return 0;
+      }
+      let removed = 0;
+      for (const name of names) {
+        const path = join(tmp, name);
+        // Gone meanwhile (committed or discarded by the upload that owns it): nothing to do.
+        const info = await stat(path).catch(() => null);
+        if (info?.isFile() && now - info.mtimeMs > olderThanMs) {
+          await rm(path, { force: true });
+          removed++;
+        }
+      }
+      return removed;
+    },
   };
 };

@@ -1,13 +1,13 @@
 import { facaApi, mediaPaths } from '@linewatch/contracts/faca-api';
 import { type MediaRef } from '@linewatch/contracts/faca';
-import { facaMessages } from '@linewatch/contracts/faca-labels';
+import { facaMessages, MEDIA_LIMITS } from '@linewatch/contracts/faca-labels';
 import { KEY_ID_HEADER } from '@linewatch/contracts/limits';
 import type { Envelope } from '@linewatch/contracts/envelope';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { api, login } from '../test/http.ts';
 import { factories } from '../test/factories.ts';
 import { startTestServer, type TestServer } from '../test/test-server.ts';
@@ -15,6 +15,7 @@ import { startTestServer, type TestServer } from '../test/test-server.ts';
 let server: TestServer;
 let dataDir: string;
 let keyId: string;
+let userId: number;
 let outsiderKey: string;
 let sn: string;
 let png: Buffer;
@@ -30,6 +31,7 @@ beforeAll(async () => {
   const user = await make.createUser({ lines: [line] });
   const other = await make.createUser({ lines: [otherLine] });
   keyId = await login(server.baseUrl, user.psnCode, user.password);
+  userId = user.id;
   outsiderKey = await login(server.baseUrl, other.psnCode, other.password);
   const db = server.linewatch.database.db;
   await db.insertInto('faca_workmanships').values({ name: '焊接' }).execute();
@@ -259,5 +261,96 @@ describe('uploads', () => {
   it('needs a signed-in user', async () => {
     const reply = await upload('pic', [{ name: 'a.png', bytes: png }], 'not-a-key');
     expect(reply.status).toBe(401);
+  });
+});
+
+// Uploads a form never saved, and staging files a killed server left, were kept for good; and a
+// user could upload without end (issue 23). A job (once across instances) deletes them; a quota
+// bounds what one user may hold unsaved.
+
+const HOUR = 3_600_000;
+const uploaded = async () => (await upload('pic', [{ name: 'p.png', bytes: png }])).body.data[0]!;
+const status = async (pic: MediaRef) =>
+  (await fetch(server.baseUrl + pic.url, { headers: { [KEY_ID_HEADER]: keyId } })).status;
+const backdate = (ids: string[], ms: number) =>
+  server.linewatch.database.db
+    .updateTable('media')
+    .set({ created_at: new Date(Date.now() - ms) })
+    .where('id', 'in', ids)
+    .execute();
+const question = (facaPicIds: string[]) =>
+  api(server.baseUrl, keyId).post<{ id: number }>(facaApi.addOrUpdateFacaInfo.path, {
+    snCode: sn,
+    workmanship: '焊接',
+    count: 1,
+    warningContent: '报警',
+    facaDescription: '描述',
+    influenceParameters: '温度',
+    facaPicIds,
+  });
+
+describe('the uploads cleanup', () => {
+  it('runs as a job once across instances', async () => {
+    await vi.waitFor(async () => {
+      const run = await server.linewatch.database.db
+        .selectFrom('job_runs')
+        .select('name')
+        .where('name', '=', 'media.cleanup')
+        .executeTakeFirst();
+      expect(run).toBeDefined();
+    });
+  });
+
+  it('deletes uploads never attached after a day and staging files left behind; keeps the rest', async () => {
+    const [abandoned, attached, fresh] = [await uploaded(), await uploaded(), await uploaded()];
+    expect((await question([attached.id])).body.code).toBe('0000');
+    await backdate([abandoned.id, attached.id], 25 * HOUR);
+    const staging = join(dataDir, 'media', 'tmp');
+    mkdirSync(staging, { recursive: true });
+    writeFileSync(join(staging, 'left-by-a-kill'), 'partial upload');
+    const twoHoursAgo = new Date(Date.now() - 2 * HOUR);
+    utimesSync(join(staging, 'left-by-a-kill'), twoHoursAgo, twoHoursAgo);
+    writeFileSync(join(staging, 'in-progress'), 'upload being received');
+
+    await server.linewatch.app.media.cleanUp();
+
+    expect(await status(abandoned)).toBe(404);
+    expect(await status(attached)).toBe(200);
+    expect(await status(fresh)).toBe(200);
+    expect(readdirSync(staging)).toEqual(['in-progress']);
+    rmSync(join(staging, 'in-progress'));
+    const files = readdirSync(join(dataDir, 'media', 'files', abandoned.id.slice(0, 2)));
+    expect(files.filter((f) => f.startsWith(abandoned.id))).toEqual([]);
+  });
+
+  it('deletes the files of a question that is gone (its machine was deleted)', async () => {
+    const pic = await uploaded();
+    const { id } = (await question([pic.id])).body.data;
+    await server.linewatch.database.db.deleteFrom('faca_questions').where('id', '=', id).execute();
+    await server.linewatch.app.media.cleanUp();
+    expect(await status(pic)).toBe(404);
+  });
+});
+
+describe('the upload quota', () => {
+  it('refuses more unsaved uploads than the quota, with the reason; saving them frees it', async () => {
+    const db = server.linewatch.database.db;
+    // What earlier uploads left unsaved, as one row: uploading 200 MB here would be slow.
+    await db
+      .insertInto('media')
+      .values({
+        id: 'f'.repeat(32),
+        kind: 'video',
+        mime: 'video/mp4',
+        ext: 'mp4',
+        size: MEDIA_LIMITS.unattachedBytesPerUser,
+        owner_id: userId,
+      })
+      .execute();
+    const refused = await upload('pic', [{ name: 'p.png', bytes: png }]);
+    expect(refused.body).toMatchObject({ code: '0410', msg: facaMessages.uploadQuota });
+    const { id } = (await question([])).body.data;
+    await db.updateTable('media').set({ faca_id: id }).where('id', '=', 'f'.repeat(32)).execute();
+    expect((await upload('pic', [{ name: 'p.png', bytes: png }])).body.code).toBe('0000');
   });
 });

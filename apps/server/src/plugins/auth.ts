@@ -103,13 +103,43 @@ export const socketKeyIdOf = (request: FastifyRequest): string | undefined => {
 const selectSocketProtocol = (protocols: Set<string>): string | false =>
   protocols.has(SOCKET_PROTOCOL) ? SOCKET_PROTOCOL : false;
 
+// ws's own codes for a peer that broke the protocol (a frame over maxPayload, a bad opcode,
+// invalid UTF-8…), and a connection the peer dropped.
+const CLIENT_FAULT = /^(?:WS_ERR_|ECONNRESET$|EPIPE$|ETIMEDOUT$)/;
+const warned = new WeakSet<WebSocket>();
+
+/**
+ * Errors on an open socket. A client's fault is logged once per connection as a warning
+ * without a stack — @fastify/websocket logged every oversized frame as an error with its stack,
+ * so anyone could flood the log by opening sockets — and ws closes it with the fitting code
+ * (1009 for a frame too large). Anything else is ours: an error with its stack, socket ended.
+ */
+function socketError(this: unknown, error: Error, socket: WebSocket, request: FastifyRequest) {
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string' && CLIENT_FAULT.test(code)) {
+    if (warned.has(socket)) return;
+    warned.add(socket);
+    request.log.warn({ socketError: code, reason: error.message }, 'socket closed: client fault');
+    return;
+  }
+  request.log.error({ err: error }, 'socket error');
+  socket.terminate();
+}
+
 /** @fastify/websocket's options: small client messages, the keyId never echoed as protocol. */
 export const websocketOptions = {
   options: { maxPayload: SOCKET_MAX_PAYLOAD_BYTES, handleProtocols: selectSocketProtocol },
+  errorHandler: socketError,
 };
 
 /** The server's sockets, as the open-socket count names them (plugins/metrics.ts). */
 export type SocketKind = 'realtime' | 'maintenance';
+
+/**
+ * Whether a socket's user may still have what it streams, asked again when that may have changed
+ * (their lines or rights, the machine's line): null to keep it, else how to close it.
+ */
+export type AccessCheck = () => Promise<{ code: number; reason: string } | null>;
 
 /** How often open sockets' sessions are checked for expiry or removal (well within 5 s). */
 const REVALIDATE_MS = 2_000;
@@ -124,6 +154,21 @@ const REVALIDATE_CHUNK = 500;
 const createSocketAuth = (identity: IdentityService) => {
   const bySession = new Map<string, { userId: number; sockets: Set<WebSocket> }>();
   const open: Record<SocketKind, number> = { realtime: 0, maintenance: 0 };
+  const checks = new Map<WebSocket, AccessCheck>();
+
+  const recheck = async (sockets: Iterable<WebSocket>) => {
+    await Promise.all(
+      [...sockets].map(async (socket) => {
+        const check = checks.get(socket);
+        if (!check) return;
+        // Fails closed: a check that cannot answer (the database is away) ends the stream; the
+        // phone reconnects in 5 s and its handshake is checked afresh.
+        const verdict = await check().catch(() => ({ code: 1011, reason: 'server error' }));
+        if (verdict && socket.readyState === socket.OPEN)
+          socket.close(verdict.code, verdict.reason);
+      }),
+    );
+  };
 
   const closeSession = (keyHash: string) => {
     const session = bySession.get(keyHash);
@@ -181,6 +226,7 @@ const createSocketAuth = (identity: IdentityService) => {
       session.sockets.add(socket);
       open[kind]++;
       socket.on('close', () => {
+        checks.delete(socket);
         open[kind]--;
         const current = bySession.get(user.keyHash);
         current?.sockets.delete(socket);
@@ -188,6 +234,23 @@ const createSocketAuth = (identity: IdentityService) => {
       });
       return user;
     },
+    /** Asks `check` again whenever what the socket's user may see may have changed. */
+    guard(socket: WebSocket, check: AccessCheck): void {
+      if (socket.readyState === socket.OPEN) checks.set(socket, check);
+    },
+    /**
+     * These users' lines or rights changed (null: anyone's may have), here, through another
+     * instance or the CLI: their guarded sockets check again, and close if refused now.
+     */
+    usersChanged(userIds: readonly number[] | null): Promise<void> {
+      const changed = userIds && new Set(userIds);
+      const sockets: WebSocket[] = [];
+      for (const session of bySession.values())
+        if (!changed || changed.has(session.userId)) sockets.push(...session.sockets);
+      return recheck(sockets);
+    },
+    /** These sockets check again (what they stream moved: a machine to another line). */
+    recheck,
     /** Signed-in sockets open now, by kind. */
     openSockets(): Readonly<Record<SocketKind, number>> {
       return open;

@@ -1,22 +1,46 @@
 import helmet from '@fastify/helmet';
 import type { FastifyInstance } from 'fastify';
+import type { IncomingMessage } from 'node:http';
 import fp from 'fastify-plugin';
 import { z } from 'zod';
 import { errorHandler } from '../http/error-handler.ts';
+
+// A host as a Host header names one: a name or an IPv4 address, or a bracketed IPv6 one, and a
+// port. Anything else (it would go into a header) is not taken.
+const HOST = /^(?:[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
+
+/**
+ * The socket origins of the host a page was asked from, named explicitly: a page may open
+ * sockets to its own origin only (`ws: wss:` let an injected script send to any host). CSP 3's
+ * 'self' covers ws:/wss: of the page's host, but Chrome before 71 and Safari before 16 do not
+ * — old X5 and UC kernels inside WeChat and DingTalk, and the WKWebView of an iPhone on iOS 15
+ * — so 'self' alone would stop the live report there. Both schemes: behind a proxy that ends
+ * TLS the server sees http while the phone is on https. The same hosts the handshake's Origin
+ * check takes (plugins/socket-origin.ts): the Host header, and PUBLIC_URL.
+ */
+const ownSockets = (host: string | undefined) =>
+  host && HOST.test(host) ? `ws://${host} wss://${host}` : '';
+
+const socketOriginOf = (url: URL) => `${url.protocol === 'https:' ? 'wss' : 'ws'}://${url.host}`;
 
 /**
  * Security headers (helmet with the app's CSP) and one error envelope for every failure
  * (DESIGN.md section 6). Registered before any route, so every route inherits both.
  */
 export const securityPlugin = fp(
-  async (app: FastifyInstance) => {
+  async (app: FastifyInstance, { publicUrl }: { publicUrl: string | undefined }) => {
+    const publicSocket = publicUrl && socketOriginOf(new URL(publicUrl));
     await app.register(helmet, {
       contentSecurityPolicy: {
         directives: {
           'default-src': ["'self'"],
           'img-src': ["'self'", 'data:', 'blob:'],
           'style-src': ["'self'", "'unsafe-inline'"],
-          'connect-src': ["'self'", 'ws:', 'wss:'],
+          'connect-src': [
+            "'self'",
+            (request: IncomingMessage) => ownSockets(request.headers.host),
+            ...(publicSocket ? [publicSocket] : []),
+          ],
           'upgrade-insecure-requests': null,
         },
       },

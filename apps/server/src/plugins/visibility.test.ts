@@ -62,7 +62,7 @@ beforeAll(async () => {
 
   app = Fastify();
   await app.register(cookie);
-  await app.register(securityPlugin);
+  await app.register(securityPlugin, { publicUrl: undefined });
   await app.register(authPlugin, { identity });
   await app.register(visibilityPlugin, { devices });
   app.get<{ Params: { snCode: string } }>(

@@ -4,7 +4,7 @@ import { realtimeClientMessage } from '@linewatch/contracts/telemetry';
 import type { FastifyInstance } from 'fastify';
 import type { WebSocket } from 'ws';
 import type { DeviceRegistry } from '../devices/device-registry.ts';
-import type { DevicesService } from '../devices/service.ts';
+import type { DevicesService, MachineCheck } from '../devices/service.ts';
 import type { SocketAuth } from '../plugins/auth.ts';
 import { refuseForeignOrigin } from '../plugins/socket-origin.ts';
 import type { LiveState } from './live-state.ts';
@@ -68,10 +68,25 @@ export const realtimeSocket = async (app: FastifyInstance, deps: RealtimeDeps) =
       if ((status === 'offLine') !== (lastStatus.get(sn) === 0)) push(sn);
     }
   }, STATUS_CHECK_MS);
+  // A machine moved to another line (or deleted): its watchers may no longer see it.
+  const unfollowRegistry = deps.registry.onReload((before) => {
+    for (const [sn, listeners] of sockets)
+      if (before.get(sn)?.lineId !== deps.registry.get(sn)?.lineId)
+        void deps.socketAuth.recheck(listeners);
+  });
   app.addHook('onClose', async () => {
     unsubscribe();
+    unfollowRegistry();
     clearInterval(statusTimer);
   });
+
+  const closingFor = (check: MachineCheck) =>
+    check.ok
+      ? null
+      : check.reason === 'unknown'
+        ? // An SN no machine has (a stale link): the phone asks to choose again from the list.
+          { code: SOCKET_CLOSE.unknownMachine, reason: 'unknown machine' }
+        : { code: SOCKET_CLOSE.forbidden, reason: 'forbidden' };
 
   app.get<{ Params: { snCode: string } }>(
     socketPaths.realtime.route,
@@ -88,17 +103,16 @@ export const realtimeSocket = async (app: FastifyInstance, deps: RealtimeDeps) =
       const admitted = (async () => {
         const user = await deps.socketAuth.authenticate(request, socket, 'realtime');
         if (!user) return false;
-        const check = await deps.devices.checkMachine(user, sn);
-        if (!check.ok) {
-          // An SN no machine has (a stale link): the phone asks to choose again from the list.
-          socket.close(
-            check.reason === 'unknown' ? SOCKET_CLOSE.unknownMachine : SOCKET_CLOSE.forbidden,
-            check.reason === 'unknown' ? 'unknown machine' : 'forbidden',
-          );
+        const refused = closingFor(await deps.devices.checkMachine(user, sn));
+        if (refused) {
+          socket.close(refused.code, refused.reason);
           return false;
         }
         // Closed while it was checked: nothing to register.
         if (socket.readyState !== socket.OPEN) return false;
+        deps.socketAuth.guard(socket, async () =>
+          closingFor(await deps.devices.checkMachineAgain(user.userId, sn)),
+        );
         let set = sockets.get(sn);
         if (!set) sockets.set(sn, (set = new Set()));
         set.add(socket);

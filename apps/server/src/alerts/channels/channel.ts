@@ -24,6 +24,12 @@ export interface Channel {
   send(message: OutgoingMessage): Promise<void>;
 }
 
+/**
+ * A refusal no retry can change (the webhook guard refused the address): the outbox marks the
+ * message failed at once instead of asking again with backoff.
+ */
+export class UndeliverableError extends Error {}
+
 export const REQUEST_TIMEOUT_MS = 10_000;
 
 /** A JSON request to an upstream API; a non-2xx answer throws with its status. */

@@ -1,8 +1,12 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import ipaddr from 'ipaddr.js';
 import { BlockList, isIP } from 'node:net';
+import { UndeliverableError } from './channel.ts';
 
 /**
- * Where a webhook may go (SSRF guard): public addresses only, unless WEBHOOK_ALLOW_HOSTS names
+ * Where a webhook may go (SSRF guard): public addresses only — global unicast as ipaddr.js
+ * classifies it, so loopback, private, link-local (cloud metadata), shared (CGNAT), unique-local,
+ * multicast, reserved and documentation ranges are not — unless WEBHOOK_ALLOW_HOSTS names
  * the host, its address or a range holding it (a receiver inside the factory network, the tests'
  * fakes on 127.0.0.1). Checked when a person saves the URL and again on the address each delivery
  * actually connects to, so a name that resolves elsewhere later (DNS rebinding) is refused too.
@@ -30,11 +34,16 @@ export class WebhookTargets {
 
   /** A public address, or one the allow-list takes. */
   allowsAddress(address: string): boolean {
-    const family = isIP(address) === 6 ? 'ipv6' : 'ipv4';
-    const mapped = family === 'ipv6' ? ipv4Mapped(address) : null;
-    if (mapped) return this.allowsAddress(mapped);
-    if (this.#addresses.check(address, family)) return true;
-    return !NOT_PUBLIC.check(address, family);
+    if (!ipaddr.isValid(address)) return false;
+    const parsed = ipaddr.parse(address);
+    if (this.#addresses.check(parsed.toString(), parsed.kind())) return true;
+    if (parsed.kind() === 'ipv4') return parsed.range() === 'unicast';
+    const v6 = parsed as ipaddr.IPv6;
+    // An address that carries an IPv4 one reaches that one (a translator, a tunnel, or the
+    // host's own stack): judged as it.
+    const inner = embeddedIPv4(v6);
+    if (inner) return this.allowsAddress(inner);
+    return v6.range() === 'unicast';
   }
 
   /**
@@ -67,47 +76,39 @@ export class WebhookTargets {
         ? undefined
         : found.find((a) => !this.allowsAddress(a.address));
       if (refused)
-        return callback(new Error(`webhook: ${hostname} is ${refused.address}, not allowed`), '');
+        return callback(
+          new UndeliverableError(`webhook: ${hostname} is ${refused.address}, not allowed`),
+          '',
+        );
       if (options.all) return callback(null, found);
       callback(null, found[0]!.address, found[0]!.family);
     });
   };
 }
 
-/** The IPv4 address of an IPv4-mapped IPv6 one (::ffff:127.0.0.1, or as URLs write it ::ffff:7f00:1). */
-const ipv4Mapped = (address: string): string | null => {
-  const dotted = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (dotted) return dotted[1]!;
-  const hex = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i.exec(address);
-  if (!hex) return null;
-  const [high, low] = [parseInt(hex[1]!, 16), parseInt(hex[2]!, 16)];
-  return [high >> 8, high & 255, low >> 8, low & 255].join('.');
+const ipv4Of = (high: number, low: number) =>
+  [high >> 8, high & 255, low >> 8, low & 255].join('.');
+
+/**
+ * The IPv4 address an IPv6 one stands for, where it embeds one in a form that reaches it:
+ * IPv4-mapped (::ffff:a.b.c.d), IPv4-compatible (::a.b.c.d, deprecated but still parsed and
+ * routed by stacks: the review's `[::127.0.0.1]`), IPv4-translated (::ffff:0:a.b.c.d), NAT64's
+ * well-known prefix (64:ff9b::a.b.c.d) and 6to4 (2002:aabb:ccdd::). Judging the IPv6 form
+ * alone would take each of these as a public address. ipaddr.js names the ranges; the IPv4
+ * address is read from the positions each RFC gives it.
+ */
+const embeddedIPv4 = (address: ipaddr.IPv6): string | null => {
+  const p = address.parts;
+  const range = address.range();
+  if (range === 'ipv4Mapped' || range === 'rfc6145') return ipv4Of(p[6]!, p[7]!);
+  // 64:ff9b::/96 only: the local-use 64:ff9b:1::/48 (RFC 8215) is the site's own translator,
+  // free to embed as it likes, and stays refused.
+  if (range === 'rfc6052' && p[2] === 0) return ipv4Of(p[6]!, p[7]!);
+  if (range === '6to4') return ipv4Of(p[1]!, p[2]!);
+  // ::/96 beyond :: and ::1 (the unspecified and loopback addresses, refused as themselves)
+  if (p.slice(0, 6).every((x) => x === 0) && (p[6] !== 0 || p[7]! > 1)) return ipv4Of(p[6]!, p[7]!);
+  return null;
 };
 
 /** The host of a URL as a resolver takes it ([::1] → ::1). */
 export const hostOf = (url: URL) => url.hostname.replace(/^\[(.*)\]$/, '$1');
-
-/** Loopback, private, link-local (cloud metadata), shared, multicast and reserved ranges. */
-const NOT_PUBLIC = new BlockList();
-for (const [net, bits] of [
-  ['0.0.0.0', 8],
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10],
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16],
-  ['172.16.0.0', 12],
-  ['192.0.0.0', 24],
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15],
-  ['224.0.0.0', 4],
-  ['240.0.0.0', 4],
-] as const)
-  NOT_PUBLIC.addSubnet(net, bits, 'ipv4');
-for (const [net, bits] of [
-  ['::', 127],
-  ['fc00::', 7],
-  ['fe80::', 10],
-  ['ff00::', 8],
-  ['64:ff9b::', 96],
-] as const)
-  NOT_PUBLIC.addSubnet(net, bits, 'ipv6');

@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
-import { REQUEST_TIMEOUT_MS, type Channel } from './channel.ts';
+import { REQUEST_TIMEOUT_MS, UndeliverableError, type Channel } from './channel.ts';
 import { hostOf, type WebhookTargets } from './webhook-target.ts';
 
 export const WEBHOOK_HEADERS = {
@@ -21,7 +21,7 @@ const post = (url: URL, headers: Record<string, string>, body: string, targets: 
     const host = hostOf(url);
     // An IP literal is connected to without a lookup: judged here.
     if (isIP(host) && !targets.allowsName(host) && !targets.allowsAddress(host))
-      return reject(new Error(`webhook: ${host} is not allowed`));
+      return reject(new UndeliverableError(`webhook: ${host} is not allowed`));
     const request = (url.protocol === 'https:' ? httpsRequest : httpRequest)(
       url,
       {

@@ -10,6 +10,8 @@ export interface VerificationCodesTable {
   expires_at: ColumnType<Date, Date | string, Date | string>;
   used_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   attempts: ColumnType<number, number | undefined, number>;
+  /** Who asked: the address key of applications/service.ts (an IPv6 address as its /64). */
+  address: ColumnType<string, string | undefined, string>;
   created_at: DefaultNow;
 }
 

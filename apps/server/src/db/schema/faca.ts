@@ -61,6 +61,8 @@ export interface FacaCasTable {
   pic_ids: Ids;
   video_ids: Ids;
   result_pic_ids: Ids;
+  /** The assigner: may change the handlers (null: created before it was kept, or user gone). */
+  created_by: ColumnType<number | null, number | null | undefined, number | null>;
   update_user: string;
   update_time: DefaultNow;
 }
