@@ -37,3 +37,18 @@ describe('METRICS_TOKEN', () => {
     expect(() => loadConfig(env({ METRICS_TOKEN: 'short' }))).toThrow(/METRICS_TOKEN/);
   });
 });
+
+describe('PUBLIC_URL', () => {
+  // WeChat returns to it and DingTalk signatures are made for it: never the request's Host.
+  it('is required once WeChat or DingTalk sign-in is configured', () => {
+    const wechat = { WECHAT_APPID: 'wx', WECHAT_SECRET: 's' };
+    const dingtalk = { DINGTALK_APPKEY: 'dk', DINGTALK_APPSECRET: 's' };
+    for (const platform of [wechat, dingtalk]) {
+      expect(() => loadConfig(env(platform))).toThrow(/PUBLIC_URL/);
+      expect(loadConfig(env({ ...platform, PUBLIC_URL: 'https://lw.example' })).PUBLIC_URL).toBe(
+        'https://lw.example',
+      );
+    }
+    expect(loadConfig(env({})).PUBLIC_URL).toBeUndefined();
+  });
+});

@@ -143,6 +143,16 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     );
   }
   const config = result.data;
+  // WeChat sends the browser back to this address and DingTalk checks signatures made for it:
+  // taken from the request's Host, a forged Host would choose both.
+  const signsInWithPlatform =
+    (config.WECHAT_APPID && config.WECHAT_SECRET) ||
+    (config.DINGTALK_APPKEY && config.DINGTALK_APPSECRET);
+  if (signsInWithPlatform && !config.PUBLIC_URL) {
+    throw new ConfigError(
+      '配置错误 / invalid configuration: PUBLIC_URL is required with WeChat or DingTalk sign-in (WECHAT_APPID / DINGTALK_APPKEY): the address phones use, which WeChat returns to and DingTalk signs pages of',
+    );
+  }
   if (!config.DEMO && config.SECRET === DEFAULT_SECRET) {
     throw new ConfigError(
       '配置错误 / invalid configuration: SECRET is the default demo secret; set SECRET (16+ characters) or DEMO=1',

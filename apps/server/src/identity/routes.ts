@@ -23,7 +23,7 @@ import { z } from 'zod';
 import type { IdentityProvider } from '../db/schema/identity.ts';
 import { ok } from '../http/envelope.ts';
 import { userOf } from '../plugins/auth.ts';
-import { newToken } from '../shared/secrets.ts';
+import { randomBytes } from 'node:crypto';
 import {
   openPendingIdentity,
   PENDING_IDENTITY_COOKIE,
@@ -37,6 +37,13 @@ import type { IdentityService, Session } from './service.ts';
 const OAUTH_STATE_COOKIE = 'lw_oauth_state';
 const OAUTH_STATE_PATH = '/api/wechat';
 
+/**
+ * 256 random bits in hex: WeChat takes "a-zA-Z0-9的参数值，最多128字节" as state
+ * (https://developers.weixin.qq.com/doc/offiaccount/OA_Web_Apps/Wechat_webpage_authorization.html);
+ * base64url's '-' and '_' are outside it.
+ */
+const newState = () => randomBytes(32).toString('hex');
+
 /** Only a path of this app is a place to come back to, never another origin. */
 const appPath = (raw: string | undefined) =>
   raw && raw.startsWith('/') && !raw.startsWith('//') && !raw.startsWith('/\\') ? raw : '/';
@@ -46,7 +53,10 @@ export const identityRoutes: FastifyPluginAsyncZod<{
   secureCookie: boolean;
   /** Signs the pending-identity cookie. */
   secret: string;
-  /** Where WeChat sends the browser back to; the request's own origin when unset. */
+  /**
+   * The address phones use (PUBLIC_URL, required with WeChat or DingTalk sign-in): where WeChat
+   * sends the browser back to, never the request's Host.
+   */
   publicUrl: string | undefined;
 }> = async (app, { identity, secureCookie, secret, publicUrl }) => {
   const cookieOptions = {
@@ -78,12 +88,12 @@ export const identityRoutes: FastifyPluginAsyncZod<{
     identityApi.wechatAuthorize.path,
     { config: { public: true }, schema: { querystring: wechatAuthorizeQuery } },
     async (request, reply) => {
-      const origin = (publicUrl ?? `${request.protocol}://${request.host}`).replace(/\/+$/, '');
-      const back = `${origin}/login?${new URLSearchParams({ redirect: appPath(request.query.redirect) })}`;
-      const state = newToken();
-      const authorize = identity.wechatAuthorizeUrl(back, state);
+      const login = `/login?${new URLSearchParams({ redirect: appPath(request.query.redirect) })}`;
+      const state = newState();
+      const authorize =
+        publicUrl && identity.wechatAuthorizeUrl(`${publicUrl.replace(/\/+$/, '')}${login}`, state);
       // Not configured: straight to the login form, which says no code came back.
-      if (!authorize) return reply.redirect(back, 302);
+      if (!authorize) return reply.redirect(login, 302);
       reply.setCookie(OAUTH_STATE_COOKIE, state, {
         ...cookieOptions,
         path: OAUTH_STATE_PATH,

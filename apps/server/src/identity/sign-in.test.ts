@@ -4,9 +4,11 @@ import { ADMIN_ROLE, GRANTED_ROLES, identityApi } from '@linewatch/contracts/ide
 import { KEY_ID_COOKIE, KEY_ID_HEADER } from '@linewatch/contracts/limits';
 import { encryptPassword } from '@linewatch/contracts/password-cipher';
 import { createHash, randomBytes } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { factories, type TestUser } from '../test/factories.ts';
 import { startDingtalkFake, type DingtalkFake } from '../test/fakes/dingtalk-fake.ts';
+import { TEST_PUBLIC_URL } from '../test/fakes/fake-http.ts';
 import { startWechatFake, type WechatFake } from '../test/fakes/wechat-oauth-fake.ts';
 import { startTestServer, type TestServer } from '../test/test-server.ts';
 import { createWechatClient } from './wechat-client.ts';
@@ -22,7 +24,7 @@ let make: ReturnType<typeof factories>;
 
 beforeAll(async () => {
   [wechat, dingtalk] = await Promise.all([startWechatFake(), startDingtalkFake()]);
-  server = await startTestServer({ ...wechat.env, ...dingtalk.env });
+  server = await startTestServer({ ...wechat.env, ...dingtalk.env, PUBLIC_URL: TEST_PUBLIC_URL });
   make = factories(server.linewatch);
 });
 afterAll(async () => {
@@ -146,18 +148,47 @@ describe('WeChat sign-in', () => {
       appid: wechat.env.WECHAT_APPID,
       response_type: 'code',
       scope: 'snsapi_base',
-      redirect_uri: `${server.baseUrl}/login?redirect=%2FdeviceList`,
+      redirect_uri: `${TEST_PUBLIC_URL}/login?redirect=%2FdeviceList`,
     });
     const state = target.searchParams.get('state');
     expect(state?.length).toBeGreaterThanOrEqual(32);
+    // "开发者可以填写a-zA-Z0-9的参数值，最多128字节" (WeChat's web authorisation).
+    expect(state).toMatch(/^[a-zA-Z0-9]{1,128}$/);
     expect(phone.cookies.get('lw_oauth_state')).toBe(state);
     expect(start.headers.getSetCookie().join()).toMatch(/lw_oauth_state=[^;]+;.*HttpOnly/i);
   });
 
   it('never sends anyone back to another site after authorisation', async () => {
     const back = await new Phone().authorize('//evil.example/x');
-    expect(back.origin).toBe(server.baseUrl);
+    expect(back.origin).toBe(TEST_PUBLIC_URL);
     expect(back.searchParams.get('redirect')).toBe('/');
+  });
+
+  it('builds the return address from PUBLIC_URL, whatever Host the request names', async () => {
+    const location = await new Promise<string>((resolve, reject) => {
+      const { port } = new URL(server.baseUrl);
+      httpRequest(
+        {
+          host: '127.0.0.1',
+          port,
+          path: `${identityApi.wechatAuthorize.path}?redirect=%2Fcenter`,
+          headers: { host: 'evil.example' },
+        },
+        (response) => {
+          response.resume();
+          resolve(response.headers.location ?? '');
+        },
+      )
+        .on('error', reject)
+        .end();
+    });
+    const target = new URL(location);
+    expect(target.searchParams.get('redirect_uri')).toBe(
+      `${TEST_PUBLIC_URL}/login?redirect=%2Fcenter`,
+    );
+    // WeChat returns only to the account's authorised domain: there the flow goes on.
+    const atWechat = await fetch(location, { redirect: 'manual' });
+    expect(atWechat.status).toBe(302);
   });
 
   it('first visit binds the openId with the password; the next visit signs in silently', async () => {
