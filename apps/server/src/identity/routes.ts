@@ -36,6 +36,10 @@ import type { IdentityService, Session } from './service.ts';
 /** The OAuth `state` this browser was sent to WeChat with; read back once on its return. */
 const OAUTH_STATE_COOKIE = 'lw_oauth_state';
 const OAUTH_STATE_PATH = '/api/wechat';
+/** The state given with the DingTalk config; the auth code is taken only with it, once. */
+const DINGTALK_STATE_COOKIE = 'lw_dd_state';
+const DINGTALK_STATE_PATH = '/dd/dingding';
+const STATE_MAX_AGE_S = 600;
 
 /**
  * 256 random bits in hex: WeChat takes "a-zA-Z0-9的参数值，最多128字节" as state
@@ -97,7 +101,7 @@ export const identityRoutes: FastifyPluginAsyncZod<{
       reply.setCookie(OAUTH_STATE_COOKIE, state, {
         ...cookieOptions,
         path: OAUTH_STATE_PATH,
-        maxAge: 600,
+        maxAge: STATE_MAX_AGE_S,
       });
       reply.header('cache-control', 'no-store');
       return reply.redirect(authorize, 302);
@@ -158,7 +162,21 @@ export const identityRoutes: FastifyPluginAsyncZod<{
         response: { 200: envelopeSchema(dingtalkConfig) },
       },
     },
-    async (request) => ok(await identity.dingtalkConfig(request.query.url)),
+    async (request, reply) => {
+      const config = await identity.dingtalkConfig(
+        request.query.url,
+        publicUrl && new URL(publicUrl).origin,
+      );
+      const state = newState();
+      reply.setCookie(DINGTALK_STATE_COOKIE, state, {
+        ...cookieOptions,
+        sameSite: 'strict',
+        path: DINGTALK_STATE_PATH,
+        maxAge: STATE_MAX_AGE_S,
+      });
+      reply.header('cache-control', 'no-store');
+      return ok({ ...config, state });
+    },
   );
 
   app.get(
@@ -171,7 +189,13 @@ export const identityRoutes: FastifyPluginAsyncZod<{
       },
     },
     async (request, reply) => {
-      const { userid, mobile, session } = await identity.signInWithDingtalk(request.query.code);
+      const expectedState = request.cookies[DINGTALK_STATE_COOKIE];
+      reply.clearCookie(DINGTALK_STATE_COOKIE, { path: DINGTALK_STATE_PATH });
+      const { userid, mobile, session } = await identity.signInWithDingtalk({
+        code: request.query.code,
+        state: request.query.state,
+        expectedState,
+      });
       if (!session) {
         holdPending(reply, { provider: 'dingtalk', subject: userid, mobile });
         return ok({ userid, mobile }, identityMessages.dingTalkNotBound);

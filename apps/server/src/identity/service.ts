@@ -173,18 +173,37 @@ export const createIdentityService = (
     wechatAuthorizeUrl: (redirectUri: string, state: string): string | null =>
       providers.wechat?.authorizeUrl(redirectUri, state) ?? null,
 
-    async dingtalkConfig(url: string) {
+    /**
+     * The JSAPI signature for a page of this app (`appOrigin`, PUBLIC_URL's) only: a signature
+     * for another site's page would let that page call DingTalk's JSAPI as this app.
+     */
+    async dingtalkConfig(url: string, appOrigin: string | undefined) {
       const { dingtalk } = providers;
-      if (!dingtalk) throw new DomainError(ReplyCode.fault, identityMessages.loginFailed);
+      if (!dingtalk || !appOrigin)
+        throw new DomainError(ReplyCode.fault, identityMessages.loginFailed);
+      if (!URL.canParse(url) || new URL(url).origin !== appOrigin) {
+        const message = identityMessages.urlNotOurs;
+        throw new DomainError(ReplyCode.badInput, message, { errors: [{ path: 'url', message }] });
+      }
       return fromProvider(() => dingtalk.jsapiConfig(url), identityMessages.loginFailed);
     },
 
-    /** A DingTalk auth code: the user and mobile, and a session when they are bound. */
-    async signInWithDingtalk(
-      code: string,
-    ): Promise<{ userid: string; mobile: string; session: Session | null }> {
+    /**
+     * A DingTalk auth code: the user and mobile, and a session when they are bound. `state` must
+     * be the one this browser was given with the config (its cookie), checked before the code is
+     * spent: otherwise anyone's code sent to a victim's browser would sign it in as them.
+     */
+    async signInWithDingtalk(input: {
+      code: string;
+      state: string | undefined;
+      expectedState: string | undefined;
+    }): Promise<{ userid: string; mobile: string; session: Session | null }> {
       const { dingtalk } = providers;
+      const { code } = input;
       if (!dingtalk) throw new DomainError(ReplyCode.fault, identityMessages.loginFailed);
+      if (!input.state || !input.expectedState || !sameText(input.state, input.expectedState)) {
+        throw refused(identityMessages.authorizationExpired);
+      }
       spend('dingtalk', code, identityMessages.loginFailed);
       const { userid, mobile } = await fromProvider(
         () => dingtalk.userOfCode(code),

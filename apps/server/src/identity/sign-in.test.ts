@@ -102,11 +102,33 @@ class Phone {
     );
   }
 
-  dingtalkUserInfo(code: string) {
-    return this.json<{ userid: string; mobile: string; keyId?: string }>(
-      `${identityApi.dingdingUserInfo.path}?${new URLSearchParams({ code })}`,
+  dingtalkConfig(url = `${TEST_PUBLIC_URL}/center`) {
+    return this.json<DingtalkConfig>(
+      `${identityApi.dingdingConfig.path}?${new URLSearchParams({ url })}`,
     );
   }
+
+  /** The DingTalk login page: the config (with this browser's state), then the code. */
+  async dingtalkUserInfo(code: string) {
+    const config = await this.dingtalkConfig();
+    return this.dingtalkCode(code, config.body.data.state);
+  }
+
+  dingtalkCode(code: string, state: string | null) {
+    const query = new URLSearchParams({ code, ...(state === null ? {} : { state }) });
+    return this.json<{ userid: string; mobile: string; keyId?: string }>(
+      `${identityApi.dingdingUserInfo.path}?${query}`,
+    );
+  }
+}
+
+interface DingtalkConfig {
+  agentId: string;
+  corpId: string;
+  timeStamp: number;
+  nonceStr: string;
+  signature: string;
+  state: string;
 }
 
 const bind = (phone: Phone, user: TestUser, extra: Record<string, string>, path: string) =>
@@ -134,6 +156,21 @@ const bindWechat = async (user: TestUser, openId = newOpenId()) => {
   const reply = await bind(phone, user, { openId }, identityApi.wechatBindUser.path);
   phone.keyId = reply.body.data.keyId;
   return { phone, openId };
+};
+
+/** A user who bound DingTalk (first code, then the password). */
+const bindDingtalk = async (user: TestUser, userid: string) => {
+  const phone = new Phone();
+  await phone.dingtalkUserInfo(dingtalk.issueCode(userid));
+  const reply = await bind(
+    phone,
+    user,
+    { dingDingUserId: userid },
+    identityApi.dingdingBindUser.path,
+  );
+  expect(reply.body.code).toBe('0000');
+  phone.keyId = reply.body.data.keyId;
+  return phone;
 };
 
 describe('WeChat sign-in', () => {
@@ -330,15 +367,9 @@ describe('WeChat sign-in', () => {
 
 describe('DingTalk sign-in', () => {
   it('signs the JSAPI config with the documented SHA-1 over the fake ticket, ticket cached', async () => {
-    const url = 'http://app.example/login?redirect=%2FdeviceList';
+    const url = `${TEST_PUBLIC_URL}/login?redirect=%2FdeviceList`;
     const phone = new Phone();
-    const reply = await phone.json<{
-      agentId: string;
-      corpId: string;
-      timeStamp: number;
-      nonceStr: string;
-      signature: string;
-    }>(`${identityApi.dingdingConfig.path}?${new URLSearchParams({ url })}`);
+    const reply = await phone.dingtalkConfig(url);
     expect(reply.body.code).toBe('0000');
     const config = reply.body.data;
     expect(config).toMatchObject({
@@ -352,11 +383,62 @@ describe('DingTalk sign-in', () => {
       `&url=${decodeURIComponent(url)}`;
     expect(config.signature).toBe(createHash('sha1').update(plain).digest('hex'));
 
-    const second = await phone.json<{ signature: string }>(
-      `${identityApi.dingdingConfig.path}?${new URLSearchParams({ url })}`,
-    );
+    const second = await phone.dingtalkConfig(url);
     expect(second.body.code).toBe('0000');
     expect(dingtalk.counts).toEqual({ tokens: 1, tickets: 1 });
+  });
+
+  it('signs pages of this app only, as DingTalk checks them on the page it loaded', async () => {
+    const phone = new Phone();
+    const entry = `${TEST_PUBLIC_URL}/center?from=menu`;
+    const config = (await phone.dingtalkConfig(entry)).body.data;
+    const check = { nonceStr: config.nonceStr, timeStamp: config.timeStamp };
+    expect(dingtalk.checkJsapi({ ...check, pageUrl: entry, signature: config.signature })).toBe(
+      true,
+    );
+    // The same page with a fragment is the same page to DingTalk; a routed address is not.
+    expect(
+      dingtalk.checkJsapi({ ...check, pageUrl: `${entry}#top`, signature: config.signature }),
+    ).toBe(true);
+    expect(
+      dingtalk.checkJsapi({
+        ...check,
+        pageUrl: `${TEST_PUBLIC_URL}/login`,
+        signature: config.signature,
+      }),
+    ).toBe(false);
+
+    // Another site's page is not signed: a signature for it would let that page act as this app.
+    for (const url of ['https://evil.example/center', 'http://linewatch.test/center']) {
+      const foreign = await phone.dingtalkConfig(url);
+      expect(foreign.body).toMatchObject({ code: '0400', msg: identityMessages.urlNotOurs });
+    }
+  });
+
+  it("refuses a code without this browser's state, before spending it (login CSRF)", async () => {
+    const userid = `ding-${randomBytes(4).toString('hex')}`;
+    dingtalk.addUser(userid, '13700000000');
+    await bindDingtalk(await make.createUser(), userid);
+    // The attacker's own code, sent to the victim's browser, which never asked for a config.
+    const code = dingtalk.issueCode(userid);
+    const victim = new Phone();
+    for (const state of [null, 'forged']) {
+      const reply = await victim.dingtalkCode(code, state);
+      expect(reply.body).toMatchObject({
+        code: '0410',
+        msg: identityMessages.authorizationExpired,
+      });
+      expect(victim.cookies.has(KEY_ID_COOKIE)).toBe(false);
+    }
+    // The state of another browser (the attacker's) does not fit the victim's cookie either.
+    const attacker = new Phone();
+    const state = (await attacker.dingtalkConfig()).body.data.state;
+    await victim.dingtalkConfig();
+    expect((await victim.dingtalkCode(code, state)).body.code).toBe('0410');
+    // The code was not spent by the refusals, and a state is good for one code.
+    const own = await attacker.dingtalkCode(code, state);
+    expect(own.body.data.keyId).toBeTruthy();
+    expect((await attacker.dingtalkCode(dingtalk.issueCode(userid), state)).body.code).toBe('0410');
   });
 
   it('first code binds with the password (mobile kept); the next code signs in silently', async () => {

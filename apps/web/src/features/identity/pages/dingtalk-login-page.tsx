@@ -28,7 +28,7 @@ export const DingtalkLoginPage = () => {
         // The signature covers the page's address without its fragment.
         const config = await fetchDingtalkConfig(window.location.href.split('#')[0] ?? '');
         const code = await requestDingtalkAuthCode(config);
-        const reply = await exchangeDingtalkCode(code);
+        const reply = await exchangeDingtalkCode(code, config.state);
         if (reply.keyId) {
           finish(reply.keyId, 'dingtalk');
           return;

@@ -134,6 +134,7 @@ describe('DingTalk login page', () => {
     timeStamp: 1,
     nonceStr: 'n',
     signature: 'sig',
+    state: 'dd-state',
   };
 
   it('asks DingTalk for a code with the signed config and binds an unbound user', async () => {
@@ -151,7 +152,10 @@ describe('DingTalk login page', () => {
     expect(screen.getByTestId('login-apply-link').getAttribute('href')).toBe(paths.userApply);
     expect(config).toHaveBeenCalledWith(expect.objectContaining(ddConfig));
     expect(dd.runtime.permission.requestAuthCode).toHaveBeenCalledWith({ corpId: 'corp-1' });
-    expect(api.calls(identityApi.dingdingUserInfo)).toEqual([{ code: 'dd-code' }]);
+    // With the state its config came with (the server takes the code only from this browser).
+    expect(api.calls(identityApi.dingdingUserInfo)).toEqual([
+      { code: 'dd-code', state: 'dd-state' },
+    ]);
     // The page's own address (jsdom's, under a memory router), without a fragment.
     expect(api.calls(identityApi.dingdingConfig)).toEqual([
       { url: window.location.href.split('#')[0] },
