@@ -3,6 +3,7 @@ import type { AlarmManualsTable } from './schema/history.ts';
 import type {
   ProviderCredentialsTable,
   SignedInWith,
+  SpentPendingIdentitiesTable,
   UserIdentitiesTable,
 } from './schema/identity.ts';
 import type { GatewayAuditTable } from './schema/gateways.ts';
@@ -235,6 +236,7 @@ export interface Database {
   faca_cas: FacaCasTable;
   user_identities: UserIdentitiesTable;
   provider_credentials: ProviderCredentialsTable;
+  spent_pending_identities: SpentPendingIdentitiesTable;
   gateway_audit: GatewayAuditTable;
   notification_settings: NotificationSettingsTable;
   outbox: OutboxTable;

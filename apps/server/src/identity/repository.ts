@@ -71,7 +71,11 @@ export const createIdentityRepository = (db: Db) => ({
   },
 
   deleteExpiredSessions: (now: Date) =>
-    db.deleteFrom('sessions').where('expires_at', '<', now).execute(),
+    db.transaction().execute(async (tx) => {
+      await tx.deleteFrom('sessions').where('expires_at', '<', now).execute();
+      // A pending identity past its expiry is refused when opened: its record is no longer needed.
+      await tx.deleteFrom('spent_pending_identities').where('expires_at', '<', now).execute();
+    }),
 
   findUserById: (userId: number) =>
     db.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirst(),
@@ -88,15 +92,24 @@ export const createIdentityRepository = (db: Db) => ({
 
   /**
    * A messaging-app identity belongs to one user and a user has one per provider: binding
-   * releases the identity from anyone else and replaces the user's previous one.
+   * releases the identity from anyone else and replaces the user's previous one. `proof` is the
+   * pending identity that vouched for it: it binds once (false, and nothing bound, after that).
    */
   bindIdentity: (
     userId: number,
     provider: IdentityProvider,
     subject: string,
     mobile: string | undefined,
-  ) =>
+    proof: { id: string; expiresAt: Date },
+  ): Promise<boolean> =>
     db.transaction().execute(async (tx) => {
+      const spent = await tx
+        .insertInto('spent_pending_identities')
+        .values({ id: proof.id, expires_at: proof.expiresAt })
+        .onConflict((oc) => oc.column('id').doNothing())
+        .returning('id')
+        .executeTakeFirst();
+      if (!spent) return false;
       await tx
         .deleteFrom('user_identities')
         .where('provider', '=', provider)
@@ -107,6 +120,7 @@ export const createIdentityRepository = (db: Db) => ({
         .values({ provider, subject, user_id: userId })
         .execute();
       if (mobile) await tx.updateTable('users').set({ mobile }).where('id', '=', userId).execute();
+      return true;
     }),
 
   unbindIdentity: (userId: number, provider: IdentityProvider) =>

@@ -9,7 +9,7 @@ import { DomainError, notSignedIn, refused } from '../http/envelope.ts';
 import { DUMMY_HASH, newToken, sha256, verifySecret } from '../shared/secrets.ts';
 import type { DingtalkClient } from './dingtalk-client.ts';
 import { LoginThrottle } from './login-throttle.ts';
-import type { PendingIdentity } from './pending-identity.ts';
+import type { PendingIdentity, SealedPendingIdentity } from './pending-identity.ts';
 import { SessionCache } from './session-cache.ts';
 import { ProviderError } from './provider-http.ts';
 import type { IdentityRepository } from './repository.ts';
@@ -33,7 +33,7 @@ export interface LoginInput {
   /** The openId / DingTalk userid the bind form sends, to bind to the account. */
   claimed?: PendingIdentity | undefined;
   /** What a provider vouched for to this browser (the signed pending-identity cookie). */
-  vouched?: PendingIdentity | null | undefined;
+  vouched?: SealedPendingIdentity | null | undefined;
 }
 
 export interface Session {
@@ -141,8 +141,18 @@ export const createIdentityService = (
       perAccount.reset(accountKey);
       // Checked after the password, so a guess does not learn the account is disabled.
       if (user.disabled) throw refused(identityMessages.accountDisabled);
-      if (claimed && vouched) {
-        await repo.bindIdentity(user.id, vouched.provider, vouched.subject, vouched.mobile);
+      if (
+        claimed &&
+        vouched &&
+        !(await repo.bindIdentity(
+          user.id,
+          vouched.provider,
+          vouched.subject,
+          vouched.mobile,
+          vouched,
+        ))
+      ) {
+        throw refused(identityMessages.authorizationExpired);
       }
       return startSession(user.id, vouched && claimed ? vouched.provider : 'password');
     },

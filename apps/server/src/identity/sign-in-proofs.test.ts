@@ -18,7 +18,17 @@ describe('pending identity cookie', () => {
   it('opens what it sealed, until it expires', () => {
     const now = 1_000_000;
     const token = sealPendingIdentity(SECRET, identity, now);
-    expect(openPendingIdentity(SECRET, token, now + 1)).toEqual({ ...identity, mobile: undefined });
+    const opened = openPendingIdentity(SECRET, token, now + 1);
+    expect(opened).toMatchObject({
+      ...identity,
+      mobile: undefined,
+      expiresAt: new Date(now + PENDING_IDENTITY_TTL_MS),
+    });
+    // Each seal has its own id: one binding spends one (identity/repository.ts).
+    expect(opened?.id).toMatch(/^[0-9a-f]{32}$/);
+    expect(
+      openPendingIdentity(SECRET, sealPendingIdentity(SECRET, identity, now), now)?.id,
+    ).not.toBe(opened?.id);
     expect(openPendingIdentity(SECRET, token, now + PENDING_IDENTITY_TTL_MS)).toBeNull();
   });
 

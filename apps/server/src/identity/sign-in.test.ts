@@ -441,6 +441,25 @@ describe('DingTalk sign-in', () => {
     expect((await attacker.dingtalkCode(dingtalk.issueCode(userid), state)).body.code).toBe('0410');
   });
 
+  it('binds a pending identity once: the same cookie replayed cannot move it to another account', async () => {
+    const [first, second] = [await make.createUser(), await make.createUser()];
+    const userid = `ding-${randomBytes(4).toString('hex')}`;
+    dingtalk.addUser(userid, '13600000000');
+    const phone = new Phone();
+    await phone.dingtalkUserInfo(dingtalk.issueCode(userid));
+    const pending = new Map(phone.cookies);
+    const claim = { dingDingUserId: userid, mobile: '13600000000' };
+    const bound = await bind(phone, first, claim, identityApi.dingdingBindUser.path);
+    expect(bound.body.code).toBe('0000');
+
+    const replay = new Phone();
+    for (const [name, value] of pending) replay.cookies.set(name, value);
+    const moved = await bind(replay, second, claim, identityApi.dingdingBindUser.path);
+    expect(moved.body).toMatchObject({ code: '0410', msg: identityMessages.authorizationExpired });
+    expect(await identitiesOf(first.id)).toEqual([{ provider: 'dingtalk', subject: userid }]);
+    expect(await identitiesOf(second.id)).toEqual([]);
+  });
+
   it('first code binds with the password (mobile kept); the next code signs in silently', async () => {
     const user = await make.createUser({ name: '李钉钉' });
     const userid = `ding-${randomBytes(4).toString('hex')}`;
