@@ -41,6 +41,17 @@ const json = (value: unknown) => (value === undefined ? null : JSON.stringify(va
 /** Postgres allows 65,535 parameters a statement: 500 machines of ~20 columns stay well under. */
 const CHUNK = 500;
 
+const releaseIdentities = async (db: Kysely<Database>, userId: number) =>
+  (
+    await db
+      .deleteFrom('user_identities')
+      .where('user_id', '=', userId)
+      .returning('provider')
+      .execute()
+  )
+    .map((r) => r.provider)
+    .sort();
+
 const repositoryOn = (db: Db) => {
   const usersQuery = () =>
     db
@@ -195,11 +206,18 @@ const repositoryOn = (db: Db) => {
     setDisabled: async (id: number, disabled: boolean) => {
       const apply = async (tx: Kysely<Database>) => {
         await tx.updateTable('users').set({ disabled }).where('id', '=', id).execute();
-        if (disabled) await tx.deleteFrom('user_identities').where('user_id', '=', id).execute();
+        if (disabled) await releaseIdentities(tx, id);
       };
       // The CLI may run this inside its caller's transaction already.
       await (db.isTransaction ? apply(db) : db.transaction().execute(apply));
     },
+
+    /**
+     * Unbinds every WeChat / DingTalk identity of the user (a password reset): whoever bound their
+     * own messaging account with the old password signs in silently no more. Returns the
+     * providers unbound.
+     */
+    releaseIdentities: (id: number) => releaseIdentities(db, id),
 
     setUserLines: async (userId: number, lineIds: readonly number[]) => {
       await db.deleteFrom('user_lines').where('user_id', '=', userId).execute();

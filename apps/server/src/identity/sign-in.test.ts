@@ -1,3 +1,4 @@
+import { adminApi } from '@linewatch/contracts/admin-api';
 import { messages } from '@linewatch/contracts/envelope';
 import { identityMessages } from '@linewatch/contracts/identity';
 import { ADMIN_ROLE, GRANTED_ROLES, identityApi } from '@linewatch/contracts/identity-api';
@@ -517,6 +518,38 @@ describe('DingTalk sign-in', () => {
     await ding.dingtalkUserInfo(dingtalk.issueCode(shared));
     const crossed = await bind(ding, user, { openId: shared }, identityApi.wechatBindUser.path);
     expect(crossed.body.code).toBe('0410');
+  });
+});
+
+describe('a password reset', () => {
+  // Someone who once knew the password bound their own WeChat or DingTalk: a reset (the password
+  // leaked, or was forgotten: the admin cannot tell) must not leave them a silent way back in.
+  it('ends every session and unbinds WeChat and DingTalk: the next visit asks for the new password', async () => {
+    const user = await make.createUser();
+    const { phone, openId } = await bindWechat(user);
+    const userid = `ding-${randomBytes(4).toString('hex')}`;
+    dingtalk.addUser(userid, '13500000000');
+    await bindDingtalk(user, userid);
+    expect(await identitiesOf(user.id)).toHaveLength(2);
+
+    const admin = await make.createUser({ isAdmin: true });
+    const adminPhone = new Phone();
+    adminPhone.keyId = (
+      await bind(adminPhone, admin, {}, identityApi.wechatBindUser.path)
+    ).body.data.keyId;
+    const reset = await adminPhone.post(adminApi.resetPassword.path, {
+      id: user.id,
+      password: 'a-new-password-1',
+    });
+    expect(reset.body.code).toBe('0000');
+
+    expect((await phone.post(identityApi.userInfo.path)).body.code).toBe('0405');
+    expect(await identitiesOf(user.id)).toEqual([]);
+    wechat.setUser(openId);
+    const again = await new Phone().visitFromWechat();
+    expect(again.body.data).toEqual({ openId });
+    const ding = await new Phone().dingtalkUserInfo(dingtalk.issueCode(userid));
+    expect(ding.body.msg).toBe(identityMessages.dingTalkNotBound);
   });
 });
 
