@@ -52,3 +52,20 @@ describe('PUBLIC_URL', () => {
     expect(loadConfig(env({})).PUBLIC_URL).toBeUndefined();
   });
 });
+
+describe('WECHAT_TEMPLATES', () => {
+  it('is read once at start; WECHAT_TEMPLATE_ID, which filled the hidden first / remark, is refused', () => {
+    const templates = {
+      default: { id: 'tpl', data: { thing1: 'machine', time2: 'time' } },
+    };
+    expect(
+      loadConfig(env({ WECHAT_TEMPLATES: JSON.stringify(templates) })).WECHAT_TEMPLATES,
+    ).toEqual(templates);
+    expect(() => loadConfig(env({ WECHAT_TEMPLATES: '{"default":{}}' }))).toThrow(
+      /WECHAT_TEMPLATES/,
+    );
+    expect(() => loadConfig(env({ WECHAT_TEMPLATE_ID: 'tpl' }))).toThrow(
+      /WECHAT_TEMPLATE_ID.*replaced by WECHAT_TEMPLATES/,
+    );
+  });
+});

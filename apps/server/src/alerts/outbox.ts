@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { sql } from 'kysely';
 import type { Db } from '../db/database.ts';
+import type { NoticeFields } from '../notifications/service.ts';
 import type { Channel } from './channels/channel.ts';
 
 export interface OutboxOptions {
@@ -27,6 +28,7 @@ interface Claimed {
   title: string;
   body: string;
   link: string | null;
+  fields: NoticeFields | null;
   created_at: Date;
 }
 
@@ -135,7 +137,7 @@ export class Outbox {
       FROM due, notifications n
       WHERE o.id = due.id AND n.id = o.notification_id
       RETURNING o.id, o.channel, o.target, o.attempts, n.kind, n.title, n.body, n.link,
-        n.created_at`.execute(this.db);
+        n.fields, n.created_at`.execute(this.db);
     await Promise.all(claimed.rows.map((row) => this.#deliver(row)));
     return claimed.rows.length;
   }
@@ -149,6 +151,7 @@ export class Outbox {
         kind: row.kind,
         title: row.title,
         body: row.body,
+        fields: row.fields ?? {},
         url: this.#urlOf(row.link),
         createdAt: new Date(row.created_at),
       });

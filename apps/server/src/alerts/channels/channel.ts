@@ -1,4 +1,4 @@
-import type { ChannelName } from '../../notifications/service.ts';
+import type { ChannelName, NoticeFields } from '../../notifications/service.ts';
 
 /** One message on its way to one person on one channel. */
 export interface OutgoingMessage {
@@ -13,6 +13,8 @@ export interface OutgoingMessage {
   kind: string;
   title: string;
   body: string;
+  /** Its facts, short (what a WeChat template's fields show). */
+  fields: NoticeFields;
   /** Absolute URL of what the message is about (PUBLIC_URL + the app path), when there is one. */
   url: string | null;
   createdAt: Date;
