@@ -20,10 +20,19 @@ export interface OutgoingMessage {
   createdAt: Date;
 }
 
+/** Whether a message taken by a service reached its person: yes, why not, or not known yet. */
+export type Confirmation = { reached: true } | { reached: false; reason: string } | null;
+
 export interface Channel {
   readonly name: ChannelName;
-  /** Resolves when the service took the message; throws with the service's reason otherwise. */
-  send(message: OutgoingMessage): Promise<void>;
+  /**
+   * Resolves when the service took the message; throws with the service's reason otherwise.
+   * Resolves with a receipt when taking is not yet delivering (DingTalk's asyncsend_v2): the
+   * outbox confirms it later.
+   */
+  send(message: OutgoingMessage): Promise<string | void>;
+  /** What became of the message a receipt names, for its target (channels that give receipts). */
+  confirm?(receipt: string, target: string): Promise<Confirmation>;
 }
 
 export const REQUEST_TIMEOUT_MS = 10_000;
