@@ -2,6 +2,7 @@ import type { AdminMachine, AdminUser } from '@linewatch/contracts/admin';
 import { sql, type Kysely } from 'kysely';
 import type { Db } from '../db/database.ts';
 import { announce } from '../db/notices.ts';
+import { writeAudit, type AuditRecord } from '../shared/audit.ts';
 import type { Database } from '../db/schema.ts';
 
 /** A machine's administered columns (never its gateway binding, position or PLC address). */
@@ -26,17 +27,6 @@ export interface MachineColumns {
   max_ppm: number | null;
   plc_model: string;
 }
-
-export interface AuditRecord {
-  actorId: number | null;
-  actorName: string;
-  action: string;
-  target: string;
-  before?: unknown;
-  after?: unknown;
-}
-
-const json = (value: unknown) => (value === undefined ? null : JSON.stringify(value));
 
 /** Postgres allows 65,535 parameters a statement: 500 machines of ~20 columns stay well under. */
 const CHUNK = 500;
@@ -121,18 +111,7 @@ const repositoryOn = (db: Db) => {
   });
 
   return {
-    audit: (entry: AuditRecord) =>
-      db
-        .insertInto('audit_log')
-        .values({
-          actor_id: entry.actorId,
-          actor_name: entry.actorName,
-          action: entry.action,
-          target: entry.target,
-          before: json(entry.before),
-          after: json(entry.after),
-        })
-        .execute(),
+    audit: (entry: AuditRecord) => writeAudit(db, entry),
 
     auditPage: async (offset: number, limit: number) => {
       const [rows, total] = await Promise.all([

@@ -6,7 +6,6 @@ import type {
   SpentPendingIdentitiesTable,
   UserIdentitiesTable,
 } from './schema/identity.ts';
-import type { GatewayAuditTable } from './schema/gateways.ts';
 import type {
   AlertEpisodesTable,
   FailureCasesTable,
@@ -237,7 +236,6 @@ export interface Database {
   user_identities: UserIdentitiesTable;
   provider_credentials: ProviderCredentialsTable;
   spent_pending_identities: SpentPendingIdentitiesTable;
-  gateway_audit: GatewayAuditTable;
   notification_settings: NotificationSettingsTable;
   outbox: OutboxTable;
   alert_episodes: AlertEpisodesTable;

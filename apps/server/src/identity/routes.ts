@@ -125,6 +125,7 @@ export const identityRoutes: FastifyPluginAsyncZod<{
         code: request.query.code,
         state: request.query.state,
         expectedState,
+        address: request.ip,
       });
       if (!session) {
         holdPending(reply, { provider: 'wechat', subject: openId });
@@ -195,6 +196,7 @@ export const identityRoutes: FastifyPluginAsyncZod<{
         code: request.query.code,
         state: request.query.state,
         expectedState,
+        address: request.ip,
       });
       if (!session) {
         holdPending(reply, { provider: 'dingtalk', subject: userid, mobile });

@@ -6,6 +6,7 @@ import {
   PENDING_IDENTITY_TTL_MS,
   sealPendingIdentity,
 } from './pending-identity.ts';
+import { FAILURE_WINDOW_MS, FailureEntries } from './sign-in-audit.ts';
 import { SpentCodes } from './spent-codes.ts';
 
 // The pure pieces of messaging-app sign-in: no I/O.
@@ -77,5 +78,23 @@ describe('DingTalk JSAPI signature', () => {
         )
         .digest('hex'),
     );
+  });
+});
+
+describe('failed sign-in entries of the audit log', () => {
+  it('one per subject and quarter hour, at most the limit of them, the rest in one overflow entry', () => {
+    const entries = new FailureEntries(3);
+    const start = 10 * FAILURE_WINDOW_MS;
+    const keys = ['user:1', 'user:1', 'address:a', 'user:2', 'address:b', 'address:c'].map(
+      (subject) => entries.entryFor(subject, start + 1000),
+    );
+    expect(new Set(keys.map((k) => k.key)).size).toBe(4);
+    expect(keys.map((k) => k.overflow)).toEqual([false, false, false, false, true, true]);
+    expect(keys[4]!.key).toBe(keys[5]!.key);
+    // Those seen before the limit keep their own entry; a new quarter hour starts afresh.
+    expect(entries.entryFor('user:1', start + 2000)).toEqual(keys[0]);
+    const next = entries.entryFor('address:b', start + FAILURE_WINDOW_MS);
+    expect(next.overflow).toBe(false);
+    expect(next.key).not.toBe(keys[4]!.key);
   });
 });

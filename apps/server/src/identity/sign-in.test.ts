@@ -553,6 +553,68 @@ describe('a password reset', () => {
   });
 });
 
+describe('the audit log of sign-ins', () => {
+  interface Entry {
+    actorName: string;
+    action: string;
+    target: string;
+    after: Record<string, unknown> | null;
+  }
+  const auditLog = async () => {
+    const admin = await make.createUser({ isAdmin: true });
+    const phone = new Phone();
+    phone.keyId = (await bind(phone, admin, {}, identityApi.wechatBindUser.path)).body.data.keyId;
+    const reply = await phone.json<{ data: Entry[] }>(
+      `${adminApi.audit.path}?pageIndex=1&pageSize=100`,
+    );
+    return reply.body.data.data;
+  };
+  const wrong = (psnCode: string) =>
+    new Phone().post(identityApi.wechatBindUser.path, {
+      psnCode,
+      passWord: encryptPassword('not-the-password'),
+    });
+
+  it('holds each sign-in by its method, bindings and unbindings, and failures counted, not listed', async () => {
+    const user = await make.createUser({ name: '审计' });
+    const target = `user:${user.psnCode}`;
+    const { phone, openId } = await bindWechat(user);
+    wechat.setUser(openId);
+    expect((await new Phone().visitFromWechat()).body.data.keyId).toBeTruthy();
+    // Guessing: twelve wrong passwords for the account (the throttle stops them after five).
+    for (let i = 0; i < 12; i++) await wrong(user.psnCode);
+    await phone.post(identityApi.wechatSignOut.path);
+
+    const mine = (await auditLog()).filter((e) => e.target === target).reverse();
+    expect(mine.map((e) => [e.action, e.after?.method ?? e.after?.provider])).toEqual([
+      ['identity.bind', 'wechat'],
+      ['signIn', 'password'],
+      ['signIn', 'wechat'],
+      ['signIn.failed', undefined],
+      ['identity.unbind', 'wechat'],
+    ]);
+    expect(mine[3]!.after).toMatchObject({
+      count: 5,
+      methods: ['password'],
+      reasons: ['wrongCredentials'],
+      addresses: ['127.0.0.1'],
+    });
+  });
+
+  it('counts failures for accounts that do not exist by address, and sign-ins refused by a platform', async () => {
+    const byAddress = async () =>
+      (await auditLog()).find((e) => e.target === 'address:127.0.0.1')?.after ?? { count: 0 };
+    const before = Number((await byAddress()).count);
+    await wrong('nobody-1');
+    await wrong('nobody-2');
+    await new Phone().dingtalkUserInfo('made-up-code');
+    const after = await byAddress();
+    expect(Number(after.count) - before).toBe(3);
+    expect(after.methods).toEqual(expect.arrayContaining(['password', 'dingtalk']));
+    expect(after.reasons).toEqual(expect.arrayContaining(['wrongCredentials', 'providerRefused']));
+  });
+});
+
 describe('the replies of spec section 8', () => {
   it('answers each sign-in outcome with its code and message', async () => {
     const user = await make.createUser({ isAdmin: true });
