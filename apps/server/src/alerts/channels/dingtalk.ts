@@ -33,7 +33,7 @@ const REPEATED_CONTENT = '143106';
  * them: its content ends with its delivery id, so only an earlier attempt of this same delivery
  * (a worker that died before marking it sent) can have been the first.
  */
-export const reachOf = (result: SendResult, userid: string): Confirmation => {
+const reachOf = (result: SendResult, userid: string): Confirmation => {
   if (result.read_user_id_list?.includes(userid) || result.unread_user_id_list?.includes(userid))
     return { reached: true };
   if (result.invalid_user_id_list?.includes(userid))
