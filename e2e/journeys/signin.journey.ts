@@ -1,3 +1,4 @@
+import { identityApi } from '@linewatch/contracts/identity-api';
 import { identityMessages } from '@linewatch/contracts/identity-messages';
 import type { Page } from 'playwright-core';
 import { describe, expect, inject, it } from 'vitest';
@@ -111,10 +112,27 @@ describe('sign-in inside DingTalk', () => {
   const journey = useJourney('signin-dingtalk', { userAgent: IN_APP_USER_AGENTS.dingtalk });
   const userid = unique('ding-e2e');
 
+  /** DingTalk's check of a dd.config, by the fake, for the page DingTalk loaded. */
+  const checkJsapi = async (check: {
+    pageUrl: string;
+    nonceStr: string;
+    timeStamp: number;
+    signature: string;
+  }) => {
+    const reply = await fetch(`${inject('dingtalkFakeUrl')}/__fake/jsapi-check`, {
+      method: 'POST',
+      body: JSON.stringify(check),
+    });
+    return ((await reply.json()) as { ok: boolean }).ok;
+  };
+  let exposed = false;
+
   /**
    * There is no DingTalk runtime outside DingTalk: the page gets a stub JSAPI whose
-   * requestAuthCode answers with a code the DingTalk fake issued for this user. It records what
-   * dd.config was given.
+   * requestAuthCode answers with a code the DingTalk fake issued for this user. Like
+   * dingtalk-jsapi, once dd.config is called dd.ready waits for DingTalk to accept the signature,
+   * which the fake checks over the page DingTalk loaded (the address at the page's start, before
+   * the app routes anywhere), and never comes if it is refused.
    */
   const nextAuthCode = async (page: Page) => {
     const reply = await fetch(`${inject('dingtalkFakeUrl')}/__fake/code`, {
@@ -122,13 +140,24 @@ describe('sign-in inside DingTalk', () => {
       body: JSON.stringify({ userid, mobile: '13800138000' }),
     });
     const { code } = (await reply.json()) as { code: string };
+    if (!exposed) {
+      await page.exposeFunction('checkJsapi', checkJsapi);
+      exposed = true;
+    }
     await page.addInitScript((authCode: string) => {
-      const record = window as unknown as { ddConfig?: unknown };
-      (window as unknown as { dd: unknown }).dd = {
-        config: (options: unknown) => {
-          record.ddConfig = options;
+      const loaded = window.location.href;
+      const host = window as unknown as {
+        checkJsapi(check: object): Promise<boolean>;
+        dd: unknown;
+      };
+      let accepted: Promise<boolean> | null = null;
+      host.dd = {
+        config: (options: { nonceStr: string; timeStamp: number; signature: string }) => {
+          accepted = host.checkJsapi({ ...options, pageUrl: loaded });
         },
-        ready: (callback: () => void) => setTimeout(callback, 0),
+        ready: (callback: () => void) => {
+          void (accepted ?? Promise.resolve(true)).then((ok) => ok && callback());
+        },
         error: () => undefined,
         runtime: { permission: { requestAuthCode: async () => ({ code: authCode }) } },
       };
@@ -138,6 +167,9 @@ describe('sign-in inside DingTalk', () => {
   it('opens the personal centre, is told DingTalk is not bound, and sees the DingTalk form', async () => {
     const { page } = journey;
     await nextAuthCode(page);
+    const configReply = page.waitForResponse((r) =>
+      r.url().includes(identityApi.dingdingConfig.path),
+    );
     await page.goto(paths.center);
     const login = new LoginPage(page);
     await login.toast.waitForText(identityMessages.dingTalkNotBound);
@@ -146,15 +178,12 @@ describe('sign-in inside DingTalk', () => {
     expect(await login.binds()).toBe(true);
     // Only the redirect is kept for DingTalk (spec section 2).
     expect(currentPath(page)).toBe(links.login(paths.center));
-    const config = (await page.evaluate(
-      () => (window as unknown as { ddConfig: unknown }).ddConfig,
-    )) as {
-      signature: string;
-      nonceStr: string;
-      jsApiList: string[];
+    // The page was signed as DingTalk loaded it (the centre), not as the guard routed it (/login).
+    const { data: config } = (await (await configReply).json()) as {
+      data: { nonceStr: string; timeStamp: number; signature: string };
     };
-    expect(config.signature).toMatch(/^[0-9a-f]{40}$/);
-    expect(config.jsApiList).toContain('runtime.permission.requestAuthCode');
+    const loaded = new URL(paths.center, inject('baseUrl')).toString();
+    expect(await checkJsapi({ ...config, pageUrl: loaded })).toBe(true);
     await journey.shot(page, 'not-bound');
     await login.toast.waitUntilGone();
   });

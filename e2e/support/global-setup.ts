@@ -2,7 +2,7 @@ import type { TestProject } from 'vitest/node';
 import { startDingtalkFake } from '../../apps/server/src/test/fakes/dingtalk-fake.ts';
 import { startWechatFake } from '../../apps/server/src/test/fakes/wechat-oauth-fake.ts';
 import { assertChromium } from './browser.ts';
-import { startServer } from './server.ts';
+import { freePort, startServer } from './server.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -16,10 +16,18 @@ declare module 'vitest' {
 /** One server for the whole run: a first start seeds the demo factory (~10–20 s). */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   assertChromium();
-  const [wechat, dingtalk] = await Promise.all([startWechatFake(), startDingtalkFake()]);
+  // WeChat returns to PUBLIC_URL (the browser's address here), so it is known before the start.
+  const port = await freePort();
+  const publicUrl = `http://127.0.0.1:${port}`;
+  const [wechat, dingtalk] = await Promise.all([
+    startWechatFake({ publicUrl }),
+    startDingtalkFake(),
+  ]);
   const server = await startServer({
     ...wechat.env,
     ...dingtalk.env,
+    PORT: String(port),
+    PUBLIC_URL: publicUrl,
     // The gateways journey binds to a gateway that is offline: its 504 comes after this.
     GATEWAY_COMMAND_TIMEOUT_MS: '5000',
   });

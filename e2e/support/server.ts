@@ -1,6 +1,7 @@
 import { telemetryApi } from '@linewatch/contracts/telemetry-api';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { repoRoot } from './paths.ts';
@@ -82,6 +83,21 @@ const waitForAddress = (child: ChildProcess, output: () => string): Promise<stri
     };
     child.stdout?.on('data', onData);
     child.once('exit', onExit);
+  });
+
+/**
+ * A port free now, for a server whose own address must be known before it starts (PUBLIC_URL,
+ * which WeChat sign-in requires). Another process could take it meanwhile; on this machine's
+ * test runs none does.
+ */
+export const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    });
   });
 
 interface Health {

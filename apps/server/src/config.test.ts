@@ -37,3 +37,35 @@ describe('METRICS_TOKEN', () => {
     expect(() => loadConfig(env({ METRICS_TOKEN: 'short' }))).toThrow(/METRICS_TOKEN/);
   });
 });
+
+describe('PUBLIC_URL', () => {
+  // WeChat returns to it and DingTalk signatures are made for it: never the request's Host.
+  it('is required once WeChat or DingTalk sign-in is configured', () => {
+    const wechat = { WECHAT_APPID: 'wx', WECHAT_SECRET: 's' };
+    const dingtalk = { DINGTALK_APPKEY: 'dk', DINGTALK_APPSECRET: 's' };
+    for (const platform of [wechat, dingtalk]) {
+      expect(() => loadConfig(env(platform))).toThrow(/PUBLIC_URL/);
+      expect(loadConfig(env({ ...platform, PUBLIC_URL: 'https://lw.example' })).PUBLIC_URL).toBe(
+        'https://lw.example',
+      );
+    }
+    expect(loadConfig(env({})).PUBLIC_URL).toBeUndefined();
+  });
+});
+
+describe('WECHAT_TEMPLATES', () => {
+  it('is read once at start; WECHAT_TEMPLATE_ID, which filled the hidden first / remark, is refused', () => {
+    const templates = {
+      default: { id: 'tpl', data: { thing1: 'machine', time2: 'time' } },
+    };
+    expect(
+      loadConfig(env({ WECHAT_TEMPLATES: JSON.stringify(templates) })).WECHAT_TEMPLATES,
+    ).toEqual(templates);
+    expect(() => loadConfig(env({ WECHAT_TEMPLATES: '{"default":{}}' }))).toThrow(
+      /WECHAT_TEMPLATES/,
+    );
+    expect(() => loadConfig(env({ WECHAT_TEMPLATE_ID: 'tpl' }))).toThrow(
+      /WECHAT_TEMPLATE_ID.*replaced by WECHAT_TEMPLATES/,
+    );
+  });
+});

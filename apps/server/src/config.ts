@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
+import { parseTemplateMappings } from './alerts/channels/wechat-template.ts';
 
 const DEFAULT_SECRET = 'linewatch-demo-secret';
 
@@ -98,8 +99,33 @@ const schema = z.object({
   WEB_DIST: z.string().optional(),
   // Alert delivery (alerts/channels/) uses the same WeChat and DingTalk apps as sign-in: a
   // channel is on when its credentials are set.
-  /** The template message's template_id (keywords first, keyword1..3, remark). */
-  WECHAT_TEMPLATE_ID: z.string().optional(),
+  /**
+   * Replaced by WECHAT_TEMPLATES: a template_id alone filled first / keyword1..2 / remark, which
+   * WeChat has cut or hidden since 2023-05-04. Refused, so an upgrade does not go on sending
+   * messages nobody can read.
+   */
+  WECHAT_TEMPLATE_ID: z
+    .string()
+    .optional()
+    .refine(
+      (v) => v === undefined,
+      'is replaced by WECHAT_TEMPLATES (the template_id and what each of its fields shows, README)',
+    ),
+  /**
+   * The alert and report template messages: `{"default": {"id": "<template_id>", "data":
+   * {"thing1": "machine", "character_string2": "sn", "thing3": "content", "time4": "time"}}}`,
+   * and the same per kind of message to use another template for it (alerts/channels/
+   * wechat-template.ts says what each field type takes).
+   */
+  WECHAT_TEMPLATES: z
+    .string()
+    .transform((v, ctx) => {
+      const parsed = parseTemplateMappings(v);
+      if (typeof parsed !== 'string') return parsed;
+      ctx.addIssue({ code: 'custom', message: parsed });
+      return z.NEVER;
+    })
+    .optional(),
   /** HMAC-SHA256 key of webhook deliveries; unset: no webhook channel. */
   WEBHOOK_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
   /**
@@ -143,6 +169,16 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     );
   }
   const config = result.data;
+  // WeChat sends the browser back to this address and DingTalk checks signatures made for it:
+  // taken from the request's Host, a forged Host would choose both.
+  const signsInWithPlatform =
+    (config.WECHAT_APPID && config.WECHAT_SECRET) ||
+    (config.DINGTALK_APPKEY && config.DINGTALK_APPSECRET);
+  if (signsInWithPlatform && !config.PUBLIC_URL) {
+    throw new ConfigError(
+      '配置错误 / invalid configuration: PUBLIC_URL is required with WeChat or DingTalk sign-in (WECHAT_APPID / DINGTALK_APPKEY): the address phones use, which WeChat returns to and DingTalk signs pages of',
+    );
+  }
   if (!config.DEMO && config.SECRET === DEFAULT_SECRET) {
     throw new ConfigError(
       '配置错误 / invalid configuration: SECRET is the default demo secret; set SECRET (16+ characters) or DEMO=1',

@@ -5,8 +5,11 @@ import { RouterProvider } from 'react-router/dom';
 import './app/global.css';
 import { createQueryClient, Providers } from './app/providers.tsx';
 import { routes } from './app/routes.tsx';
+import { rememberLoadedUrl } from './shared/client-env.ts';
 import { setNavigator } from './shared/navigation.ts';
 
+// Before the router moves it: DingTalk signs pages as it loaded them.
+rememberLoadedUrl();
 const router = createBrowserRouter(routes);
 setNavigator((to, options) => void router.navigate(to, options));
 

@@ -16,4 +16,5 @@ export const identityMessages = {
   logoutConfirmPlain: '确定退出登录吗？',
   authorizationExpired: '授权已失效，请重新进入',
   urlRequired: '缺少页面地址',
+  urlNotOurs: '页面地址不属于本应用',
 } as const;

@@ -68,17 +68,21 @@ export const dingtalkConfigQuery = z.object({
 });
 export type DingtalkConfigQuery = z.infer<typeof dingtalkConfigQuery>;
 
-/** What dd.config needs (DingTalk JSAPI authentication). */
+/**
+ * What dd.config needs (DingTalk JSAPI authentication), and `state` (not in the spec): sent back
+ * with the auth code, it proves the code is exchanged by the browser that started the sign-in.
+ */
 export const dingtalkConfig = z.object({
   agentId: z.string(),
   corpId: z.string(),
   timeStamp: z.number(),
   nonceStr: z.string(),
   signature: z.string(),
+  state: z.string(),
 });
 export type DingtalkConfig = z.infer<typeof dingtalkConfig>;
 
-export const dingtalkCodeQuery = z.object({ code: oauthCode });
+export const dingtalkCodeQuery = z.object({ code: oauthCode, state: text().max(128).optional() });
 export type DingtalkCodeQuery = z.infer<typeof dingtalkCodeQuery>;
 
 /** keyId only when the DingTalk user is bound to an account. */

@@ -2,6 +2,7 @@ import type { AdminMachine, AdminUser } from '@linewatch/contracts/admin';
 import { sql, type Kysely } from 'kysely';
 import type { Db } from '../db/database.ts';
 import { announce } from '../db/notices.ts';
+import { writeAudit, type AuditRecord } from '../shared/audit.ts';
 import type { Database } from '../db/schema.ts';
 
 /** A machine's administered columns (never its gateway binding, position or PLC address). */
@@ -27,19 +28,19 @@ export interface MachineColumns {
   plc_model: string;
 }
 
-export interface AuditRecord {
-  actorId: number | null;
-  actorName: string;
-  action: string;
-  target: string;
-  before?: unknown;
-  after?: unknown;
-}
-
-const json = (value: unknown) => (value === undefined ? null : JSON.stringify(value));
-
 /** Postgres allows 65,535 parameters a statement: 500 machines of ~20 columns stay well under. */
 const CHUNK = 500;
+
+const releaseIdentities = async (db: Kysely<Database>, userId: number) =>
+  (
+    await db
+      .deleteFrom('user_identities')
+      .where('user_id', '=', userId)
+      .returning('provider')
+      .execute()
+  )
+    .map((r) => r.provider)
+    .sort();
 
 const repositoryOn = (db: Db) => {
   const usersQuery = () =>
@@ -110,18 +111,7 @@ const repositoryOn = (db: Db) => {
   });
 
   return {
-    audit: (entry: AuditRecord) =>
-      db
-        .insertInto('audit_log')
-        .values({
-          actor_id: entry.actorId,
-          actor_name: entry.actorName,
-          action: entry.action,
-          target: entry.target,
-          before: json(entry.before),
-          after: json(entry.after),
-        })
-        .execute(),
+    audit: (entry: AuditRecord) => writeAudit(db, entry),
 
     auditPage: async (offset: number, limit: number) => {
       const [rows, total] = await Promise.all([
@@ -195,11 +185,18 @@ const repositoryOn = (db: Db) => {
     setDisabled: async (id: number, disabled: boolean) => {
       const apply = async (tx: Kysely<Database>) => {
         await tx.updateTable('users').set({ disabled }).where('id', '=', id).execute();
-        if (disabled) await tx.deleteFrom('user_identities').where('user_id', '=', id).execute();
+        if (disabled) await releaseIdentities(tx, id);
       };
       // The CLI may run this inside its caller's transaction already.
       await (db.isTransaction ? apply(db) : db.transaction().execute(apply));
     },
+
+    /**
+     * Unbinds every WeChat / DingTalk identity of the user (a password reset): whoever bound their
+     * own messaging account with the old password signs in silently no more. Returns the
+     * providers unbound.
+     */
+    releaseIdentities: (id: number) => releaseIdentities(db, id),
 
     setUserLines: async (userId: number, lineIds: readonly number[]) => {
       await db.deleteFrom('user_lines').where('user_id', '=', userId).execute();

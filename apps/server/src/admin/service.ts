@@ -208,14 +208,21 @@ export const createAdminService = ({
       return after;
     },
 
-    /** A new password also ends the user's sessions (the old one may have leaked). */
+    /**
+     * A new password ends the user's sessions and unbinds their WeChat and DingTalk, as disabling
+     * does: the old password may have leaked (nobody can tell a forgotten one from a stolen one),
+     * and whoever knew it may have bound their own messaging account to sign in silently. The
+     * user binds again with the new password on their next visit.
+     */
     async resetPassword(actor: Actor, id: number, password: string): Promise<void> {
       const passwordHash = await hashSecret(password);
       await repo.transaction(async (r) => {
         const user = await mustUser(r, id);
         await r.updateUser(id, { password_hash: passwordHash });
+        const unbound = await r.releaseIdentities(id);
         await audit(r, actor, 'user.resetPassword', `user:${user.psnCode}`, null, {
           passwordChanged: true,
+          unbound,
         });
       });
       await endUserSessions(id);

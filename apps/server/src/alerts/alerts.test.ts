@@ -144,7 +144,13 @@ beforeAll(async () => {
   server = await startTestServer({
     WECHAT_APPID: 'wx-app',
     WECHAT_SECRET: 'wx-secret',
-    WECHAT_TEMPLATE_ID: 'tpl-1',
+    // The fake's alert template: 设备 / 编号 / 内容 / 时间.
+    WECHAT_TEMPLATES: JSON.stringify({
+      default: {
+        id: 'tpl-1',
+        data: { thing1: 'machine', character_string2: 'sn', thing3: 'content', time4: 'time' },
+      },
+    }),
     WECHAT_API_URL: wechat.baseUrl,
     DINGTALK_APPKEY: 'dd-key',
     DINGTALK_APPSECRET: 'dd-secret',
@@ -235,6 +241,14 @@ describe('alerts', () => {
       true,
     );
     expect(got.wechat.map((m) => m.url)).toContain(`${PUBLIC_URL}/faultAlarm?casesId=${caseId}`);
+    // Every field as the template shows it: nothing WeChat would cut, hide or refuse.
+    expect(wechat.refusedData).toEqual([]);
+    expect(got.wechat.map((m) => m.data.thing3?.value).sort()).toEqual(
+      ['E101 送料超时', 'E101 送料超时', '故障停机超过5分钟', 'PPM 2.5 低于目标 60'].sort(),
+    );
+    expect(new Set(got.wechat.map((m) => m.data.character_string2?.value))).toEqual(
+      new Set([alarmSn, slowSn]),
+    );
     expect(got.dingtalk.every((n) => n.userid_list === person.ddUser && n.agent_id === 1001)).toBe(
       true,
     );
@@ -324,7 +338,7 @@ describe('alerts', () => {
     ]);
     await person.allSent(3);
     const got = await person.received();
-    expect(got.wechat.map((m) => m.data.first?.value)).toEqual([expect.stringContaining('报警')]);
+    expect(got.wechat.map((m) => m.data.thing3?.value)).toEqual([expect.stringContaining('E205')]);
     expect(wechat.tokensIssued()).toBe(tokensBefore + 1);
   });
 

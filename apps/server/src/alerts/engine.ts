@@ -29,6 +29,10 @@ const HOUR_MS = 3_600_000;
 const nameOf = (sn: string, device: DeviceInfo | undefined) =>
   device ? `${device.nickSnCode || sn} ${device.deviceName}` : sn;
 
+/** The machine as people call it, for a template's 20-character field. */
+const machineOf = (sn: string, device: DeviceInfo | undefined) =>
+  device?.deviceName || device?.nickSnCode || sn;
+
 const minutesText = (ms: number) => {
   const minutes = Math.floor(ms / 60_000);
   return minutes >= 60 ? `${Math.floor(minutes / 60)}小时${minutes % 60}分钟` : `${minutes}分钟`;
@@ -85,6 +89,11 @@ export class AlertEngine {
           link: caseId === undefined ? null : `/faultAlarm?casesId=${caseId}`,
           dedupeKey: `alarm:${sn}:${code}:${ts}`,
           alarm: { snCode: sn, warningContent: description ? `${code} ${description}` : code },
+          fields: {
+            sn,
+            machine: machineOf(sn, device),
+            content: description ? `${code} ${description}` : code,
+          },
         }));
     });
   }
@@ -100,6 +109,11 @@ export class AlertEngine {
         body: `SN：${sn} 已${status === 3 ? '故障' : '待机'}停机超过${minutesText(timeLength)}`,
         link: `/currentDataReport?snCode=${encodeURIComponent(sn)}`,
         dedupeKey: stopKey(sn, since),
+        fields: {
+          sn,
+          machine: machineOf(sn, device),
+          content: `${status === 3 ? '故障' : '待机'}停机超过${minutesText(timeLength)}`,
+        },
       };
     });
   }
@@ -142,6 +156,11 @@ export class AlertEngine {
             body: `SN：${m.sn} 近一小时 ${misses.join('，')}`,
             link: `/currentDataReport?snCode=${encodeURIComponent(m.sn)}`,
             dedupeKey: `threeParameters:${m.sn}:${to}`,
+            fields: {
+              sn: m.sn,
+              machine: machineOf(m.sn, this.deps.deviceOf(m.sn)),
+              content: misses.join('，'),
+            },
           })),
         );
       });

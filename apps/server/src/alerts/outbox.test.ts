@@ -70,9 +70,17 @@ const queue = async (title: string, channel: 'webhook' | 'dingtalk' = 'webhook')
 const outboxRows = () =>
   testDb.db
     .selectFrom('outbox')
-    .select(['status', 'attempts', 'last_error'])
+    .select(['id', 'status', 'attempts', 'last_error'])
     .orderBy('id')
     .execute();
+
+/** The rows as the tests compare them. */
+const outboxStates = async () =>
+  (await outboxRows()).map(({ status, attempts, last_error }) => ({
+    status,
+    attempts,
+    last_error,
+  }));
 
 /** The receiver is on 127.0.0.1: allowed as the test configuration allows it. */
 const LOCAL = new WebhookTargets(['127.0.0.1']);
@@ -105,7 +113,7 @@ describe('outbox', () => {
     expect(w.delivered.get('webhook')).toBe(1);
     expect(receiver.badSignatures()).toBe(0);
     expect(receiver.deliveries.map((d) => d.title)).toEqual(['重试']);
-    expect(await outboxRows()).toEqual([{ status: 'sent', attempts: 4, last_error: null }]);
+    expect(await outboxStates()).toEqual([{ status: 'sent', attempts: 4, last_error: null }]);
   });
 
   it('marks a message failed after its last attempt, with the error', async () => {
@@ -116,7 +124,7 @@ describe('outbox', () => {
     await waitFor(async () => (await outboxRows())[0]?.status === 'failed', { what: 'failed' });
     await w.close();
     receiver.failNext(0);
-    expect(await outboxRows()).toEqual([
+    expect(await outboxStates()).toEqual([
       { status: 'failed', attempts: 3, last_error: 'webhook: HTTP 500' },
     ]);
     expect(receiver.deliveries).toEqual([]);
@@ -164,7 +172,7 @@ describe('outbox', () => {
     const closing = a.close();
     gate.release();
     await closing;
-    expect(await outboxRows()).toEqual([{ status: 'sent', attempts: 1, last_error: null }]);
+    expect(await outboxStates()).toEqual([{ status: 'sent', attempts: 1, last_error: null }]);
     const b = worker();
     await b.kick();
     await b.close();
@@ -232,6 +240,45 @@ describe('outbox', () => {
     }
   });
 
+  it('calls a DingTalk work notice sent once DingTalk says it reached the person, and counts one that did not', async () => {
+    await queue('到达', 'dingtalk');
+    await queue('离职', 'dingtalk');
+    // The second person has left: DingTalk takes the notice (errcode 0) and delivers nothing.
+    await testDb.db
+      .updateTable('outbox')
+      .set({ target: 'dd-left-company' })
+      .where('id', '=', (await outboxRows())[1]!.id)
+      .execute();
+    dingtalk.leave('dd-left-company');
+    const results = dingtalk.holdResults();
+    const w = worker({}, [
+      dingtalkChannel({
+        apiBase: dingtalk.baseUrl,
+        appKey: 'dd-key',
+        appSecret: 'dd-secret',
+        agentId: '7',
+      }),
+    ]);
+    w.start();
+    // Taken, not yet delivered: DingTalk sends work notices asynchronously.
+    await waitFor(async () => (await outboxRows()).every((r) => r.status === 'accepted'), {
+      what: 'accepted',
+    });
+    await waitFor(() => dingtalk.resultQueries() >= 2, { what: 'a look at the results' });
+    expect((await outboxRows()).map((r) => r.status)).toEqual(['accepted', 'accepted']);
+    results.release();
+    await waitFor(async () => (await outboxRows()).every((r) => r.status !== 'accepted'), {
+      what: 'the results',
+    });
+    await w.close();
+    expect((await outboxRows()).map(({ status, last_error }) => ({ status, last_error }))).toEqual([
+      { status: 'sent', last_error: null },
+      { status: 'failed', last_error: 'dingtalk: not reached (invalid_user_id_list)' },
+    ]);
+    expect(w.delivered.get('dingtalk')).toBe(1);
+    expect(w.notReached.get('dingtalk')).toBe(1);
+  });
+
   it('never connects to a webhook address the allow-list does not take', async () => {
     await queue('内网');
     const local = new URL(receiver.url);
@@ -244,7 +291,7 @@ describe('outbox', () => {
     const w = worker({ maxAttempts: 1 }, [webhookChannel(SECRET, new WebhookTargets())]);
     await w.kick();
     await w.close();
-    expect(await outboxRows()).toEqual([
+    expect(await outboxStates()).toEqual([
       { status: 'failed', attempts: 1, last_error: 'webhook: localhost is 127.0.0.1, not allowed' },
     ]);
     await testDb.db

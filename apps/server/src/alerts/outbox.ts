@@ -1,7 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { sql } from 'kysely';
 import type { Db } from '../db/database.ts';
-import { UndeliverableError, type Channel } from './channels/channel.ts';
+import type { NoticeFields } from '../notifications/service.ts';
+import { UndeliverableError, type Channel, type Confirmation } from './channels/channel.ts';
 
 export interface OutboxOptions {
   /** How long a claimed row is this worker's: after it (the worker died) another may take it. */
@@ -20,6 +21,10 @@ export interface OutboxOptions {
 
 interface Claimed {
   id: string;
+  /** 'pending': to send; 'accepted': sent, its receipt to confirm. */
+  status: 'pending' | 'accepted';
+  receipt: string | null;
+  accepted_at: Date | null;
   channel: string;
   target: string;
   attempts: number;
@@ -27,6 +32,7 @@ interface Claimed {
   title: string;
   body: string;
   link: string | null;
+  fields: NoticeFields | null;
   created_at: Date;
 }
 
@@ -36,6 +42,9 @@ export interface OutboxBacklog {
   due: number;
   waiting: number;
 }
+
+/** DingTalk keeps a task's result for 24 hours: a receipt not confirmed by then never will be. */
+const RECEIPT_LIFETIME_MS = 24 * 3_600_000;
 
 /** The delay before attempt n+1 after n failed ones: base × 2^(n−1), capped. */
 export const backoffMs = (attempts: number, base: number, max: number) =>
@@ -50,9 +59,13 @@ export const backoffMs = (attempts: number, base: number, max: number) =>
  * carries the same deliveryId, which the services use to drop it (channels/channel.ts).
  */
 export class Outbox {
-  /** Deliveries since start by channel (operator's metrics): sent, and attempts that failed. */
+  /**
+   * Deliveries since start by channel (operator's metrics): sent, attempts that failed, and
+   * messages a service took but says did not reach their person (DingTalk's send result).
+   */
   readonly delivered: Map<string, number>;
   readonly failures: Map<string, number>;
+  readonly notReached: Map<string, number>;
   readonly #channels: Map<string, Channel>;
   readonly #o: Required<Omit<OutboxOptions, 'now' | 'urlOf'>>;
   readonly #now: () => number;
@@ -72,6 +85,7 @@ export class Outbox {
     // Every configured channel reports from the start, so a rate over its first failure is seen.
     this.delivered = new Map(channels.map((c) => [c.name, 0]));
     this.failures = new Map(channels.map((c) => [c.name, 0]));
+    this.notReached = new Map(channels.map((c) => [c.name, 0]));
     this.#o = {
       leaseMs: options.leaseMs ?? 60_000,
       baseDelayMs: options.baseDelayMs ?? 5_000,
@@ -126,44 +140,52 @@ export class Outbox {
     const claimed = await sql<Claimed>`
       WITH due AS (
         SELECT id FROM outbox
-        WHERE status = 'pending' AND next_attempt_at <= ${now}
+        WHERE status IN ('pending', 'accepted') AND next_attempt_at <= ${now}
           AND (locked_until IS NULL OR locked_until < ${now})
           AND channel IN (${sql.join(names)})
         ORDER BY id LIMIT ${this.#o.batch}
         FOR UPDATE SKIP LOCKED
       )
-      UPDATE outbox o SET locked_until = ${leaseEnd}, attempts = o.attempts + 1
+      UPDATE outbox o SET locked_until = ${leaseEnd},
+        attempts = o.attempts + CASE WHEN o.status = 'pending' THEN 1 ELSE 0 END
       FROM due, notifications n
       WHERE o.id = due.id AND n.id = o.notification_id
-      RETURNING o.id, o.channel, o.target, o.attempts, n.kind, n.title, n.body, n.link,
-        n.created_at`.execute(this.db);
+      RETURNING o.id, o.status, o.receipt, o.accepted_at, o.channel, o.target, o.attempts,
+        n.kind, n.title, n.body, n.link, n.fields, n.created_at`.execute(this.db);
     await Promise.all(claimed.rows.map((row) => this.#deliver(row)));
     return claimed.rows.length;
   }
 
   async #deliver(row: Claimed) {
     const channel = this.#channels.get(row.channel)!;
+    if (row.status === 'accepted') return this.#confirm(channel, row);
     try {
-      await channel.send({
+      const receipt = await channel.send({
         deliveryId: `lw-${row.id}`,
         target: row.target,
         kind: row.kind,
         title: row.title,
         body: row.body,
+        fields: row.fields ?? {},
         url: this.#urlOf(row.link),
         createdAt: new Date(row.created_at),
       });
-      await this.db
-        .updateTable('outbox')
-        .set({
-          status: 'sent',
-          sent_at: new Date(this.#now()),
-          locked_until: null,
-          last_error: null,
-        })
-        .where('id', '=', row.id)
-        .execute();
-      this.delivered.set(row.channel, (this.delivered.get(row.channel) ?? 0) + 1);
+      if (typeof receipt === 'string' && channel.confirm) {
+        await this.db
+          .updateTable('outbox')
+          .set({
+            status: 'accepted',
+            receipt,
+            accepted_at: new Date(this.#now()),
+            next_attempt_at: new Date(this.#now() + this.#o.baseDelayMs),
+            locked_until: null,
+            last_error: null,
+          })
+          .where('id', '=', row.id)
+          .execute();
+        return;
+      }
+      await this.#sent(row, null);
     } catch (error) {
       this.failures.set(row.channel, (this.failures.get(row.channel) ?? 0) + 1);
       const message = (error as Error).message.slice(0, 500);
@@ -182,6 +204,56 @@ export class Outbox {
         .where('id', '=', row.id)
         .execute();
     }
+  }
+
+  async #sent(row: Claimed, note: string | null) {
+    await this.db
+      .updateTable('outbox')
+      .set({ status: 'sent', sent_at: new Date(this.#now()), locked_until: null, last_error: note })
+      .where('id', '=', row.id)
+      .execute();
+    if (note === null) this.delivered.set(row.channel, (this.delivered.get(row.channel) ?? 0) + 1);
+  }
+
+  /**
+   * Asks the service what became of a message it took: reached (sent), not reached (failed, and
+   * counted: resending would not reach them either), or not known yet (asked again after as long
+   * again as it has waited, up to maxDelayMs), until the service no longer keeps the result.
+   */
+  async #confirm(channel: Channel, row: Claimed) {
+    const now = this.#now();
+    let confirmation: Confirmation = null;
+    let problem: string | null = null;
+    try {
+      confirmation = await channel.confirm!(row.receipt ?? '', row.target);
+    } catch (error) {
+      problem = (error as Error).message.slice(0, 500);
+    }
+    if (confirmation?.reached) return this.#sent(row, null);
+    if (confirmation) {
+      this.notReached.set(row.channel, (this.notReached.get(row.channel) ?? 0) + 1);
+      const reason = `${row.channel}: not reached (${confirmation.reason})`;
+      this.log.warn({ outbox: row.id, reason }, 'notification not delivered');
+      await this.db
+        .updateTable('outbox')
+        .set({ status: 'failed', locked_until: null, last_error: reason })
+        .where('id', '=', row.id)
+        .execute();
+      return;
+    }
+    const waited = now - (row.accepted_at ? new Date(row.accepted_at).getTime() : now);
+    if (waited >= RECEIPT_LIFETIME_MS) return this.#sent(row, `${row.channel}: never confirmed`);
+    await this.db
+      .updateTable('outbox')
+      .set({
+        locked_until: null,
+        last_error: problem,
+        next_attempt_at: new Date(
+          now + Math.min(this.#o.maxDelayMs, Math.max(this.#o.baseDelayMs, waited)),
+        ),
+      })
+      .where('id', '=', row.id)
+      .execute();
   }
 
   /**

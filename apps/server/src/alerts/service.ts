@@ -117,6 +117,11 @@ export const createAlertsService = ({
         body: lines.join('\n'),
         link: `/report?snCode=${encodeURIComponent(sns)}&alarmType=${type}&beginTime=${last}&isReport=1`,
         dedupeKey: `${kind}:${first}`,
+        fields: {
+          sn: sns,
+          machine: machines.length === 1 ? machines[0]!.device_name : `${machines.length}台机台`,
+          content: first === last ? first : `${first}至${last}`,
+        },
       });
     }
     await db.transaction().execute((tx) => notifications.notify(tx, notices));

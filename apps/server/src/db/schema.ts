@@ -3,9 +3,9 @@ import type { AlarmManualsTable } from './schema/history.ts';
 import type {
   ProviderCredentialsTable,
   SignedInWith,
+  SpentPendingIdentitiesTable,
   UserIdentitiesTable,
 } from './schema/identity.ts';
-import type { GatewayAuditTable } from './schema/gateways.ts';
 import type {
   AlertEpisodesTable,
   FailureCasesTable,
@@ -235,7 +235,7 @@ export interface Database {
   faca_cas: FacaCasTable;
   user_identities: UserIdentitiesTable;
   provider_credentials: ProviderCredentialsTable;
-  gateway_audit: GatewayAuditTable;
+  spent_pending_identities: SpentPendingIdentitiesTable;
   notification_settings: NotificationSettingsTable;
   outbox: OutboxTable;
   alert_episodes: AlertEpisodesTable;

@@ -261,6 +261,7 @@ export const createFacaService = (deps: FacaDeps) => {
               body: `${question.sn_code} CA ${fa.fa_num}.${seq}：${body.caDescription}（纳期 ${body.resolvingTime}）`,
               link: taskLink(question.id, fa.id, caId),
               dedupeKey: `faca-task:${caId}:${userId}`,
+              fields: { sn: question.sn_code, content: body.caDescription },
             })),
         );
         return { id };

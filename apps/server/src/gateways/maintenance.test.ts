@@ -145,16 +145,18 @@ describe('bind and unbind from the phone', () => {
       Content: '解绑成功',
     });
     expect((await card(sn))?.iot).toBe(0);
+    // In the audit log the admin pages show.
     const audit = await db
-      .selectFrom('gateway_audit')
-      .select(['action', 'user_name', 'sn_code', 'detail'])
-      .where('gateway_id', '=', serial)
-      .where('sn_code', '=', sn)
+      .selectFrom('audit_log')
+      .select(['action', 'actor_name', 'after'])
+      .where('target', '=', `gateway:${serial}`)
+      .where('action', 'in', ['gateway.bind', 'gateway.unbind'])
       .orderBy('id')
       .execute();
-    expect(audit.map((a) => a.action)).toEqual(['bind', 'unbind']);
-    expect(audit[0]?.detail).toContain('plcModel=FX5U');
-    expect(audit[0]?.user_name).toBeTruthy();
+    expect(audit.map((a) => a.action)).toEqual(['gateway.bind', 'gateway.unbind']);
+    expect(audit[0]?.after).toMatchObject({ snCode: sn, plcModel: 'FX5U' });
+    expect(audit[1]?.after).toEqual({ snCode: sn });
+    expect(audit[0]?.actor_name).toBeTruthy();
 
     // The registry shows the agent: online, its version, no machines now.
     const list = await api(server.baseUrl, adminKeyId).get<GatewayRow[]>(

@@ -88,13 +88,14 @@ describe('the gateway registry', () => {
       expect(await signsIn(first)).toBe(false);
       const unknown = await admin.post(gatewaysApi.adminRotate.path, { serial: 'NOSUCHGW0000' });
       expect(unknown.body).toMatchObject({ code: '0404', msg: '网关不存在' });
+      // In the audit log the admin pages show.
       const audit = await server.linewatch.database.db
-        .selectFrom('gateway_audit')
+        .selectFrom('audit_log')
         .select('action')
-        .where('gateway_id', '=', serial)
+        .where('target', '=', `gateway:${serial}`)
         .orderBy('id')
         .execute();
-      expect(audit.map((a) => a.action)).toEqual(['register', 'rotate']);
+      expect(audit.map((a) => a.action)).toEqual(['gateway.register', 'gateway.rotate']);
     },
   );
 });

@@ -1,13 +1,15 @@
 import type { Db } from '../db/database.ts';
-import type { GatewayAuditTable } from '../db/schema/gateways.ts';
+import { writeAudit } from '../shared/audit.ts';
 
+/** A gateway's entry in the audit log (shared/audit.ts): who did what to it, and to which machine. */
 export interface AuditEntry {
   userId: number | null;
   userName: string;
-  action: GatewayAuditTable['action'];
+  action: 'bind' | 'unbind' | 'register' | 'rotate';
   gatewayId: string;
   snCode?: string;
-  detail?: string;
+  /** What the binding said (PLC address and model, the gateway's addresses). */
+  binding?: { plcIp: string; plcModel: string; iotIp: string };
 }
 
 export interface Binding {
@@ -20,17 +22,13 @@ export interface Binding {
 /** The gateways table (credentials checked in credentials.ts), bindings and their audit trail. */
 export const createGatewaysRepository = (db: Db) => {
   const audit = (executor: Db, entry: AuditEntry) =>
-    executor
-      .insertInto('gateway_audit')
-      .values({
-        user_id: entry.userId,
-        user_name: entry.userName,
-        action: entry.action,
-        gateway_id: entry.gatewayId,
-        sn_code: entry.snCode ?? null,
-        detail: entry.detail ?? '',
-      })
-      .execute();
+    writeAudit(executor, {
+      actorId: entry.userId,
+      actorName: entry.userName,
+      action: `gateway.${entry.action}`,
+      target: `gateway:${entry.gatewayId}`,
+      after: entry.snCode || entry.binding ? { snCode: entry.snCode, ...entry.binding } : undefined,
+    });
 
   return {
     /**
@@ -133,14 +131,6 @@ export const createGatewaysRepository = (db: Db) => {
         .select(['sn_code', 'gateway_id', 'plc_ip', 'plc_model'])
         .where('gateway_id', 'is not', null)
         .orderBy('sn_code')
-        .execute(),
-
-    auditOf: (gatewayId: string) =>
-      db
-        .selectFrom('gateway_audit')
-        .selectAll()
-        .where('gateway_id', '=', gatewayId)
-        .orderBy('id')
         .execute(),
   };
 };

@@ -140,7 +140,7 @@ export const createGatewaysService = (deps: GatewaysDeps) => {
           action: 'bind',
           gatewayId: serial,
           snCode: message.snCode,
-          detail: `plcIp=${message.plcIp} plcModel=${message.plcModel} iotIp=${message.iotIp}`,
+          binding: { plcIp: message.plcIp, plcModel: message.plcModel, iotIp: message.iotIp },
         },
       );
       await deps.reloadDevices();

@@ -1,8 +1,60 @@
+import { sql } from 'kysely';
 import type { Db } from '../db/database.ts';
 import { announce } from '../db/notices.ts';
+import { writeAudit, type AuditRecord } from '../shared/audit.ts';
+import type { FailureReason, SignInMethod } from './sign-in-audit.ts';
 import type { IdentityProvider, SignedInWith } from '../db/schema/identity.ts';
 
+/** The first five distinct values of a failure entry's list, old and new (`field` is ours). */
+const mergedList = (field: string) => {
+  const [old, added] = [
+    sql`(audit_log.after -> ${sql.lit(field)})`,
+    sql`(EXCLUDED.after -> ${sql.lit(field)})`,
+  ];
+  return sql`(SELECT coalesce(jsonb_agg(v), '[]'::jsonb) FROM (SELECT DISTINCT v FROM
+    jsonb_array_elements(${old} || ${added}) AS e(v) LIMIT 5) AS d)`;
+};
+
 export const createIdentityRepository = (db: Db) => ({
+  /** Sign-ins, bindings and unbindings in the audit log the admin pages show. */
+  audit: (entry: AuditRecord) => writeAudit(db, entry),
+
+  /**
+   * Counts a failed sign-in into its entry (`key`, sign-in-audit.ts): the first creates it, the
+   * next ones add to its count and lists, in one statement whichever instance writes.
+   */
+  countFailedSignIn: async (failure: {
+    key: string;
+    actorName: string;
+    target: string;
+    method: SignInMethod;
+    reason: FailureReason;
+    address: string;
+    account: string | undefined;
+    at: Date;
+  }) => {
+    const after = {
+      count: 1,
+      lastAt: failure.at.toISOString(),
+      methods: [failure.method],
+      reasons: [failure.reason],
+      addresses: [failure.address],
+      accounts: failure.account ? [failure.account] : [],
+    };
+    await sql`
+      INSERT INTO audit_log (actor_id, actor_name, action, target, after, aggregate_key)
+      VALUES (NULL, ${failure.actorName}, 'signIn.failed', ${failure.target},
+        ${JSON.stringify(after)}::jsonb, ${failure.key})
+      ON CONFLICT (aggregate_key) WHERE aggregate_key IS NOT NULL DO UPDATE SET after =
+        jsonb_build_object(
+          'count', (audit_log.after ->> 'count')::int + 1,
+          'lastAt', EXCLUDED.after -> 'lastAt',
+          'methods', ${mergedList('methods')},
+          'reasons', ${mergedList('reasons')},
+          'addresses', ${mergedList('addresses')},
+          'accounts', ${mergedList('accounts')})`.execute(db);
+  },
+
   findUserByPsnCode: (psnCode: string) =>
     db.selectFrom('users').selectAll().where('psn_code', '=', psnCode).executeTakeFirst(),
 
@@ -71,7 +123,11 @@ export const createIdentityRepository = (db: Db) => ({
   },
 
   deleteExpiredSessions: (now: Date) =>
-    db.deleteFrom('sessions').where('expires_at', '<', now).execute(),
+    db.transaction().execute(async (tx) => {
+      await tx.deleteFrom('sessions').where('expires_at', '<', now).execute();
+      // A pending identity past its expiry is refused when opened: its record is no longer needed.
+      await tx.deleteFrom('spent_pending_identities').where('expires_at', '<', now).execute();
+    }),
 
   findUserById: (userId: number) =>
     db.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirst(),
@@ -88,15 +144,24 @@ export const createIdentityRepository = (db: Db) => ({
 
   /**
    * A messaging-app identity belongs to one user and a user has one per provider: binding
-   * releases the identity from anyone else and replaces the user's previous one.
+   * releases the identity from anyone else and replaces the user's previous one. `proof` is the
+   * pending identity that vouched for it: it binds once (false, and nothing bound, after that).
    */
   bindIdentity: (
     userId: number,
     provider: IdentityProvider,
     subject: string,
     mobile: string | undefined,
-  ) =>
+    proof: { id: string; expiresAt: Date },
+  ): Promise<boolean> =>
     db.transaction().execute(async (tx) => {
+      const spent = await tx
+        .insertInto('spent_pending_identities')
+        .values({ id: proof.id, expires_at: proof.expiresAt })
+        .onConflict((oc) => oc.column('id').doNothing())
+        .returning('id')
+        .executeTakeFirst();
+      if (!spent) return false;
       await tx
         .deleteFrom('user_identities')
         .where('provider', '=', provider)
@@ -107,6 +172,7 @@ export const createIdentityRepository = (db: Db) => ({
         .values({ provider, subject, user_id: userId })
         .execute();
       if (mobile) await tx.updateTable('users').set({ mobile }).where('id', '=', userId).execute();
+      return true;
     }),
 
   unbindIdentity: (userId: number, provider: IdentityProvider) =>

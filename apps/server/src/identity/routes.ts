@@ -23,7 +23,7 @@ import { z } from 'zod';
 import type { IdentityProvider } from '../db/schema/identity.ts';
 import { ok } from '../http/envelope.ts';
 import { userOf } from '../plugins/auth.ts';
-import { newToken } from '../shared/secrets.ts';
+import { randomBytes } from 'node:crypto';
 import {
   openPendingIdentity,
   PENDING_IDENTITY_COOKIE,
@@ -36,6 +36,17 @@ import type { IdentityService, Session } from './service.ts';
 /** The OAuth `state` this browser was sent to WeChat with; read back once on its return. */
 const OAUTH_STATE_COOKIE = 'lw_oauth_state';
 const OAUTH_STATE_PATH = '/api/wechat';
+/** The state given with the DingTalk config; the auth code is taken only with it, once. */
+const DINGTALK_STATE_COOKIE = 'lw_dd_state';
+const DINGTALK_STATE_PATH = '/dd/dingding';
+const STATE_MAX_AGE_S = 600;
+
+/**
+ * 256 random bits in hex: WeChat takes "a-zA-Z0-9的参数值，最多128字节" as state
+ * (https://developers.weixin.qq.com/doc/offiaccount/OA_Web_Apps/Wechat_webpage_authorization.html);
+ * base64url's '-' and '_' are outside it.
+ */
+const newState = () => randomBytes(32).toString('hex');
 
 /** Only a path of this app is a place to come back to, never another origin. */
 const appPath = (raw: string | undefined) =>
@@ -46,7 +57,10 @@ export const identityRoutes: FastifyPluginAsyncZod<{
   secureCookie: boolean;
   /** Signs the pending-identity cookie. */
   secret: string;
-  /** Where WeChat sends the browser back to; the request's own origin when unset. */
+  /**
+   * The address phones use (PUBLIC_URL, required with WeChat or DingTalk sign-in): where WeChat
+   * sends the browser back to, never the request's Host.
+   */
   publicUrl: string | undefined;
 }> = async (app, { identity, secureCookie, secret, publicUrl }) => {
   const cookieOptions = {
@@ -78,16 +92,16 @@ export const identityRoutes: FastifyPluginAsyncZod<{
     identityApi.wechatAuthorize.path,
     { config: { public: true }, schema: { querystring: wechatAuthorizeQuery } },
     async (request, reply) => {
-      const origin = (publicUrl ?? `${request.protocol}://${request.host}`).replace(/\/+$/, '');
-      const back = `${origin}/login?${new URLSearchParams({ redirect: appPath(request.query.redirect) })}`;
-      const state = newToken();
-      const authorize = identity.wechatAuthorizeUrl(back, state);
+      const login = `/login?${new URLSearchParams({ redirect: appPath(request.query.redirect) })}`;
+      const state = newState();
+      const authorize =
+        publicUrl && identity.wechatAuthorizeUrl(`${publicUrl.replace(/\/+$/, '')}${login}`, state);
       // Not configured: straight to the login form, which says no code came back.
-      if (!authorize) return reply.redirect(back, 302);
+      if (!authorize) return reply.redirect(login, 302);
       reply.setCookie(OAUTH_STATE_COOKIE, state, {
         ...cookieOptions,
         path: OAUTH_STATE_PATH,
-        maxAge: 600,
+        maxAge: STATE_MAX_AGE_S,
       });
       reply.header('cache-control', 'no-store');
       return reply.redirect(authorize, 302);
@@ -111,6 +125,7 @@ export const identityRoutes: FastifyPluginAsyncZod<{
         code: request.query.code,
         state: request.query.state,
         expectedState,
+        address: request.ip,
       });
       if (!session) {
         holdPending(reply, { provider: 'wechat', subject: openId });
@@ -148,7 +163,21 @@ export const identityRoutes: FastifyPluginAsyncZod<{
         response: { 200: envelopeSchema(dingtalkConfig) },
       },
     },
-    async (request) => ok(await identity.dingtalkConfig(request.query.url)),
+    async (request, reply) => {
+      const config = await identity.dingtalkConfig(
+        request.query.url,
+        publicUrl && new URL(publicUrl).origin,
+      );
+      const state = newState();
+      reply.setCookie(DINGTALK_STATE_COOKIE, state, {
+        ...cookieOptions,
+        sameSite: 'strict',
+        path: DINGTALK_STATE_PATH,
+        maxAge: STATE_MAX_AGE_S,
+      });
+      reply.header('cache-control', 'no-store');
+      return ok({ ...config, state });
+    },
   );
 
   app.get(
@@ -161,7 +190,14 @@ export const identityRoutes: FastifyPluginAsyncZod<{
       },
     },
     async (request, reply) => {
-      const { userid, mobile, session } = await identity.signInWithDingtalk(request.query.code);
+      const expectedState = request.cookies[DINGTALK_STATE_COOKIE];
+      reply.clearCookie(DINGTALK_STATE_COOKIE, { path: DINGTALK_STATE_PATH });
+      const { userid, mobile, session } = await identity.signInWithDingtalk({
+        code: request.query.code,
+        state: request.query.state,
+        expectedState,
+        address: request.ip,
+      });
       if (!session) {
         holdPending(reply, { provider: 'dingtalk', subject: userid, mobile });
         return ok({ userid, mobile }, identityMessages.dingTalkNotBound);

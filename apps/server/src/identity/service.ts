@@ -9,10 +9,11 @@ import { DomainError, notSignedIn, refused } from '../http/envelope.ts';
 import { DUMMY_HASH, newToken, sha256, verifySecret } from '../shared/secrets.ts';
 import type { DingtalkClient } from './dingtalk-client.ts';
 import { LoginThrottle } from './login-throttle.ts';
-import type { PendingIdentity } from './pending-identity.ts';
+import type { PendingIdentity, SealedPendingIdentity } from './pending-identity.ts';
 import { SessionCache } from './session-cache.ts';
 import { ProviderError } from './provider-http.ts';
 import type { IdentityRepository } from './repository.ts';
+import { FailureEntries, type FailureReason, type SignInMethod } from './sign-in-audit.ts';
 import { SpentCodes } from './spent-codes.ts';
 import type { WechatClient } from './wechat-client.ts';
 
@@ -33,7 +34,7 @@ export interface LoginInput {
   /** The openId / DingTalk userid the bind form sends, to bind to the account. */
   claimed?: PendingIdentity | undefined;
   /** What a provider vouched for to this browser (the signed pending-identity cookie). */
-  vouched?: PendingIdentity | null | undefined;
+  vouched?: SealedPendingIdentity | null | undefined;
 }
 
 export interface Session {
@@ -101,22 +102,67 @@ export const createIdentityService = (
   };
 
   /** A code is exchanged once: a replayed one is refused before the provider is asked. */
-  const spend = (provider: IdentityProvider, code: string, msg: string) => {
-    if (!spentCodes.spend(`${provider}:${code}`)) {
-      providers.onProviderError?.(new ProviderError(`${provider}: code used twice`));
-      throw new DomainError(ReplyCode.fault, msg);
-    }
+  const spend = (provider: IdentityProvider, code: string) => {
+    if (!spentCodes.spend(`${provider}:${code}`))
+      throw new ProviderError(`${provider}: code used twice`);
   };
 
-  const signInBound = async (provider: IdentityProvider, subject: string) => {
+  const failureEntries = new FailureEntries();
+
+  /** A failed sign-in, counted into its entry of the audit log (sign-in-audit.ts). */
+  const failed = async (failure: {
+    user?: { id: number; psn_code: string; name: string } | undefined;
+    method: SignInMethod;
+    reason: FailureReason;
+    address: string;
+    account?: string | undefined;
+  }) => {
+    const { user, address } = failure;
+    const at = new Date();
+    const { key, overflow } = failureEntries.entryFor(
+      user ? `user:${user.id}` : `address:${address}`,
+      at.getTime(),
+    );
+    await repo.countFailedSignIn({
+      key,
+      actorName: user?.name ?? '-',
+      target: overflow ? 'signIn:overflow' : user ? `user:${user.psn_code}` : `address:${address}`,
+      method: failure.method,
+      reason: failure.reason,
+      address,
+      account: failure.account,
+      at,
+    });
+  };
+
+  /** A sign-in that started a session, in the audit log. */
+  const signedIn = async (
+    user: { id: number; psn_code: string; name: string },
+    method: SignInMethod,
+    address: string,
+  ) =>
+    repo.audit({
+      actorId: user.id,
+      actorName: user.name,
+      action: 'signIn',
+      target: `user:${user.psn_code}`,
+      after: { method, address },
+    });
+
+  const signInBound = async (provider: IdentityProvider, subject: string, address: string) => {
     const userId = await repo.findUserIdByIdentity(provider, subject);
-    return userId === undefined ? null : startSession(userId, provider);
+    if (userId === undefined) return null;
+    const user = await repo.findUserById(userId);
+    if (!user) return null;
+    await signedIn(user, provider, address);
+    return startSession(userId, provider);
   };
 
   return {
     /** Unknown user and wrong password get the same reply, after the same scrypt work. */
     async login(input: LoginInput): Promise<Session> {
-      const { claimed, vouched } = input;
+      const { claimed, vouched, address } = input;
+      const account = input.psnCode;
       // Checked first: a stale bind page must not cost the account a throttled attempt.
       if (
         claimed &&
@@ -124,10 +170,12 @@ export const createIdentityService = (
           vouched.provider !== claimed.provider ||
           !sameText(vouched.subject, claimed.subject))
       ) {
+        await failed({ method: 'password', reason: 'authorizationExpired', address, account });
         throw refused(identityMessages.authorizationExpired);
       }
       const accountKey = input.psnCode.toLowerCase();
-      if (perAccount.isBlocked(accountKey) || perAddress.isBlocked(input.address)) {
+      if (perAccount.isBlocked(accountKey) || perAddress.isBlocked(address)) {
+        await failed({ method: 'password', reason: 'throttled', address, account });
         throw refused(messages.tooManyAttempts);
       }
       const user = await repo.findUserByPsnCode(input.psnCode);
@@ -135,16 +183,40 @@ export const createIdentityService = (
       const valid = await verifySecret(password ?? '', user?.password_hash ?? DUMMY_HASH);
       if (!user || password === null || !valid) {
         perAccount.fail(accountKey);
-        perAddress.fail(input.address);
+        perAddress.fail(address);
+        await failed({ user, method: 'password', reason: 'wrongCredentials', address, account });
         throw refused(identityMessages.wrongCredentials);
       }
       perAccount.reset(accountKey);
       // Checked after the password, so a guess does not learn the account is disabled.
-      if (user.disabled) throw refused(identityMessages.accountDisabled);
-      if (claimed && vouched) {
-        await repo.bindIdentity(user.id, vouched.provider, vouched.subject, vouched.mobile);
+      if (user.disabled) {
+        await failed({ user, method: 'password', reason: 'disabled', address });
+        throw refused(identityMessages.accountDisabled);
       }
-      return startSession(user.id, vouched && claimed ? vouched.provider : 'password');
+      const binds = claimed && vouched;
+      if (binds) {
+        if (
+          !(await repo.bindIdentity(
+            user.id,
+            vouched.provider,
+            vouched.subject,
+            vouched.mobile,
+            vouched,
+          ))
+        ) {
+          await failed({ user, method: 'password', reason: 'authorizationExpired', address });
+          throw refused(identityMessages.authorizationExpired);
+        }
+        await repo.audit({
+          actorId: user.id,
+          actorName: user.name,
+          action: 'identity.bind',
+          target: `user:${user.psn_code}`,
+          after: { provider: vouched.provider, subject: vouched.subject },
+        });
+      }
+      await signedIn(user, 'password', address);
+      return startSession(user.id, binds ? vouched.provider : 'password');
     },
 
     /**
@@ -155,42 +227,70 @@ export const createIdentityService = (
       code: string;
       state: string | undefined;
       expectedState: string | undefined;
+      address: string;
     }): Promise<{ openId: string; session: Session | null }> {
       const { wechat } = providers;
+      const { address } = input;
       if (!wechat) throw new DomainError(ReplyCode.fault, identityMessages.openIdFailed);
       if (!input.state || !input.expectedState || !sameText(input.state, input.expectedState)) {
+        await failed({ method: 'wechat', reason: 'authorizationExpired', address });
         throw refused(identityMessages.authorizationExpired);
       }
-      spend('wechat', input.code, identityMessages.openIdFailed);
-      const openId = await fromProvider(
-        () => wechat.openIdOf(input.code),
-        identityMessages.openIdFailed,
-      );
-      return { openId, session: await signInBound('wechat', openId) };
+      const openId = await fromProvider(async () => {
+        spend('wechat', input.code);
+        return wechat.openIdOf(input.code);
+      }, identityMessages.openIdFailed).catch(async (error: unknown) => {
+        await failed({ method: 'wechat', reason: 'providerRefused', address });
+        throw error;
+      });
+      return { openId, session: await signInBound('wechat', openId, address) };
     },
 
     /** WeChat's authorisation page for a return to `redirectUri`, or null when not configured. */
     wechatAuthorizeUrl: (redirectUri: string, state: string): string | null =>
       providers.wechat?.authorizeUrl(redirectUri, state) ?? null,
 
-    async dingtalkConfig(url: string) {
+    /**
+     * The JSAPI signature for a page of this app (`appOrigin`, PUBLIC_URL's) only: a signature
+     * for another site's page would let that page call DingTalk's JSAPI as this app.
+     */
+    async dingtalkConfig(url: string, appOrigin: string | undefined) {
       const { dingtalk } = providers;
-      if (!dingtalk) throw new DomainError(ReplyCode.fault, identityMessages.loginFailed);
+      if (!dingtalk || !appOrigin)
+        throw new DomainError(ReplyCode.fault, identityMessages.loginFailed);
+      if (!URL.canParse(url) || new URL(url).origin !== appOrigin) {
+        const message = identityMessages.urlNotOurs;
+        throw new DomainError(ReplyCode.badInput, message, { errors: [{ path: 'url', message }] });
+      }
       return fromProvider(() => dingtalk.jsapiConfig(url), identityMessages.loginFailed);
     },
 
-    /** A DingTalk auth code: the user and mobile, and a session when they are bound. */
-    async signInWithDingtalk(
-      code: string,
-    ): Promise<{ userid: string; mobile: string; session: Session | null }> {
+    /**
+     * A DingTalk auth code: the user and mobile, and a session when they are bound. `state` must
+     * be the one this browser was given with the config (its cookie), checked before the code is
+     * spent: otherwise anyone's code sent to a victim's browser would sign it in as them.
+     */
+    async signInWithDingtalk(input: {
+      code: string;
+      state: string | undefined;
+      expectedState: string | undefined;
+      address: string;
+    }): Promise<{ userid: string; mobile: string; session: Session | null }> {
       const { dingtalk } = providers;
+      const { code, address } = input;
       if (!dingtalk) throw new DomainError(ReplyCode.fault, identityMessages.loginFailed);
-      spend('dingtalk', code, identityMessages.loginFailed);
-      const { userid, mobile } = await fromProvider(
-        () => dingtalk.userOfCode(code),
-        identityMessages.loginFailed,
-      );
-      return { userid, mobile, session: await signInBound('dingtalk', userid) };
+      if (!input.state || !input.expectedState || !sameText(input.state, input.expectedState)) {
+        await failed({ method: 'dingtalk', reason: 'authorizationExpired', address });
+        throw refused(identityMessages.authorizationExpired);
+      }
+      const { userid, mobile } = await fromProvider(async () => {
+        spend('dingtalk', code);
+        return dingtalk.userOfCode(code);
+      }, identityMessages.loginFailed).catch(async (error: unknown) => {
+        await failed({ method: 'dingtalk', reason: 'providerRefused', address });
+        throw error;
+      });
+      return { userid, mobile, session: await signInBound('dingtalk', userid, address) };
     },
 
     /**
@@ -241,7 +341,17 @@ export const createIdentityService = (
      * instances hear of it (the repository announces it with the delete) and do as this one.
      */
     async logout(user: SessionUser, unbind: IdentityProvider | null = null): Promise<void> {
-      if (unbind) await repo.unbindIdentity(user.userId, unbind);
+      if (unbind) {
+        await repo.unbindIdentity(user.userId, unbind);
+        const row = await repo.findUserById(user.userId);
+        await repo.audit({
+          actorId: user.userId,
+          actorName: user.name,
+          action: 'identity.unbind',
+          target: `user:${row?.psn_code ?? user.userId}`,
+          after: { provider: unbind },
+        });
+      }
       await repo.deleteSession(user.keyHash);
       sessionsEnded({ session: user.keyHash });
     },

@@ -6,6 +6,7 @@ import {
   PENDING_IDENTITY_TTL_MS,
   sealPendingIdentity,
 } from './pending-identity.ts';
+import { FAILURE_WINDOW_MS, FailureEntries } from './sign-in-audit.ts';
 import { SpentCodes } from './spent-codes.ts';
 
 // The pure pieces of messaging-app sign-in: no I/O.
@@ -18,7 +19,17 @@ describe('pending identity cookie', () => {
   it('opens what it sealed, until it expires', () => {
     const now = 1_000_000;
     const token = sealPendingIdentity(SECRET, identity, now);
-    expect(openPendingIdentity(SECRET, token, now + 1)).toEqual({ ...identity, mobile: undefined });
+    const opened = openPendingIdentity(SECRET, token, now + 1);
+    expect(opened).toMatchObject({
+      ...identity,
+      mobile: undefined,
+      expiresAt: new Date(now + PENDING_IDENTITY_TTL_MS),
+    });
+    // Each seal has its own id: one binding spends one (identity/repository.ts).
+    expect(opened?.id).toMatch(/^[0-9a-f]{32}$/);
+    expect(
+      openPendingIdentity(SECRET, sealPendingIdentity(SECRET, identity, now), now)?.id,
+    ).not.toBe(opened?.id);
     expect(openPendingIdentity(SECRET, token, now + PENDING_IDENTITY_TTL_MS)).toBeNull();
   });
 
@@ -67,5 +78,23 @@ describe('DingTalk JSAPI signature', () => {
         )
         .digest('hex'),
     );
+  });
+});
+
+describe('failed sign-in entries of the audit log', () => {
+  it('one per subject and quarter hour, at most the limit of them, the rest in one overflow entry', () => {
+    const entries = new FailureEntries(3);
+    const start = 10 * FAILURE_WINDOW_MS;
+    const keys = ['user:1', 'user:1', 'address:a', 'user:2', 'address:b', 'address:c'].map(
+      (subject) => entries.entryFor(subject, start + 1000),
+    );
+    expect(new Set(keys.map((k) => k.key)).size).toBe(4);
+    expect(keys.map((k) => k.overflow)).toEqual([false, false, false, false, true, true]);
+    expect(keys[4]!.key).toBe(keys[5]!.key);
+    // Those seen before the limit keep their own entry; a new quarter hour starts afresh.
+    expect(entries.entryFor('user:1', start + 2000)).toEqual(keys[0]);
+    const next = entries.entryFor('address:b', start + FAILURE_WINDOW_MS);
+    expect(next.overflow).toBe(false);
+    expect(next.key).not.toBe(keys[4]!.key);
   });
 });

@@ -1,12 +1,15 @@
+import { adminApi } from '@linewatch/contracts/admin-api';
 import { messages } from '@linewatch/contracts/envelope';
 import { identityMessages } from '@linewatch/contracts/identity';
 import { ADMIN_ROLE, GRANTED_ROLES, identityApi } from '@linewatch/contracts/identity-api';
 import { KEY_ID_COOKIE, KEY_ID_HEADER } from '@linewatch/contracts/limits';
 import { encryptPassword } from '@linewatch/contracts/password-cipher';
 import { createHash, randomBytes } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { factories, type TestUser } from '../test/factories.ts';
 import { startDingtalkFake, type DingtalkFake } from '../test/fakes/dingtalk-fake.ts';
+import { TEST_PUBLIC_URL } from '../test/fakes/fake-http.ts';
 import { startWechatFake, type WechatFake } from '../test/fakes/wechat-oauth-fake.ts';
 import { startTestServer, type TestServer } from '../test/test-server.ts';
 import { createWechatClient } from './wechat-client.ts';
@@ -22,7 +25,7 @@ let make: ReturnType<typeof factories>;
 
 beforeAll(async () => {
   [wechat, dingtalk] = await Promise.all([startWechatFake(), startDingtalkFake()]);
-  server = await startTestServer({ ...wechat.env, ...dingtalk.env });
+  server = await startTestServer({ ...wechat.env, ...dingtalk.env, PUBLIC_URL: TEST_PUBLIC_URL });
   make = factories(server.linewatch);
 });
 afterAll(async () => {
@@ -100,11 +103,33 @@ class Phone {
     );
   }
 
-  dingtalkUserInfo(code: string) {
-    return this.json<{ userid: string; mobile: string; keyId?: string }>(
-      `${identityApi.dingdingUserInfo.path}?${new URLSearchParams({ code })}`,
+  dingtalkConfig(url = `${TEST_PUBLIC_URL}/center`) {
+    return this.json<DingtalkConfig>(
+      `${identityApi.dingdingConfig.path}?${new URLSearchParams({ url })}`,
     );
   }
+
+  /** The DingTalk login page: the config (with this browser's state), then the code. */
+  async dingtalkUserInfo(code: string) {
+    const config = await this.dingtalkConfig();
+    return this.dingtalkCode(code, config.body.data.state);
+  }
+
+  dingtalkCode(code: string, state: string | null) {
+    const query = new URLSearchParams({ code, ...(state === null ? {} : { state }) });
+    return this.json<{ userid: string; mobile: string; keyId?: string }>(
+      `${identityApi.dingdingUserInfo.path}?${query}`,
+    );
+  }
+}
+
+interface DingtalkConfig {
+  agentId: string;
+  corpId: string;
+  timeStamp: number;
+  nonceStr: string;
+  signature: string;
+  state: string;
 }
 
 const bind = (phone: Phone, user: TestUser, extra: Record<string, string>, path: string) =>
@@ -134,6 +159,21 @@ const bindWechat = async (user: TestUser, openId = newOpenId()) => {
   return { phone, openId };
 };
 
+/** A user who bound DingTalk (first code, then the password). */
+const bindDingtalk = async (user: TestUser, userid: string) => {
+  const phone = new Phone();
+  await phone.dingtalkUserInfo(dingtalk.issueCode(userid));
+  const reply = await bind(
+    phone,
+    user,
+    { dingDingUserId: userid },
+    identityApi.dingdingBindUser.path,
+  );
+  expect(reply.body.code).toBe('0000');
+  phone.keyId = reply.body.data.keyId;
+  return phone;
+};
+
 describe('WeChat sign-in', () => {
   it('sends a browser to WeChat with snsapi_base and a state bound to it by a cookie', async () => {
     const phone = new Phone();
@@ -146,18 +186,47 @@ describe('WeChat sign-in', () => {
       appid: wechat.env.WECHAT_APPID,
       response_type: 'code',
       scope: 'snsapi_base',
-      redirect_uri: `${server.baseUrl}/login?redirect=%2FdeviceList`,
+      redirect_uri: `${TEST_PUBLIC_URL}/login?redirect=%2FdeviceList`,
     });
     const state = target.searchParams.get('state');
     expect(state?.length).toBeGreaterThanOrEqual(32);
+    // "开发者可以填写a-zA-Z0-9的参数值，最多128字节" (WeChat's web authorisation).
+    expect(state).toMatch(/^[a-zA-Z0-9]{1,128}$/);
     expect(phone.cookies.get('lw_oauth_state')).toBe(state);
     expect(start.headers.getSetCookie().join()).toMatch(/lw_oauth_state=[^;]+;.*HttpOnly/i);
   });
 
   it('never sends anyone back to another site after authorisation', async () => {
     const back = await new Phone().authorize('//evil.example/x');
-    expect(back.origin).toBe(server.baseUrl);
+    expect(back.origin).toBe(TEST_PUBLIC_URL);
     expect(back.searchParams.get('redirect')).toBe('/');
+  });
+
+  it('builds the return address from PUBLIC_URL, whatever Host the request names', async () => {
+    const location = await new Promise<string>((resolve, reject) => {
+      const { port } = new URL(server.baseUrl);
+      httpRequest(
+        {
+          host: '127.0.0.1',
+          port,
+          path: `${identityApi.wechatAuthorize.path}?redirect=%2Fcenter`,
+          headers: { host: 'evil.example' },
+        },
+        (response) => {
+          response.resume();
+          resolve(response.headers.location ?? '');
+        },
+      )
+        .on('error', reject)
+        .end();
+    });
+    const target = new URL(location);
+    expect(target.searchParams.get('redirect_uri')).toBe(
+      `${TEST_PUBLIC_URL}/login?redirect=%2Fcenter`,
+    );
+    // WeChat returns only to the account's authorised domain: there the flow goes on.
+    const atWechat = await fetch(location, { redirect: 'manual' });
+    expect(atWechat.status).toBe(302);
   });
 
   it('first visit binds the openId with the password; the next visit signs in silently', async () => {
@@ -299,15 +368,9 @@ describe('WeChat sign-in', () => {
 
 describe('DingTalk sign-in', () => {
   it('signs the JSAPI config with the documented SHA-1 over the fake ticket, ticket cached', async () => {
-    const url = 'http://app.example/login?redirect=%2FdeviceList';
+    const url = `${TEST_PUBLIC_URL}/login?redirect=%2FdeviceList`;
     const phone = new Phone();
-    const reply = await phone.json<{
-      agentId: string;
-      corpId: string;
-      timeStamp: number;
-      nonceStr: string;
-      signature: string;
-    }>(`${identityApi.dingdingConfig.path}?${new URLSearchParams({ url })}`);
+    const reply = await phone.dingtalkConfig(url);
     expect(reply.body.code).toBe('0000');
     const config = reply.body.data;
     expect(config).toMatchObject({
@@ -321,11 +384,81 @@ describe('DingTalk sign-in', () => {
       `&url=${decodeURIComponent(url)}`;
     expect(config.signature).toBe(createHash('sha1').update(plain).digest('hex'));
 
-    const second = await phone.json<{ signature: string }>(
-      `${identityApi.dingdingConfig.path}?${new URLSearchParams({ url })}`,
-    );
+    const second = await phone.dingtalkConfig(url);
     expect(second.body.code).toBe('0000');
     expect(dingtalk.counts).toEqual({ tokens: 1, tickets: 1 });
+  });
+
+  it('signs pages of this app only, as DingTalk checks them on the page it loaded', async () => {
+    const phone = new Phone();
+    const entry = `${TEST_PUBLIC_URL}/center?from=menu`;
+    const config = (await phone.dingtalkConfig(entry)).body.data;
+    const check = { nonceStr: config.nonceStr, timeStamp: config.timeStamp };
+    expect(dingtalk.checkJsapi({ ...check, pageUrl: entry, signature: config.signature })).toBe(
+      true,
+    );
+    // The same page with a fragment is the same page to DingTalk; a routed address is not.
+    expect(
+      dingtalk.checkJsapi({ ...check, pageUrl: `${entry}#top`, signature: config.signature }),
+    ).toBe(true);
+    expect(
+      dingtalk.checkJsapi({
+        ...check,
+        pageUrl: `${TEST_PUBLIC_URL}/login`,
+        signature: config.signature,
+      }),
+    ).toBe(false);
+
+    // Another site's page is not signed: a signature for it would let that page act as this app.
+    for (const url of ['https://evil.example/center', 'http://linewatch.test/center']) {
+      const foreign = await phone.dingtalkConfig(url);
+      expect(foreign.body).toMatchObject({ code: '0400', msg: identityMessages.urlNotOurs });
+    }
+  });
+
+  it("refuses a code without this browser's state, before spending it (login CSRF)", async () => {
+    const userid = `ding-${randomBytes(4).toString('hex')}`;
+    dingtalk.addUser(userid, '13700000000');
+    await bindDingtalk(await make.createUser(), userid);
+    // The attacker's own code, sent to the victim's browser, which never asked for a config.
+    const code = dingtalk.issueCode(userid);
+    const victim = new Phone();
+    for (const state of [null, 'forged']) {
+      const reply = await victim.dingtalkCode(code, state);
+      expect(reply.body).toMatchObject({
+        code: '0410',
+        msg: identityMessages.authorizationExpired,
+      });
+      expect(victim.cookies.has(KEY_ID_COOKIE)).toBe(false);
+    }
+    // The state of another browser (the attacker's) does not fit the victim's cookie either.
+    const attacker = new Phone();
+    const state = (await attacker.dingtalkConfig()).body.data.state;
+    await victim.dingtalkConfig();
+    expect((await victim.dingtalkCode(code, state)).body.code).toBe('0410');
+    // The code was not spent by the refusals, and a state is good for one code.
+    const own = await attacker.dingtalkCode(code, state);
+    expect(own.body.data.keyId).toBeTruthy();
+    expect((await attacker.dingtalkCode(dingtalk.issueCode(userid), state)).body.code).toBe('0410');
+  });
+
+  it('binds a pending identity once: the same cookie replayed cannot move it to another account', async () => {
+    const [first, second] = [await make.createUser(), await make.createUser()];
+    const userid = `ding-${randomBytes(4).toString('hex')}`;
+    dingtalk.addUser(userid, '13600000000');
+    const phone = new Phone();
+    await phone.dingtalkUserInfo(dingtalk.issueCode(userid));
+    const pending = new Map(phone.cookies);
+    const claim = { dingDingUserId: userid, mobile: '13600000000' };
+    const bound = await bind(phone, first, claim, identityApi.dingdingBindUser.path);
+    expect(bound.body.code).toBe('0000');
+
+    const replay = new Phone();
+    for (const [name, value] of pending) replay.cookies.set(name, value);
+    const moved = await bind(replay, second, claim, identityApi.dingdingBindUser.path);
+    expect(moved.body).toMatchObject({ code: '0410', msg: identityMessages.authorizationExpired });
+    expect(await identitiesOf(first.id)).toEqual([{ provider: 'dingtalk', subject: userid }]);
+    expect(await identitiesOf(second.id)).toEqual([]);
   });
 
   it('first code binds with the password (mobile kept); the next code signs in silently', async () => {
@@ -385,6 +518,100 @@ describe('DingTalk sign-in', () => {
     await ding.dingtalkUserInfo(dingtalk.issueCode(shared));
     const crossed = await bind(ding, user, { openId: shared }, identityApi.wechatBindUser.path);
     expect(crossed.body.code).toBe('0410');
+  });
+});
+
+describe('a password reset', () => {
+  // Someone who once knew the password bound their own WeChat or DingTalk: a reset (the password
+  // leaked, or was forgotten: the admin cannot tell) must not leave them a silent way back in.
+  it('ends every session and unbinds WeChat and DingTalk: the next visit asks for the new password', async () => {
+    const user = await make.createUser();
+    const { phone, openId } = await bindWechat(user);
+    const userid = `ding-${randomBytes(4).toString('hex')}`;
+    dingtalk.addUser(userid, '13500000000');
+    await bindDingtalk(user, userid);
+    expect(await identitiesOf(user.id)).toHaveLength(2);
+
+    const admin = await make.createUser({ isAdmin: true });
+    const adminPhone = new Phone();
+    adminPhone.keyId = (
+      await bind(adminPhone, admin, {}, identityApi.wechatBindUser.path)
+    ).body.data.keyId;
+    const reset = await adminPhone.post(adminApi.resetPassword.path, {
+      id: user.id,
+      password: 'a-new-password-1',
+    });
+    expect(reset.body.code).toBe('0000');
+
+    expect((await phone.post(identityApi.userInfo.path)).body.code).toBe('0405');
+    expect(await identitiesOf(user.id)).toEqual([]);
+    wechat.setUser(openId);
+    const again = await new Phone().visitFromWechat();
+    expect(again.body.data).toEqual({ openId });
+    const ding = await new Phone().dingtalkUserInfo(dingtalk.issueCode(userid));
+    expect(ding.body.msg).toBe(identityMessages.dingTalkNotBound);
+  });
+});
+
+describe('the audit log of sign-ins', () => {
+  interface Entry {
+    actorName: string;
+    action: string;
+    target: string;
+    after: Record<string, unknown> | null;
+  }
+  const auditLog = async () => {
+    const admin = await make.createUser({ isAdmin: true });
+    const phone = new Phone();
+    phone.keyId = (await bind(phone, admin, {}, identityApi.wechatBindUser.path)).body.data.keyId;
+    const reply = await phone.json<{ data: Entry[] }>(
+      `${adminApi.audit.path}?pageIndex=1&pageSize=100`,
+    );
+    return reply.body.data.data;
+  };
+  const wrong = (psnCode: string) =>
+    new Phone().post(identityApi.wechatBindUser.path, {
+      psnCode,
+      passWord: encryptPassword('not-the-password'),
+    });
+
+  it('holds each sign-in by its method, bindings and unbindings, and failures counted, not listed', async () => {
+    const user = await make.createUser({ name: '审计' });
+    const target = `user:${user.psnCode}`;
+    const { phone, openId } = await bindWechat(user);
+    wechat.setUser(openId);
+    expect((await new Phone().visitFromWechat()).body.data.keyId).toBeTruthy();
+    // Guessing: twelve wrong passwords for the account (the throttle stops them after five).
+    for (let i = 0; i < 12; i++) await wrong(user.psnCode);
+    await phone.post(identityApi.wechatSignOut.path);
+
+    const mine = (await auditLog()).filter((e) => e.target === target).reverse();
+    expect(mine.map((e) => [e.action, e.after?.method ?? e.after?.provider])).toEqual([
+      ['identity.bind', 'wechat'],
+      ['signIn', 'password'],
+      ['signIn', 'wechat'],
+      ['signIn.failed', undefined],
+      ['identity.unbind', 'wechat'],
+    ]);
+    expect(mine[3]!.after).toMatchObject({
+      count: 5,
+      methods: ['password'],
+      reasons: ['wrongCredentials'],
+      addresses: ['127.0.0.1'],
+    });
+  });
+
+  it('counts failures for accounts that do not exist by address, and sign-ins refused by a platform', async () => {
+    const byAddress = async () =>
+      (await auditLog()).find((e) => e.target === 'address:127.0.0.1')?.after ?? { count: 0 };
+    const before = Number((await byAddress()).count);
+    await wrong('nobody-1');
+    await wrong('nobody-2');
+    await new Phone().dingtalkUserInfo('made-up-code');
+    const after = await byAddress();
+    expect(Number(after.count) - before).toBe(3);
+    expect(after.methods).toEqual(expect.arrayContaining(['password', 'dingtalk']));
+    expect(after.reasons).toEqual(expect.arrayContaining(['wrongCredentials', 'providerRefused']));
   });
 });
 

@@ -8,6 +8,19 @@ interface AlarmSubject {
   warningContent: string;
 }
 
+/**
+ * A message's facts, short, apart from its text: what a WeChat template shows, one field each of
+ * at most 20 characters (alerts/channels/wechat-template.ts).
+ */
+export interface NoticeFields {
+  /** The machine's SN, or the machines' SNs comma-separated. */
+  sn?: string;
+  /** The machine as people call it (nickname, else device name), or how many machines. */
+  machine?: string;
+  /** What happened, in a few words: "E101 送料超时", "故障停机超过5分钟". */
+  content?: string;
+}
+
 /** One message for one person. */
 export interface Notice {
   userId: number;
@@ -25,6 +38,7 @@ export interface Notice {
   dedupeKey: string;
   /** The alarm a message is about (kind 'alarm'): the inbox offers to start a FACA question. */
   alarm?: AlarmSubject | null;
+  fields?: NoticeFields;
 }
 
 /** The database or the caller's open transaction: a notice commits with the event that caused it. */
@@ -93,7 +107,7 @@ const targetOf = (channel: ChannelName, r: Recipient): string | null => {
 
 /** The external channels whose credentials the configuration holds. */
 export const configuredChannels = (config: Config): ChannelName[] => [
-  ...(config.WECHAT_APPID && config.WECHAT_SECRET && config.WECHAT_TEMPLATE_ID
+  ...(config.WECHAT_APPID && config.WECHAT_SECRET && config.WECHAT_TEMPLATES
     ? (['wechat'] as const)
     : []),
   ...(config.DINGTALK_APPKEY && config.DINGTALK_APPSECRET && config.DINGTALK_AGENT_ID
@@ -121,6 +135,7 @@ export const createNotifications = (channels: readonly ChannelName[] = []): Noti
             dedupe_key: n.dedupeKey,
             alarm_sn_code: n.alarm?.snCode ?? null,
             alarm_content: n.alarm?.warningContent ?? null,
+            fields: JSON.stringify(n.fields ?? {}),
           })),
         )
         .onConflict((oc) => oc.columns(['user_id', 'dedupe_key']).doNothing())

@@ -24,6 +24,7 @@ export interface MetricsOptions {
   outbox: {
     readonly delivered: ReadonlyMap<string, number>;
     readonly failures: ReadonlyMap<string, number>;
+    readonly notReached: ReadonlyMap<string, number>;
     backlog(): Promise<{ channel: string; due: number; waiting: number }[]>;
   };
   brokerConnected: () => boolean;
@@ -209,6 +210,12 @@ const buildRegistry = (options: MetricsOptions, log: FastifyInstance['log']) => 
     'linewatch_outbox_delivery_failures_total',
     'Delivery attempts that failed, by channel (each is retried with backoff, up to 10 attempts).',
     () => outbox.failures,
+  );
+  perChannel(
+    'linewatch_outbox_not_reached_total',
+    'Notifications a service took but says did not reach their person (DingTalk: an invalid ' +
+      'userid, flow control, a failed push), by channel; they are not retried.',
+    () => outbox.notReached,
   );
 
   new Gauge({

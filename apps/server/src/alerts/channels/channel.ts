@@ -1,4 +1,4 @@
-import type { ChannelName } from '../../notifications/service.ts';
+import type { ChannelName, NoticeFields } from '../../notifications/service.ts';
 
 /** One message on its way to one person on one channel. */
 export interface OutgoingMessage {
@@ -13,15 +13,26 @@ export interface OutgoingMessage {
   kind: string;
   title: string;
   body: string;
+  /** Its facts, short (what a WeChat template's fields show). */
+  fields: NoticeFields;
   /** Absolute URL of what the message is about (PUBLIC_URL + the app path), when there is one. */
   url: string | null;
   createdAt: Date;
 }
 
+/** Whether a message taken by a service reached its person: yes, why not, or not known yet. */
+export type Confirmation = { reached: true } | { reached: false; reason: string } | null;
+
 export interface Channel {
   readonly name: ChannelName;
-  /** Resolves when the service took the message; throws with the service's reason otherwise. */
-  send(message: OutgoingMessage): Promise<void>;
+  /**
+   * Resolves when the service took the message; throws with the service's reason otherwise.
+   * Resolves with a receipt when taking is not yet delivering (DingTalk's asyncsend_v2): the
+   * outbox confirms it later.
+   */
+  send(message: OutgoingMessage): Promise<string | void>;
+  /** What became of the message a receipt names, for its target (channels that give receipts). */
+  confirm?(receipt: string, target: string): Promise<Confirmation>;
 }
 
 /**

@@ -15,7 +15,8 @@ export const buildChannels = (config: Config, webhookTargets: WebhookTargets): C
           apiBase: config.WECHAT_API_URL,
           appId: config.WECHAT_APPID!,
           appSecret: config.WECHAT_SECRET!,
-          templateId: config.WECHAT_TEMPLATE_ID!,
+          templates: config.WECHAT_TEMPLATES!,
+          timeZone: config.TIMEZONE,
         });
       case 'dingtalk':
         return dingtalkChannel({

@@ -1,10 +1,14 @@
 import { fetchJson, TokenCache, type Channel, type OutgoingMessage } from './channel.ts';
+import { templateData, type TemplateMappings } from './wechat-template.ts';
 
 interface WechatOptions {
   apiBase: string;
   appId: string;
   appSecret: string;
-  templateId: string;
+  /** Which template each kind of message uses and what goes into its fields (WECHAT_TEMPLATES). */
+  templates: TemplateMappings;
+  /** The factory's: a template's time field shows local time. */
+  timeZone: string;
 }
 
 interface WechatReply {
@@ -19,8 +23,9 @@ interface WechatReply {
 const TOKEN_ERRORS = new Set([40001, 40014, 42001]);
 
 /**
- * WeChat Official Account template message (cgi-bin/message/template/send). client_msg_id makes
- * WeChat drop a repeat of one delivery.
+ * WeChat Official Account template message (cgi-bin/message/template/send), its fields filled as
+ * the configured template says (wechat-template.ts). client_msg_id makes WeChat drop a repeat of
+ * one delivery.
  *
  * The access token is one per application, and every server instance needs it. cgi-bin/token
  * would hand each fetch a new token and void the previous one five minutes later, so one
@@ -49,25 +54,22 @@ export const wechatChannel = (o: WechatOptions, now?: () => number): Channel => 
     return { token: reply.access_token, expiresInS: reply.expires_in ?? 7200 };
   }, now);
 
-  const post = async (token: string, m: OutgoingMessage) =>
-    fetchJson<WechatReply>(
+  const post = async (token: string, m: OutgoingMessage) => {
+    const template = o.templates[m.kind] ?? o.templates.default;
+    return fetchJson<WechatReply>(
       `${new URL('/cgi-bin/message/template/send', o.apiBase).toString()}?access_token=${encodeURIComponent(token)}`,
       {
         method: 'POST',
         body: JSON.stringify({
           touser: m.target,
-          template_id: o.templateId,
+          template_id: template.id,
           ...(m.url ? { url: m.url } : {}),
           client_msg_id: m.deliveryId,
-          data: {
-            first: { value: m.title },
-            keyword1: { value: m.body },
-            keyword2: { value: m.createdAt.toISOString() },
-            remark: { value: m.url ? '点击查看详情' : '' },
-          },
+          data: templateData(template, m, o.timeZone),
         }),
       },
     );
+  };
 
   return {
     name: 'wechat',

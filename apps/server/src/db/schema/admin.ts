@@ -47,5 +47,7 @@ export interface AuditLogTable {
   /** JSON text on insert (JSON.stringify), parsed object on select. */
   before: Json;
   after: Json;
+  /** Failed sign-ins counted into one entry (migration 024); null for every other entry. */
+  aggregate_key: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: DefaultNow;
 }

@@ -11,7 +11,8 @@ export interface NotificationSettingsTable {
   webhook_url: string | null;
 }
 
-export type OutboxStatus = 'pending' | 'sent' | 'failed';
+/** 'accepted': taken by a channel that delivers later, its receipt to be confirmed (migration 023). */
+export type OutboxStatus = 'pending' | 'accepted' | 'sent' | 'failed';
 
 export interface OutboxTable {
   id: Generated<string>;
@@ -24,6 +25,8 @@ export interface OutboxTable {
   locked_until: NullableTime;
   last_error: string | null;
   sent_at: NullableTime;
+  receipt: ColumnType<string | null, string | null | undefined, string | null>;
+  accepted_at: NullableTime;
   created_at: DefaultNow;
 }
 

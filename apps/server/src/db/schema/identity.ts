@@ -18,3 +18,9 @@ export interface ProviderCredentialsTable {
   expires_at: ColumnType<Date, Date | string | undefined, Date | string>;
   refreshing_until: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
+
+/** Pending identities already bound (migration 019): each binds once. */
+export interface SpentPendingIdentitiesTable {
+  id: string;
+  expires_at: ColumnType<Date, Date | string, Date | string>;
+}

@@ -11,6 +11,8 @@ export interface NotificationsTable {
   /** An alarm message's machine and alarm content (migration 017); null for other kinds. */
   alarm_sn_code: ColumnType<string | null, string | null | undefined, string | null>;
   alarm_content: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The message's short facts for template fields (migration 020; notifications NoticeFields). */
+  fields: ColumnType<unknown, string | undefined, string>;
   created_at: ColumnType<Date, Date | string | undefined, Date | string>;
   read_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { startFakeHttp, textField } from './fake-http.ts';
 
 const FAKE_DINGTALK_APPKEY = 'ding-fake-appkey';
@@ -9,11 +9,44 @@ const FAKE_DINGTALK_AGENT_ID = '100200300';
 const CODE_LIFETIME_MS = 5 * 60_000;
 const TOKEN_LIFETIME_MS = 7_200_000;
 
+/** What a page's dd.config hands DingTalk to check. */
+export interface JsapiCheck {
+  /** The page DingTalk loaded (where the browser is, as DingTalk sees it). */
+  pageUrl: string;
+  nonceStr: string;
+  timeStamp: number;
+  signature: string;
+}
+
+/**
+ * DingTalk's check of a page's dd.config: the SHA-1 of `jsapi_ticket=…&noncestr=…&timestamp=…
+ * &url=…` over the page's URL without its #fragment ("url（当前网页的URL，不包含#及其后面部分）",
+ * DingTalk's signing sample), percent-decoded as that sample decodes it; and the page is the one
+ * DingTalk loaded, never an address a single-page app routed to since: "针对VUE单页面应用，鉴权
+ * 需要对父页面实现，因为计算签名方法不支持路由页面地址"
+ * (https://developers.dingtalk.com/document/isvapp/jsapi-authentication).
+ */
+const signatureOf = (ticket: string, check: Omit<JsapiCheck, 'signature'>) => {
+  let url = check.pageUrl.split('#')[0] ?? '';
+  try {
+    url = decodeURIComponent(url);
+  } catch {
+    // signed as given
+  }
+  return createHash('sha1')
+    .update(
+      `jsapi_ticket=${ticket}&noncestr=${check.nonceStr}&timestamp=${check.timeStamp}&url=${url}`,
+    )
+    .digest('hex');
+};
+
 /**
  * DingTalk's internal-app server API (oapi.dingtalk.com) as the server meets it: gettoken,
  * get_jsapi_ticket, topapi/v2/user/getuserinfo (auth code → userid, once) and topapi/v2/user/get
  * (mobile). Refusals are HTTP 200 with DingTalk's errcodes. `POST /__fake/code {userid, mobile}`
- * hands out a requestAuthCode code, for browser tests that stub the JSAPI in another process.
+ * hands out a requestAuthCode code, and `POST /__fake/jsapi-check` (a JsapiCheck) answers
+ * `{ ok }` as DingTalk's check of dd.config would, for browser tests that stub the JSAPI in
+ * another process.
  *
  * gettoken returns the same token while it is valid and extends it ("有效期内重复获取会返回相同
  * 结果并自动续期"); get_jsapi_ticket hands out a new ticket on every call, the previous one
@@ -37,10 +70,25 @@ export const startDingtalkFake = async () => {
 
   const tokenRefused = { json: { errcode: 40014, errmsg: '不合法的access_token' } };
 
+  const checkJsapi = (check: JsapiCheck) =>
+    ticket !== null && signatureOf(ticket, check) === check.signature;
+
   const fake = await startFakeHttp(({ method, path, query, body }) => {
     if (method === 'POST' && path === '/__fake/code') {
       addUser(textField(body, 'userid'), textField(body, 'mobile'));
       return { json: { code: issueCode(textField(body, 'userid')) } };
+    }
+    if (method === 'POST' && path === '/__fake/jsapi-check') {
+      return {
+        json: {
+          ok: checkJsapi({
+            pageUrl: textField(body, 'pageUrl'),
+            nonceStr: textField(body, 'nonceStr'),
+            timeStamp: Number(body.timeStamp),
+            signature: textField(body, 'signature'),
+          }),
+        },
+      };
     }
     if (method === 'GET' && path === '/gettoken') {
       if (
@@ -107,6 +155,8 @@ export const startDingtalkFake = async () => {
     issueCode,
     /** The jsapi_ticket last handed out (what a signature must be computed over). */
     currentTicket: () => ticket,
+    /** Whether DingTalk would accept this dd.config on the page it loaded. */
+    checkJsapi,
     /** How many tokens and tickets were handed out (the server should cache them). */
     counts,
   };

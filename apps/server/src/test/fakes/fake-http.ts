@@ -1,6 +1,13 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
+/**
+ * The address the test servers that sign in with the fakes are configured with (PUBLIC_URL): the
+ * WeChat fake's authorised domain. Nothing listens there; tests read the code and state from the
+ * address WeChat sends the browser back to.
+ */
+export const TEST_PUBLIC_URL = 'https://linewatch.test';
+
 interface FakeRequest {
   method: string;
   path: string;

@@ -11,6 +11,8 @@ export interface WechatTemplateMessage {
 export interface WechatMessageFake extends FakeServer {
   /** Messages WeChat would show, one per client_msg_id (WeChat drops a repeat). */
   messages: WechatTemplateMessage[];
+  /** Sends refused for their data (47003, or a template_id unknown: 40037), with WeChat's errmsg. */
+  refusedData: string[];
   /** Access tokens handed out, by either endpoint. */
   tokensIssued(): number;
   /** stable_token calls in force_refresh mode (WeChat allows 20 a day). */
@@ -25,6 +27,70 @@ export interface WechatMessageFake extends FakeServer {
   /** Moves the fake's clock on: tokens expire and overlaps end by it. */
   advance(ms: number): void;
 }
+
+/**
+ * The official account's templates: template_id → the fields its content names ({{thing1.DATA}}
+ * …). `tpl-1` is a category template of the kind a factory picks for machine alerts.
+ */
+export const FAKE_TEMPLATES: Record<string, readonly string[]> = {
+  'tpl-1': ['thing1', 'character_string2', 'thing3', 'time4'],
+};
+
+/**
+ * Why WeChat would not show `value` in `key` as sent, or null. Category-template fields follow
+ * WeChat's table of values (参数值内容限制说明), refused with 47003 "argument invalid!
+ * data.<key>.value invalid": thing "20个以内字符", character_string "32位以内数字、字母或符号",
+ * time "24小时制时间格式（支持+年月日）… 例如：15:01，或：2019年10月1日 15:01", date "年月日格式",
+ * phrase "5个以内汉字", number "32位以内数字". What WeChat accepts but drops or cuts since
+ * 2023-05-04 ("去除首行内容", "去除尾部/备注内容", "单个字段内容不超过20个字，且不支持换行") is
+ * refused here too, so a test sees what no one would read.
+ */
+const fieldProblem = (key: string, value: string): string | null => {
+  const type = /^([a-z_]+?)\d*$/.exec(key)?.[1] ?? key;
+  const length = [...value].length;
+  switch (type) {
+    case 'first':
+    case 'remark':
+      return 'dropped: WeChat no longer shows the first line or the remark';
+    case 'thing':
+    case 'keyword':
+      return length === 0 || length > 20 || /[\r\n]/.test(value) ? 'invalid' : null;
+    case 'character_string':
+      return length === 0 || length > 32 || !/^[\x21-\x7e]+$/.test(value) ? 'invalid' : null;
+    case 'number':
+      return /^\d{1,32}(\.\d+)?$/.test(value) ? null : 'invalid';
+    case 'phrase':
+      return /^\p{Script=Han}{1,5}$/u.test(value) ? null : 'invalid';
+    case 'time':
+      return /^(\d{4}年\d{1,2}月\d{1,2}日 |\d{4}-\d{2}-\d{2} )?\d{1,2}:\d{2}(:\d{2})?$/.test(value)
+        ? null
+        : 'invalid';
+    case 'date':
+      return /^(\d{4}年\d{1,2}月\d{1,2}日|\d{4}-\d{2}-\d{2})( \d{1,2}:\d{2})?$/.test(value)
+        ? null
+        : 'invalid';
+    default:
+      return 'not a field type this fake knows';
+  }
+};
+
+/** WeChat's answer to a message's data for a template, or null when it would show it whole. */
+const refusal = (message: WechatTemplateMessage) => {
+  const fields = FAKE_TEMPLATES[message.template_id];
+  if (!fields) return { errcode: 40037, errmsg: 'invalid template_id' };
+  const data = message.data ?? {};
+  for (const key of new Set([...fields, ...Object.keys(data)])) {
+    const value = data[key]?.value;
+    const problem = !fields.includes(key)
+      ? 'not a field of the template'
+      : typeof value !== 'string'
+        ? 'missing'
+        : fieldProblem(key, value);
+    if (problem)
+      return { errcode: 47003, errmsg: `argument invalid! data.${key}.value ${problem}` };
+  }
+  return null;
+};
 
 const LIFETIME_MS = 7_200_000;
 /** Both token endpoints: the old token stays valid this long once a new one is out. */
@@ -49,13 +115,15 @@ interface Token {
  *   valid until it expires), and with force_refresh a new one at once, the previous invalid (at
  *   most 20 a day, 30 s apart: "否则不会刷新");
  * - POST /cgi-bin/message/template/send?access_token=… refuses an invalid token with 40001 and
- *   an expired one with 42001, as WeChat's global return codes say.
+ *   an expired one with 42001, as WeChat's global return codes say, and data its template would
+ *   not show whole (FAKE_TEMPLATES, fieldProblem).
  */
 export const startWechatMessageFake = async (credentials: {
   appId: string;
   appSecret: string;
 }): Promise<WechatMessageFake> => {
   const messages: WechatTemplateMessage[] = [];
+  const refusedData: string[] = [];
   const seen = new Set<string>();
   const tokens = new Map<string, Token>();
   let plain: Token | null = null;
@@ -129,6 +197,11 @@ export const startWechatMessageFake = async (credentials: {
           return { errcode: 42001, errmsg: 'access_token expired' };
         }
         const message = r.json as WechatTemplateMessage;
+        const invalid = refusal(message);
+        if (invalid) {
+          refusedData.push(invalid.errmsg);
+          return invalid;
+        }
         const key = `${message.touser}:${message.client_msg_id ?? Math.random()}`;
         if (!seen.has(key)) {
           seen.add(key);
@@ -142,6 +215,7 @@ export const startWechatMessageFake = async (credentials: {
   );
   return Object.assign(server, {
     messages,
+    refusedData,
     tokensIssued: () => issued,
     forcedRefreshes: () => forced.length,
     refusedForToken: () => refused,

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { startFakeHttp, textField } from './fake-http.ts';
+import { startFakeHttp, TEST_PUBLIC_URL, textField } from './fake-http.ts';
 
 const FAKE_WECHAT_APPID = 'wx-fake-appid';
 const FAKE_WECHAT_SECRET = 'wx-fake-secret';
@@ -7,13 +7,25 @@ const FAKE_WECHAT_SECRET = 'wx-fake-secret';
 const CODE_LIFETIME_MS = 5 * 60_000;
 
 /**
+ * What WeChat's web authorisation takes as `state`: "重定向后会带上state参数，开发者可以填写
+ * a-zA-Z0-9的参数值，最多128字节"
+ * (https://developers.weixin.qq.com/doc/offiaccount/OA_Web_Apps/Wechat_webpage_authorization.html).
+ */
+const DOCUMENTED_STATE = /^[a-zA-Z0-9]{0,128}$/;
+
+/**
  * WeChat's official-account web authorisation as the server meets it: the authorise page
  * (/connect/oauth2/authorize, which for snsapi_base returns at once with ?code&state) and the code
  * exchange (/sns/oauth2/access_token). Codes are single-use and expire like WeChat's; refusals
  * are HTTP 200 with WeChat's errcodes. `POST /__fake/user {openid}` names the WeChat user of the
  * next authorisation, for browser tests that run in another process.
+ *
+ * Like WeChat, it returns only to the account's authorised domain (网页授权域名, the host of
+ * `publicUrl`: 10003 "redirect_uri域名与后台配置不一致" otherwise), and it refuses a state outside
+ * the documented characters, where WeChat's behaviour is undocumented.
  */
-export const startWechatFake = async () => {
+export const startWechatFake = async ({ publicUrl = TEST_PUBLIC_URL } = {}) => {
+  const authorisedHost = new URL(publicUrl).host;
   const codes = new Map<string, { openid: string; expiresAt: number; used: boolean }>();
   let currentUser = `o-${randomBytes(8).toString('hex')}`;
 
@@ -29,10 +41,24 @@ export const startWechatFake = async () => {
       return { json: { ok: true } };
     }
     if (method === 'GET' && path === '/connect/oauth2/authorize') {
-      if (query.get('appid') !== FAKE_WECHAT_APPID || query.get('scope') !== 'snsapi_base') {
-        return { json: { errcode: 10003, errmsg: 'redirect_uri domain mismatch' } };
+      if (query.get('appid') !== FAKE_WECHAT_APPID) {
+        return { json: { errcode: 40013, errmsg: 'invalid appid' } };
       }
-      const back = new URL(query.get('redirect_uri') ?? '');
+      if (query.get('scope') !== 'snsapi_base') {
+        return { json: { errcode: 10005, errmsg: '此公众号并没有这些scope的权限' } };
+      }
+      let back: URL;
+      try {
+        back = new URL(query.get('redirect_uri') ?? '');
+      } catch {
+        return { json: { errcode: 10003, errmsg: 'redirect_uri域名与后台配置不一致' } };
+      }
+      if (back.host !== authorisedHost) {
+        return { json: { errcode: 10003, errmsg: 'redirect_uri域名与后台配置不一致' } };
+      }
+      if (!DOCUMENTED_STATE.test(query.get('state') ?? '')) {
+        return { json: { errcode: -1, errmsg: 'state: a-zA-Z0-9, at most 128 bytes' } };
+      }
       back.searchParams.set('code', issueCode(currentUser));
       back.searchParams.set('state', query.get('state') ?? '');
       return { redirect: back.toString() };

@@ -61,8 +61,12 @@ export const exchangeWechatCode = (code: string, state: string | null) =>
 
 export const fetchDingtalkConfig = (url: string) => call(identityApi.dingdingConfig, { url });
 
-/** A DingTalk auth code: the userid and mobile, and a keyId when they are bound. */
-export const exchangeDingtalkCode = (code: string) => call(identityApi.dingdingUserInfo, { code });
+/**
+ * A DingTalk auth code, with the state the config came with: the userid and mobile, and a keyId
+ * when they are bound.
+ */
+export const exchangeDingtalkCode = (code: string, state: string) =>
+  call(identityApi.dingdingUserInfo, { code, state });
 
 export const useLoginMutation = (client: LoginClient, identity: BindIdentity | null) =>
   useMutation({

@@ -1,14 +1,10 @@
-import type { DingtalkConfig } from '@linewatch/contracts/identity';
-
 /**
  * The part of DingTalk's JSAPI the sign-in uses. Inside DingTalk it comes from dingtalk-jsapi
  * (loaded only there); a page that already has `window.dd` (browser tests stub it, there being no
  * DingTalk runtime outside the app) uses that.
  */
 export interface DingtalkJsapi {
-  config(options: DingtalkConfig & { jsApiList: string[] }): void;
   ready(callback: () => void): void;
-  error(callback: (error: unknown) => void): void;
   runtime: {
     permission: { requestAuthCode(params: { corpId: string }): Promise<{ code: string }> };
   };
@@ -26,20 +22,22 @@ const loadJsapi = async (): Promise<DingtalkJsapi> => {
     import('dingtalk-jsapi/core'),
     import('dingtalk-jsapi/api/runtime/permission/requestAuthCode'),
   ]);
-  const { config, ready, error } = core as unknown as Omit<DingtalkJsapi, 'runtime'>;
-  return { config, ready, error, runtime: { permission: { requestAuthCode } } };
+  const { ready } = core as unknown as Pick<DingtalkJsapi, 'ready'>;
+  return { ready, runtime: { permission: { requestAuthCode } } };
 };
 
-/** Authenticates the page with the server's signature, then asks DingTalk for a sign-in code. */
-export const requestDingtalkAuthCode = async (config: DingtalkConfig): Promise<string> => {
+/**
+ * Asks DingTalk who this is: an auth code (valid once, five minutes). No dd.config first: "调用此
+ * api不需要进行鉴权（即不需要进行dd.config）" (dingtalk-jsapi's runtime.permission.requestAuthCode),
+ * and once dd.config is called, dingtalk-jsapi holds dd.ready until DingTalk accepts the
+ * signature (lib/sdk/index.js: ready waits on the config), so a signature DingTalk refused would
+ * stop the sign-in. The page uses no JSAPI that needs one.
+ */
+export const requestDingtalkAuthCode = async (corpId: string): Promise<string> => {
   const dd = await loadJsapi();
   return new Promise<string>((resolve, reject) => {
-    dd.error(reject);
-    dd.config({ ...config, jsApiList: ['runtime.permission.requestAuthCode'] });
     dd.ready(() => {
-      dd.runtime.permission
-        .requestAuthCode({ corpId: config.corpId })
-        .then(({ code }) => resolve(code), reject);
+      dd.runtime.permission.requestAuthCode({ corpId }).then(({ code }) => resolve(code), reject);
     });
   });
 };

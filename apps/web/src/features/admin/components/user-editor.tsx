@@ -128,9 +128,14 @@ const PasswordForm = ({ user, onDone }: { user: AdminUser; onDone: () => void })
       header={`重置 ${user.name} 的密码`}
       onSubmit={submit}
       footer={
-        <Button block type="submit" color="primary" loading={reset.isPending}>
-          保存
-        </Button>
+        <>
+          <p className={styles.meta} data-testid="reset-password-effect">
+            重置后，该用户在所有设备上的登录立即失效，绑定的微信、钉钉一并解绑，下次登录时用新密码重新绑定。
+          </p>
+          <Button block type="submit" color="primary" loading={reset.isPending}>
+            保存
+          </Button>
+        </>
       }
     >
       <ListFormItem label="新密码">

@@ -454,16 +454,78 @@ describe('audit log page', () => {
     );
     const { user: person } = open(paths.adminAudit, api);
     const first = await screen.findByTestId('audit-entry', {}, FIRST_PAINT);
-    expect(first.textContent).toContain('line.update');
-    expect(first.textContent).toContain('line:一线');
+    expect(first.textContent).toContain('修改产线');
+    expect(first.textContent).toContain('产线 一线');
     expect(first.textContent).toContain('厂长');
     expect(first.textContent).toContain('前：{"name":"1线"}');
     expect(first.textContent).toContain('后：{"name":"一线"}');
     await person.click(screen.getByTestId('audit-pager-next'));
     await vi.waitFor(() =>
-      expect(screen.getByTestId('audit-entry').textContent).toContain('user.create'),
+      expect(screen.getByTestId('audit-entry').textContent).toContain('新建用户'),
     );
     expect(screen.getByTestId('audit-entry').textContent).not.toContain('前：');
     expect(screen.getByTestId('audit-pager-position').textContent).toBe('2 / 2');
+  });
+
+  it('says in Chinese who signed in how, the failures counted, bindings and the gateways', async () => {
+    const api = adminApiFake().on(adminApi.audit, () => ({
+      data: [
+        entry(5, {
+          actorName: '张三',
+          action: 'signIn',
+          target: 'user:E1001',
+          before: null,
+          after: { method: 'wechat', address: '10.0.0.8' },
+        }),
+        entry(4, {
+          actorName: '-',
+          action: 'signIn.failed',
+          target: 'address:10.0.0.9',
+          before: null,
+          after: {
+            count: 12,
+            lastAt: '2026-11-22T08:14:00.000Z',
+            methods: ['password'],
+            reasons: ['wrongCredentials', 'throttled'],
+            addresses: ['10.0.0.9'],
+            accounts: ['admin', 'root'],
+          },
+        }),
+        entry(3, {
+          action: 'user.resetPassword',
+          target: 'user:E1001',
+          before: null,
+          after: { passwordChanged: true, unbound: ['dingtalk', 'wechat'] },
+        }),
+        entry(2, {
+          action: 'gateway.bind',
+          target: 'gateway:GW0000000001',
+          before: null,
+          after: { snCode: 'LW-S1-001', plcIp: '192.168.1.10', plcModel: 'FX5U' },
+        }),
+        entry(1, {
+          action: 'gateway.rotate',
+          target: 'gateway:GW0000000001',
+          before: null,
+          after: null,
+        }),
+      ],
+      total: 5,
+    }));
+    open(paths.adminAudit, api);
+    await screen.findAllByTestId('audit-entry', {}, FIRST_PAINT);
+    const texts = screen.getAllByTestId('audit-entry').map((e) => e.textContent ?? '');
+    expect(texts[0]).toContain('登录 用户 E1001');
+    expect(texts[0]).toContain('使用微信登录，地址 10.0.0.8');
+    expect(texts[1]).toContain('登录失败 地址 10.0.0.9');
+    expect(texts[1]).toContain(
+      '密码登录失败 12 次；用户名或密码错误、尝试过多被拦截；账号 admin、root；地址 10.0.0.9；最后一次 ',
+    );
+    expect(texts[2]).toContain('密码已重置，登录全部失效，解绑钉钉、微信');
+    expect(texts[3]).toContain('机台绑定网关 网关 GW0000000001');
+    expect(texts[3]).toContain('机台 LW-S1-001 绑定到此网关（192.168.1.10，FX5U）');
+    expect(texts[4]).toContain('更换网关密钥');
+    // The summary says it: no record in JSON under it.
+    expect(texts.some((t) => t.includes('后：'))).toBe(false);
   });
 });

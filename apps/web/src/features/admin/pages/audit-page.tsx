@@ -1,3 +1,8 @@
+import {
+  auditActionLabels,
+  auditSummary,
+  auditTargetLabel,
+} from '@linewatch/contracts/audit-labels';
 import { List } from 'antd-mobile';
 import { useState } from 'react';
 import { Pager } from '../../../shared/components/pager.tsx';
@@ -15,25 +20,37 @@ const AuditPage = () => {
   return (
     <AdminPage title="审计日志" testId="admin-audit">
       <List>
-        {entries.map((e) => (
-          <List.Item
-            key={e.id}
-            data-testid="audit-entry"
-            description={
-              <>
-                <span className={styles.meta}>
-                  {e.actorName} · {formatDateTime(e.createdAt)}
-                </span>
-                {e.before ? (
-                  <pre className={styles.json}>前：{JSON.stringify(e.before)}</pre>
-                ) : null}
-                {e.after ? <pre className={styles.json}>后：{JSON.stringify(e.after)}</pre> : null}
-              </>
-            }
-          >
-            {e.action} <span className={styles.meta}>{e.target}</span>
-          </List.Item>
-        ))}
+        {entries.map((e) => {
+          const summary = auditSummary(e, formatDateTime);
+          return (
+            <List.Item
+              key={e.id}
+              data-testid="audit-entry"
+              description={
+                <>
+                  <span className={styles.meta}>
+                    {e.actorName} · {formatDateTime(e.createdAt)}
+                  </span>
+                  {summary !== null ? (
+                    <div className={styles.summary}>{summary}</div>
+                  ) : (
+                    <>
+                      {e.before ? (
+                        <pre className={styles.json}>前：{JSON.stringify(e.before)}</pre>
+                      ) : null}
+                      {e.after ? (
+                        <pre className={styles.json}>后：{JSON.stringify(e.after)}</pre>
+                      ) : null}
+                    </>
+                  )}
+                </>
+              }
+            >
+              {auditActionLabels[e.action] ?? e.action}{' '}
+              <span className={styles.meta}>{auditTargetLabel(e.target)}</span>
+            </List.Item>
+          );
+        })}
       </List>
       <ListFooter
         query={audit}

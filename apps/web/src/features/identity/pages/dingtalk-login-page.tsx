@@ -1,7 +1,7 @@
 import { identityMessages } from '@linewatch/contracts/identity-messages';
 import { useEffect, useRef, useState } from 'react';
 import { ApiError } from '../../../shared/api-client.ts';
-import { isDingTalk } from '../../../shared/client-env.ts';
+import { isDingTalk, loadedUrl } from '../../../shared/client-env.ts';
 import { toastFailure, toastInfo } from '../../../shared/toast.ts';
 import { exchangeDingtalkCode, fetchDingtalkConfig, type BindIdentity } from '../api.ts';
 import { LoginShell } from '../components/login-shell.tsx';
@@ -25,10 +25,11 @@ export const DingtalkLoginPage = () => {
     started.current = true;
     void (async () => {
       try {
-        // The signature covers the page's address without its fragment.
-        const config = await fetchDingtalkConfig(window.location.href.split('#')[0] ?? '');
-        const code = await requestDingtalkAuthCode(config);
-        const reply = await exchangeDingtalkCode(code);
+        // Signed for the page DingTalk loaded, which is not /login when the guard routed here;
+        // the state the config comes with goes back with the code.
+        const config = await fetchDingtalkConfig(loadedUrl());
+        const code = await requestDingtalkAuthCode(config.corpId);
+        const reply = await exchangeDingtalkCode(code, config.state);
         if (reply.keyId) {
           finish(reply.keyId, 'dingtalk');
           return;
