@@ -7,10 +7,13 @@
 import { serverSubscriptionOf, topicOf } from '@linewatch/contracts/mqtt';
 import mqtt from 'mqtt';
 
-const url = process.argv[2];
-if (!url) throw new Error('usage: broker-echo.ts <mqtt url>');
+// The server's own variables: MQTT_URL, and MQTT_USERNAME / MQTT_PASSWORD where the broker asks.
+const { MQTT_URL: url, MQTT_USERNAME: username, MQTT_PASSWORD: password } = process.env;
+if (!url) throw new Error('broker-echo.ts: set MQTT_URL');
 const client = await mqtt.connectAsync(url, {
   clientId: `linewatch-echo-${process.pid}`,
+  ...(username && { username }),
+  ...(password && { password }),
   clean: true,
   protocolVersion: 5,
   properties: { receiveMaximum: 65_535 },

@@ -17,6 +17,9 @@
  *   --broker-only (with MQTT_URL) starts no server: ingest/broker-echo.ts stands in its place and
  *   only acknowledges, so the run measures the broker's own pipe for the same gateways; the
  *   server's figure over this one is the share of the pipe it keeps (docs/benchmarks.md).
+ *   --deploy-mosquitto starts the machine's Mosquitto with the repository's deploy/mosquitto/
+ *   configuration (its own ports, password files for these gateways and the server) and runs
+ *   through it: the external broker as docs/deploy.md sets it up, whatever MQTT_URL says.
  *   --instances 2 starts that many servers on one PostgreSQL and one external broker (both
  *   DATABASE_URL and MQTT_URL must be set): they share the gateways out (docs/architecture.md,
  *   "Scale-out"), every one hears every message; the phones' sockets are spread over them.
@@ -44,6 +47,7 @@ import mqtt from 'mqtt';
 import WebSocket from 'ws';
 import { loadConfig } from '../../apps/server/src/config.ts';
 import { openDatabase } from '../../apps/server/src/db/database.ts';
+import { SERVER_USER, startDeployMosquitto } from '../../apps/server/src/test/deploy-mosquitto.ts';
 import {
   benchSn,
   factoryDay,
@@ -76,15 +80,18 @@ const { values: args } = parseArgs({
     queries: { type: 'boolean', default: false },
     instances: { type: 'string', default: '1' },
     'broker-only': { type: 'boolean', default: false },
+    'deploy-mosquitto': { type: 'boolean', default: false },
   },
 });
 const BROKER_ONLY = args['broker-only'];
-if (BROKER_ONLY && !process.env.MQTT_URL) {
+const DEPLOY_MOSQUITTO = args['deploy-mosquitto'];
+const EXTERNAL = DEPLOY_MOSQUITTO || Boolean(process.env.MQTT_URL);
+if (BROKER_ONLY && !EXTERNAL) {
   console.error('--broker-only measures an external broker: set MQTT_URL');
   process.exit(2);
 }
 const INSTANCES = Number(args.instances);
-if (INSTANCES > 1 && !(process.env.DATABASE_URL && process.env.MQTT_URL)) {
+if (INSTANCES > 1 && !(process.env.DATABASE_URL && EXTERNAL)) {
   console.error('--instances above 1 needs DATABASE_URL and MQTT_URL (instances share both)');
   process.exit(2);
 }
@@ -137,6 +144,23 @@ let gatewayIds: string[];
 }
 
 const mqttPort = await freePort();
+const SERVER_SECRET = 'bench-server-secret';
+const deployBroker = DEPLOY_MOSQUITTO
+  ? await startDeployMosquitto({
+      gateways: gatewayIds.map((id) => ({ id, secret: SECRET })),
+      serverSecret: SERVER_SECRET,
+    })
+  : null;
+/** Where the servers (or the echo) connect, with their credential; null: the embedded broker. */
+const serverBroker: Record<string, string> | null = deployBroker
+  ? {
+      MQTT_URL: `mqtt://127.0.0.1:${deployBroker.serverPort}`,
+      MQTT_USERNAME: SERVER_USER,
+      MQTT_PASSWORD: SERVER_SECRET,
+    }
+  : process.env.MQTT_URL
+    ? { MQTT_URL: process.env.MQTT_URL }
+    : null;
 // BENCH_NODE_ARGS: extra node flags for the server only, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
 const nodeArgs = process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
 const memoryLog = args['memory-log'] ? resolve(args['memory-log']) : undefined;
@@ -146,14 +170,16 @@ const servers = await Promise.all(
   Array.from({ length: BROKER_ONLY ? 0 : INSTANCES }, () =>
     startServer({
       entry: args['server-entry'],
-      env: { ...env, ...(memoryLog && { LW_MEMORY_LOG: memoryLog }) },
+      env: { ...env, ...serverBroker, ...(memoryLog && { LW_MEMORY_LOG: memoryLog }) },
       nodeArgs,
       mqttPort,
     }),
   ),
 );
-const echo = BROKER_ONLY ? await startEcho(process.env.MQTT_URL!) : null;
-const brokerUrl = process.env.MQTT_URL ?? `mqtt://127.0.0.1:${mqttPort}`;
+const echo = BROKER_ONLY && serverBroker ? await startEcho(serverBroker) : null;
+const brokerUrl = deployBroker
+  ? `mqtt://127.0.0.1:${deployBroker.gatewayPort}`
+  : (process.env.MQTT_URL ?? `mqtt://127.0.0.1:${mqttPort}`);
 /** All instances' resident memory together, MB. */
 const rssMb = () =>
   servers.reduce((sum, server) => {
@@ -161,11 +187,11 @@ const rssMb = () =>
     return sum + Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024);
   }, 0);
 /** ingest/broker-echo.ts as a process of its own, as the server would be. */
-async function startEcho(url: string) {
+async function startEcho(broker: Record<string, string>) {
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', fileURLToPath(new URL('./broker-echo.ts', import.meta.url)), url],
-    { stdio: ['ignore', 'pipe', 'inherit'] },
+    ['--import', 'tsx', fileURLToPath(new URL('./broker-echo.ts', import.meta.url))],
+    { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...broker } },
   );
   await new Promise<void>((done) => child.stdout.on('data', () => done()));
   return child;
@@ -387,7 +413,7 @@ console.log(
       gateways: GATEWAYS,
       machines: GATEWAYS * MACHINES,
       sockets: SOCKETS,
-      broker: process.env.MQTT_URL ? 'external' : 'embedded',
+      broker: DEPLOY_MOSQUITTO ? 'deploy/mosquitto' : EXTERNAL ? 'external' : 'embedded',
       database: process.env.DATABASE_URL ? 'postgresql' : 'embedded',
       seconds: Math.round(elapsed),
       readingsPerMessage: PER_MESSAGE,
@@ -418,6 +444,7 @@ for (const ws of sockets) ws.close();
 await Promise.all(gateways.map((gw) => gw.client.endAsync(true)));
 await Promise.all(servers.map((s) => s.stop()));
 echo?.kill();
+await deployBroker?.stop();
 rmSync(dataDir, { recursive: true, force: true });
 if (process.env.DATABASE_URL) {
   const { db, close } = await openDatabase(loadConfig({ ...env, DATABASE_SCHEMA: 'public' }));

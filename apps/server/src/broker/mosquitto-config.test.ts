@@ -1,113 +1,33 @@
 import { topicOf } from '@linewatch/contracts/mqtt';
 import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import {
-  accessSync,
-  chmodSync,
-  constants,
-  mkdtempSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { delimiter, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPO_ROOT } from '../test/server-process.ts';
+import {
+  SERVER_USER,
+  startDeployMosquitto,
+  type DeployMosquitto,
+} from '../test/deploy-mosquitto.ts';
 import { waitFor } from '../test/wait.ts';
 
 // The broker configuration docs/deploy.md hands to operators, run in the machine's own Mosquitto:
-// only the paths and ports differ from the repository's files.
-const DEPLOY = join(REPO_ROOT, 'deploy/mosquitto');
-const SERVER_USER = 'linewatch-server';
-
-const findProgram = (name: string): string => {
-  const dirs = [...(process.env.PATH ?? '').split(delimiter), '/usr/sbin', '/usr/local/sbin'];
-  for (const dir of dirs) {
-    try {
-      accessSync(join(dir, name), constants.X_OK);
-      return join(dir, name);
-    } catch {
-      // not in this one
-    }
-  }
-  throw new Error(
-    `${name} is not installed: this test runs deploy/mosquitto/ in a real Mosquitto 2.0. ` +
-      'Install it with `apt-get install -y mosquitto` (Debian; it brings mosquitto_passwd too).',
-  );
-};
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
+// only the paths and ports differ from the repository's files (test/deploy-mosquitto.ts).
 
 const gatewayA = { id: 'GWTESTAAAAAA', secret: 'secret-of-gateway-a' };
 const gatewayB = { id: 'GWTESTBBBBBB', secret: 'secret-of-gateway-b' };
 const serverSecret = 'secret-of-the-servers';
 
-let dir: string;
-let broker: ChildProcess;
-let brokerLog = '';
+let broker: DeployMosquitto;
 let gatewayPort: number;
 let serverPort: number;
 const clients: MqttClient[] = [];
 
 beforeAll(async () => {
-  const mosquitto = findProgram('mosquitto');
-  const passwd = findProgram('mosquitto_passwd');
-  dir = mkdtempSync(join(tmpdir(), 'lw-mosquitto-'));
-  // Started as root, Mosquitto reads its files as the `mosquitto` user.
-  chmodSync(dir, 0o755);
-  const addUser = (file: string, user: string, secret: string, create: boolean) =>
-    execFileSync(passwd, [...(create ? ['-c'] : []), '-b', join(dir, file), user, secret]);
-  addUser('gateways.passwd', gatewayA.id, gatewayA.secret, true);
-  addUser('gateways.passwd', gatewayB.id, gatewayB.secret, false);
-  addUser('servers.passwd', SERVER_USER, serverSecret, true);
-  for (const acl of ['gateways.acl', 'servers.acl'])
-    writeFileSync(join(dir, acl), readFileSync(join(DEPLOY, acl)));
-  for (const file of ['gateways.passwd', 'servers.passwd']) chmodSync(join(dir, file), 0o644);
-
-  [gatewayPort, serverPort] = [await freePort(), await freePort()];
-  const conf = readFileSync(join(DEPLOY, 'linewatch.conf'), 'utf8');
-  const moved = conf
-    .replaceAll('/etc/mosquitto/linewatch/', `${dir}/`)
-    .replace(/^listener 1883$/m, `listener ${gatewayPort} 127.0.0.1`)
-    .replace(/^listener 1884$/m, `listener ${serverPort} 127.0.0.1`);
-  expect(moved.match(new RegExp(`^listener \\d+ 127\\.0\\.0\\.1$`, 'gm'))).toHaveLength(2);
-  expect(moved).not.toContain('/etc/mosquitto/linewatch/');
-  writeFileSync(join(dir, 'mosquitto.conf'), moved);
-
-  broker = spawn(mosquitto, ['-c', join(dir, 'mosquitto.conf')], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  broker.stdout!.on('data', (chunk: Buffer) => (brokerLog += chunk.toString()));
-  broker.stderr!.on('data', (chunk: Buffer) => (brokerLog += chunk.toString()));
-  await waitFor(
-    () => {
-      if (broker.exitCode !== null) throw new Error(`mosquitto exited:\n${brokerLog}`);
-      return / running/.test(brokerLog);
-    },
-    { timeout: 10_000, what: 'mosquitto to start' },
-  ).catch((error: unknown) => {
-    throw new Error(`${(error as Error).message}\n${brokerLog}`);
-  });
+  broker = await startDeployMosquitto({ gateways: [gatewayA, gatewayB], serverSecret });
+  ({ gatewayPort, serverPort } = broker);
 });
 
 afterAll(async () => {
   await Promise.all(clients.map((c) => c.endAsync(true).catch(() => undefined)));
-  if (broker && broker.exitCode === null) {
-    const exited = new Promise((resolve) => broker.once('exit', resolve));
-    broker.kill('SIGTERM');
-    await exited;
-  }
-  if (dir) rmSync(dir, { recursive: true, force: true });
+  await broker?.stop();
 });
 
 const connect = async (port: number, options: IClientOptions) => {
