@@ -77,8 +77,18 @@ export const createMinutePartitions = (db: Db) => {
     });
   };
 
+  /** Makes the missing partitions of the UTC days [from, to) touches; the names it made. */
+  const ensure = async (from: number, to: number) => {
+    const existing = await list();
+    const made: string[] = [];
+    for (let day = utcDayStart(from); day < to; day += DAY_MS)
+      if (!existing.has(day)) made.push(await make(day));
+    return made;
+  };
+
   return {
     list,
+    ensure,
 
     /**
      * One run of the job: the days from today to AHEAD_DAYS ahead and every day within the
