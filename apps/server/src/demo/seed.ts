@@ -8,7 +8,7 @@ import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
 import { hashSecret } from '../shared/secrets.ts';
-import { createMinutePartitions } from '../telemetry/minute-partitions.ts';
+import { createMinutePartitions } from '../db/minute-partitions.ts';
 import { dayOf, hourStartOf, startOfDay } from '../shared/time.ts';
 import { seedCaseVideos } from './seed/cases.ts';
 import { seedOperationLogs } from './seed/history.ts';

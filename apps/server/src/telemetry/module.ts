@@ -5,7 +5,7 @@ import { HOUR_MS } from '../shared/time.ts';
 import { loadAlarmDefinitions } from './alarm-definitions.ts';
 import { healthRoutes } from './health-routes.ts';
 import { Ingestor } from './ingest.ts';
-import { createMinutePartitions } from './minute-partitions.ts';
+import { createMinutePartitions } from '../db/minute-partitions.ts';
 import { AdvisoryLockOwnership } from './ownership.ts';
 import { realtimeSocket } from './realtime-socket.ts';
 import { createTelemetryRepository } from './repository.ts';

@@ -8,7 +8,7 @@
 -- make about 95 partitions, which the planner prunes to the one or two a query touches. UTC, not
 -- the factory's zone: a partition's bounds never depend on configuration. The DEFAULT partition
 -- takes any minute no day partition covers (a reading far in the past or future), so no flush
--- is ever refused for want of a partition; the partition job (telemetry/minute-partitions.ts)
+-- is ever refused for want of a partition; the partition job (db/minute-partitions.ts)
 -- makes the days ahead, moves what the default holds into days of its own and drops whole days
 -- older than the retention.
 --

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Db } from '../db/database.ts';
+import type { Db } from './database.ts';
 
 const DAY_MS = 86_400_000;
 /**
@@ -16,7 +16,7 @@ const PARTITION = /^rollup_minute_p(\d{4})(\d{2})(\d{2})$/;
 
 const utcDayStart = (ts: number) => Math.floor(ts / DAY_MS) * DAY_MS;
 /** The partition of the UTC day starting at `dayStart` (migration 018 names them so too). */
-const partitionName = (dayStart: number) =>
+export const partitionName = (dayStart: number) =>
   `rollup_minute_p${new Date(dayStart).toISOString().slice(0, 10).replaceAll('-', '')}`;
 const instant = (ts: number) => new Date(ts).toISOString();
 
