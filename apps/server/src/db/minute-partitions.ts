@@ -127,5 +127,3 @@ export const createMinutePartitions = (db: Db) => {
     },
   };
 };
-
-export type MinutePartitions = ReturnType<typeof createMinutePartitions>;
