@@ -14,6 +14,7 @@
  *   --server-entry apps/server/dist/main.js runs the compiled server (`npm run build:server`), as
  *   `npm start` does; a `.ts` entry runs through tsx.
  *   --memory-log /tmp/mem.jsonl logs each server thread's memory every 2 s (ingest/memory-log.mjs).
+ *   --schema NAME (with DATABASE_URL): ingest into that schema beside what it holds, and keep it.
  */
 import { identityApi } from '@linewatch/contracts/identity-api';
 import { topicOf } from '@linewatch/contracts/mqtt';
@@ -34,7 +35,7 @@ import WebSocket from 'ws';
 import { loadConfig } from '../../apps/server/src/config.ts';
 import { openDatabase } from '../../apps/server/src/db/database.ts';
 import { hashSecret } from '../../apps/server/src/shared/secrets.ts';
-import { factoryDay, seedDayRollups, TIMEZONE } from '../support/seed.ts';
+import { BENCH_PASSWORD, factoryDay, seedDayRollups, TIMEZONE } from '../support/seed.ts';
 import { freePort, startServer } from '../support/server.ts';
 
 const { values: args } = parseArgs({
@@ -58,6 +59,11 @@ const { values: args } = parseArgs({
      * what they cost ingest, and what ingest costs them.
      */
     queries: { type: 'boolean', default: false },
+    /**
+     * A schema of DATABASE_URL to ingest into beside what it holds (bench/soak: 60 days of
+     * minutes), kept afterwards; by default the run makes a schema of its own and drops it.
+     */
+    schema: { type: 'string', default: '' },
   },
 });
 const GATEWAYS = Number(args.gateways);
@@ -74,13 +80,13 @@ const PER_MESSAGE = Math.max(
   Math.min(Number(args['per-message']), Number(args.machines), MAX_PER_MESSAGE),
 );
 const SECRET = 'bench-secret-0123456789';
-const PASSWORD = 'Bench@2026';
 /** Wait for ack progress before the first resend: the agent's default (its ackTimeoutMs). */
 const ACK_TIMEOUT_MS = 10_000;
 
 const dataDir = mkdtempSync(join(tmpdir(), 'lw-bench-'));
-// With DATABASE_URL the run gets its own schema in that PostgreSQL.
-const schema = `bench_${process.pid}`;
+// With DATABASE_URL the run gets its own schema in that PostgreSQL, or the one --schema names.
+const schema = args.schema || `bench_${process.pid}`;
+if (args.schema && !process.env.DATABASE_URL) throw new Error('--schema needs DATABASE_URL');
 const env = {
   ...process.env,
   DATA_DIR: dataDir,
@@ -90,8 +96,13 @@ const env = {
   TIMEZONE,
   ...(process.env.DATABASE_URL ? { DATABASE_SCHEMA: schema } : {}),
 };
-const gatewayIds = Array.from({ length: GATEWAYS }, (_, g) => `BENCH${String(g).padStart(7, '0')}`);
-const snOf = (g: number, m: number) => `B-${g}-${m}`;
+// In a --schema kept across runs, each run's gateways, machines and line are its own.
+const tag = args.schema ? String(process.pid) : '';
+const gatewayIds = Array.from(
+  { length: GATEWAYS },
+  (_, g) => `BENCH${tag}${String(g).padStart(7, '0')}`,
+);
+const snOf = (g: number, m: number) => `B${tag}-${g}-${m}`;
 
 // Seed through the server's own migrations and query layer, then hand the directory over.
 {
@@ -99,7 +110,7 @@ const snOf = (g: number, m: number) => `B-${g}-${m}`;
   const hash = await hashSecret(SECRET);
   const line = await db
     .insertInto('production_lines')
-    .values({ name: '基准线' })
+    .values({ name: `基准线${tag}` })
     .returning('id')
     .executeTakeFirstOrThrow();
   await db
@@ -107,9 +118,11 @@ const snOf = (g: number, m: number) => `B-${g}-${m}`;
     .values({
       psn_code: 'bench',
       name: 'bench',
-      password_hash: await hashSecret(PASSWORD),
+      password_hash: await hashSecret(BENCH_PASSWORD),
       is_admin: true,
     })
+    // A --schema seeded by bench/support has the same user.
+    .onConflict((oc) => oc.column('psn_code').doNothing())
     .execute();
   await db
     .insertInto('gateways')
@@ -157,7 +170,7 @@ const rssMb = () => {
 const login = await fetch(`${baseUrl}${identityApi.wechatBindUser.path}`, {
   method: 'POST',
   headers: { 'content-type': 'application/json' },
-  body: JSON.stringify({ psnCode: 'bench', passWord: encryptPassword(PASSWORD) }),
+  body: JSON.stringify({ psnCode: 'bench', passWord: encryptPassword(BENCH_PASSWORD) }),
 });
 const keyId = ((await login.json()) as { data: { keyId: string } }).data.keyId;
 
@@ -372,7 +385,7 @@ for (const ws of sockets) ws.close();
 await Promise.all(gateways.map((gw) => gw.client.endAsync(true)));
 await server.stop();
 rmSync(dataDir, { recursive: true, force: true });
-if (process.env.DATABASE_URL) {
+if (process.env.DATABASE_URL && !args.schema) {
   const { db, close } = await openDatabase(loadConfig({ ...env, DATABASE_SCHEMA: 'public' }));
   await sql.raw(`DROP SCHEMA ${schema} CASCADE`).execute(db);
   await close();
