@@ -3,8 +3,8 @@
 -- rollup_minute grows by 1,440 rows a machine a day (14.4 million at 10,000 machines). It
 -- becomes partitioned by range of `minute`, one partition per UTC day named
 -- rollup_minute_pYYYYMMDD: a day is the unit the retention drops (a week or a month would keep
--- up to 6 or 30 days beyond MINUTE_RETENTION_DAYS: 13 or 65 GB at 10,000 machines), a day's
--- primary key (about 0.7 GB at 10,000 machines) stays in memory while it is written, and 90 days
+-- up to 6 or 30 days beyond MINUTE_RETENTION_DAYS: 15 or 75 GiB at 10,000 machines), a day's
+-- primary key (about 1 GiB at 10,000 machines) stays in memory while it is written, and 90 days
 -- make about 95 partitions, which the planner prunes to the one or two a query touches. UTC, not
 -- the factory's zone: a partition's bounds never depend on configuration. The DEFAULT partition
 -- takes any minute no day partition covers (a reading far in the past or future), so no flush
