@@ -80,18 +80,24 @@ const loadLiveSeed = async (
   let todayQuery = db.selectFrom('rollup_day').selectAll().where('day', '=', dayOf(now, timeZone));
   if (only) todayQuery = todayQuery.where('sn_code', 'in', only);
   const today = await todayQuery.execute();
-  let hourlyQuery = db
+  // Every machine's SN as an array, which the primary key is searched by: `hour > …` or
+  // `minute >= …` alone has no index, and would read rollup_hour (kept for good) or today's
+  // partition of rollup_minute whole (126 ms against 8 ms for 1,000 machines' 2,000 hours).
+  const ofMachines = only
+    ? sql<boolean>`sn_code = any(${only}::text[])`
+    : sql<boolean>`sn_code = any(array(select sn_code from devices))`;
+  const hourly = await db
     .selectFrom('rollup_hour')
     .select(['sn_code', 'hour', 'produced'])
-    .where('hour', '>', new Date(now - 24 * HOUR_MS));
-  if (only) hourlyQuery = hourlyQuery.where('sn_code', 'in', only);
-  const hourly = await hourlyQuery.execute();
-  let recentQuery = db
+    .where('hour', '>', new Date(now - 24 * HOUR_MS))
+    .where(ofMachines)
+    .execute();
+  const recent = await db
     .selectFrom('rollup_minute')
     .select(['sn_code', 'minute', sql<number>`produced - gap_produced`.as('observed')])
-    .where('minute', '>=', new Date(minuteOf(now) - RECENT_MINUTES_MS));
-  if (only) recentQuery = recentQuery.where('sn_code', 'in', only);
-  const recent = await recentQuery.execute();
+    .where('minute', '>=', new Date(minuteOf(now) - RECENT_MINUTES_MS))
+    .where(ofMachines)
+    .execute();
   return {
     snapshots: new Map(
       live.map((r) => [
