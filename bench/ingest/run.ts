@@ -23,6 +23,7 @@
  *   --instances 2 starts that many servers on one PostgreSQL and one external broker (both
  *   DATABASE_URL and MQTT_URL must be set): they share the gateways out (docs/architecture.md,
  *   "Scale-out"), every one hears every message; the phones' sockets are spread over them.
+ *   --schema NAME (with DATABASE_URL): ingest into that schema beside what it holds, and keep it.
  */
 import { identityApi } from '@linewatch/contracts/identity-api';
 import { topicOf } from '@linewatch/contracts/mqtt';
@@ -49,6 +50,7 @@ import { loadConfig } from '../../apps/server/src/config.ts';
 import { openDatabase } from '../../apps/server/src/db/database.ts';
 import { SERVER_USER, startDeployMosquitto } from '../../apps/server/src/test/deploy-mosquitto.ts';
 import {
+  BENCH_PASSWORD,
   benchSn,
   factoryDay,
   seedBenchFactory,
@@ -81,6 +83,11 @@ const { values: args } = parseArgs({
     instances: { type: 'string', default: '1' },
     'broker-only': { type: 'boolean', default: false },
     'deploy-mosquitto': { type: 'boolean', default: false },
+    /**
+     * A schema of DATABASE_URL to ingest into beside what it holds (bench/soak: 60 days of
+     * minutes), kept afterwards; by default the run makes a schema of its own and drops it.
+     */
+    schema: { type: 'string', default: '' },
   },
 });
 const BROKER_ONLY = args['broker-only'];
@@ -109,13 +116,13 @@ const PER_MESSAGE = Math.max(
   Math.min(Number(args['per-message']), Number(args.machines), MAX_PER_MESSAGE),
 );
 const SECRET = 'bench-secret-0123456789';
-const PASSWORD = 'Bench@2026';
 /** Wait for ack progress before the first resend: the agent's default (its ackTimeoutMs). */
 const ACK_TIMEOUT_MS = 10_000;
 
 const dataDir = mkdtempSync(join(tmpdir(), 'lw-bench-'));
-// With DATABASE_URL the run gets its own schema in that PostgreSQL.
-const schema = `bench_${process.pid}`;
+// With DATABASE_URL the run gets its own schema in that PostgreSQL, or the one --schema names.
+const schema = args.schema || `bench_${process.pid}`;
+if (args.schema && !process.env.DATABASE_URL) throw new Error('--schema needs DATABASE_URL');
 const env = {
   ...process.env,
   DATA_DIR: dataDir,
@@ -125,7 +132,9 @@ const env = {
   TIMEZONE,
   ...(process.env.DATABASE_URL ? { DATABASE_SCHEMA: schema } : {}),
 };
-const snOf = benchSn;
+// In a --schema kept across runs, each run's gateways, machines and line are its own.
+const tag = args.schema ? String(process.pid) : '';
+const snOf = (g: number, m: number) => benchSn(g, m, tag);
 
 // Seed through the server's own migrations and query layer, then hand the directory over.
 let gatewayIds: string[];
@@ -135,7 +144,7 @@ let gatewayIds: string[];
     gateways: GATEWAYS,
     machines: MACHINES,
     secret: SECRET,
-    password: PASSWORD,
+    tag,
   });
   if (args.queries) {
     await seedDayRollups(db, 90);
@@ -215,7 +224,7 @@ const keyId = baseUrl
         await fetch(`${baseUrl}${identityApi.wechatBindUser.path}`, {
           method: 'POST',
           headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ psnCode: 'bench', passWord: encryptPassword(PASSWORD) }),
+          body: JSON.stringify({ psnCode: 'bench', passWord: encryptPassword(BENCH_PASSWORD) }),
         })
       ).json()) as { data: { keyId: string } }
     ).data.keyId
@@ -446,7 +455,7 @@ await Promise.all(servers.map((s) => s.stop()));
 echo?.kill();
 await deployBroker?.stop();
 rmSync(dataDir, { recursive: true, force: true });
-if (process.env.DATABASE_URL) {
+if (process.env.DATABASE_URL && !args.schema) {
   const { db, close } = await openDatabase(loadConfig({ ...env, DATABASE_SCHEMA: 'public' }));
   await sql.raw(`DROP SCHEMA ${schema} CASCADE`).execute(db);
   await close();

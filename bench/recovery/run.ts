@@ -56,7 +56,6 @@ let gatewayIds: string[];
     gateways: GATEWAYS,
     machines: MACHINES,
     secret: SECRET,
-    password: 'Bench@2026',
   });
   await close();
 }

@@ -15,8 +15,8 @@ export const daysAgo = (n: number): string => shanghai.format(Date.now() - n * 8
 /**
  * The day whose minute-by-minute demo history (the last 24 hours before the seed) spans the
  * longer part: today from noon on, yesterday before. Its alarms have begun and ended (those of
- * a day wholly before the window are day totals with a few alarms, early in the night the day
- * has hardly begun).
+ * a day wholly before the window are hours and day totals with a few alarms, early in the night
+ * the day has hardly begun).
  */
 export const dayWithMinuteHistory = (): string =>
   Number(shanghaiHour.format(Date.now())) >= 12 ? daysAgo(0) : daysAgo(1);

@@ -69,3 +69,15 @@ describe('WECHAT_TEMPLATES', () => {
     );
   });
 });
+
+describe('MINUTE_RETENTION_DAYS', () => {
+  it('keeps 90 days by default, and never fewer than the 32 the statistics read', () => {
+    expect(loadConfig(env({})).MINUTE_RETENTION_DAYS).toBe(90);
+    expect(loadConfig(env({ MINUTE_RETENTION_DAYS: '32' })).MINUTE_RETENTION_DAYS).toBe(32);
+    for (const value of ['31', '0', '7.5', 'ninety'])
+      expect(() => loadConfig(env({ MINUTE_RETENTION_DAYS: value }))).toThrow(
+        /^配置错误 \/ invalid configuration: MINUTE_RETENTION_DAYS="[^"]*" /,
+      );
+    expect(() => loadConfig(env({ MINUTE_RETENTION_DAYS: '31' }))).toThrow(/at least 32/);
+  });
+});

@@ -146,6 +146,15 @@ const schema = z.object({
   /** Report jobs' schedules (croner patterns, in TIMEZONE). */
   DAILY_REPORT_CRON: z.string().default('0 8 * * *'),
   WEEKLY_REPORT_CRON: z.string().default('0 8 * * 1'),
+  /**
+   * Days of minute rollups kept (whole UTC days; hours and days are kept for good). The
+   * statistics read the minutes of their partial end days, up to 31 days back.
+   */
+  MINUTE_RETENTION_DAYS: z.coerce
+    .number()
+    .int()
+    .min(32, 'must be at least 32 (the statistics read minutes up to 31 days back)')
+    .default(90),
   /** Bearer token for GET /metrics; unset: /metrics answers loopback requests only. */
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

@@ -58,15 +58,17 @@ beforeAll(async () => {
     .insertInto('rollup_day')
     .values([day('2026-03-08', SUNDAY), day('2026-03-05', THURSDAY)])
     .execute();
+  // The day report reads hours (kept for good; the day's minutes may be gone).
   await db
-    .insertInto('rollup_minute')
+    .insertInto('rollup_hour')
     .values({
       sn_code: sn,
-      minute: new Date('2026-03-08T02:00:00Z'),
+      hour: new Date('2026-03-08T02:00:00Z'),
       produced: 60,
       ok: 60,
       first_pass_ok: 60,
       running_ms: 60_000,
+      max_minute_produced: 60,
     })
     .execute();
   // Sunday in Shanghai: E101 10:00–10:30 and 14:00–14:10; E205 from 23:50 into Monday.

@@ -27,7 +27,7 @@ type SumRow = Record<(typeof ADDED_COLUMNS)[number], number>;
 
 /**
  * The figures behind the daily/weekly report and its messages, from the rollups and the alarm
- * record: a day by hour (rollup_minute in the factory time zone) or days (rollup_day), and the
+ * record: a day by hour (rollup_hour, kept for good) or days (rollup_day), and the
  * top alarms overlapping the period with their minutes inside it.
  */
 export const createReports = (
@@ -86,9 +86,9 @@ export const createReports = (
       let points: ReturnType<typeof point>[];
       if (type === 'date') {
         const rows = await sql<SumRow & { h: number }>`
-          select extract(hour from minute at time zone ${timeZone})::int as h, ${sums()}
-          from rollup_minute where sn_code = ${device.sn}
-            and minute >= ${startOf(day)} and minute < ${startOf(addDays(day, 1))}
+          select extract(hour from hour at time zone ${timeZone})::int as h, ${sums()}
+          from rollup_hour where sn_code = ${device.sn}
+            and hour >= ${startOf(day)} and hour < ${startOf(addDays(day, 1))}
           group by h order by h`.execute(db);
         points = rows.rows.map((r) =>
           point(`${String(r.h).padStart(2, '0')}:00`, figuresFromRow(r)),

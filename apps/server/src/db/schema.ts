@@ -140,6 +140,14 @@ export interface RollupMinuteTable extends RollupFigures {
   minute: Timestamp;
 }
 
+/** Kept for good: a day's hours once its minutes are past the retention. */
+export interface RollupHourTable extends RollupFigures {
+  sn_code: string;
+  /** The instant the factory's hour begins (in its time zone). */
+  hour: Timestamp;
+  max_minute_produced: Count;
+}
+
 export interface RollupDayTable extends RollupFigures {
   sn_code: string;
   /** 'YYYY-MM-DD' in the factory's time zone. */
@@ -217,6 +225,7 @@ export interface Database {
   devices: DevicesTable;
   device_live: DeviceLiveTable;
   rollup_minute: RollupMinuteTable;
+  rollup_hour: RollupHourTable;
   rollup_day: RollupDayTable;
   status_changes: StatusChangesTable;
   alarms: AlarmsTable;

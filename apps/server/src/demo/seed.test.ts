@@ -166,7 +166,7 @@ describe('the demo factory', () => {
     expect(days).toBeLessThan(93);
   });
 
-  it('has yesterday whole, hour by hour: the day view opens on it, and its hours make its total', async () => {
+  it('has yesterday whole, hour by hour, and every older day its hours: each day view draws them, and they make its total', async () => {
     const { TIMEZONE } = loadTestConfig();
     const yesterday = dayOf(Date.now() - 86_400_000, TIMEZONE);
     const dayBefore = dayOf(Date.now() - 2 * 86_400_000, TIMEZONE);
@@ -188,9 +188,23 @@ describe('the demo factory', () => {
     expect(hours.threeParamList.reduce((sum, h) => sum + h.produceNumber, 0)).toBe(
       days.threeParamList[1]!.produceNumber,
     );
-    // The day before has its total but no hours (the range view shows it, the day view says so).
-    expect(days.threeParamList[0]!.hasData).toBe(true);
-    expect((await history(dayBefore, dayBefore)).hasData).toBe(false);
+    // Older days have no minutes, as past the retention, but every one draws its 24 hours,
+    // and they make its total.
+    for (const daysAgo of [2, 60, 89]) {
+      const ts = Date.now() - daysAgo * 86_400_000;
+      const [day, next] = [dayOf(ts, TIMEZONE), dayOf(ts + 86_400_000, TIMEZONE)];
+      const byHour = await history(day, day);
+      expect(
+        byHour.threeParamList.every((h) => h.hasData),
+        day,
+      ).toBe(true);
+      const range = await history(day, next);
+      expect(range.threeParamList[0]!.dataDate).toBe(day);
+      expect(
+        byHour.threeParamList.reduce((sum, h) => sum + h.produceNumber, 0),
+        day,
+      ).toBe(range.threeParamList[0]!.produceNumber);
+    }
   });
 
   it('is seeded once: a restart finds the admin and changes nothing', async () => {

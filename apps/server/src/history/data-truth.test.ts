@@ -421,6 +421,39 @@ describe('data truth: what the endpoints say equals what the script means', () =
       }),
     ]);
   });
+  it("past the minutes' retention: the same hours, days, weeks and whole-day statistics", async () => {
+    const views = () =>
+      Promise.all([
+        ...[D1, D2, D3].map((day) =>
+          get<HistoryReply>(historyApi.history.path, { beginTime: day, endTime: day }),
+        ),
+        get<HistoryReply>(historyApi.history.path, { beginTime: D1, endTime: D3 }),
+        get<HistoryReply>(historyApi.history.path, {
+          beginTime: D1,
+          endTime: D3,
+          pageType: 'week',
+        }),
+        get<HistoryDetailReply>(historyApi.detail.path, { startTime: D1, endTime: D3 }),
+        get<StatisticsReply>(statisticsApi.statistics.path, {
+          filters: JSON.stringify({ productLine: lineName }),
+          dataStartDate: `${D1} 00:00:00`,
+          dataEndDate: `${today} 00:00:00`,
+        }),
+      ]);
+    const before = await views();
+    const d1 = before[0] as HistoryReply;
+    expect(d1.threeParamList.filter((h) => h.hasData).length).toBeGreaterThan(3);
+    // What the partition job leaves of days older than MINUTE_RETENTION_DAYS: no minute at all.
+    const { db } = server.linewatch.database;
+    const dropped = await db
+      .deleteFrom('rollup_minute')
+      .where('sn_code', '=', sn)
+      .where('minute', '<', new Date(at(today, '00:00')))
+      .executeTakeFirst();
+    expect(Number(dropped.numDeletedRows)).toBe(minutes.size);
+    expect(await views()).toEqual(before);
+  });
+
   it('the real-time report and the list of today: a run still going, to the last minute', async () => {
     // Last in this file: today's readings end D2's open E518, which the log test reads as current.
     // Readings of the last minutes are made and sent now, and the report read: early in a minute,

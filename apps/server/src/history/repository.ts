@@ -43,9 +43,9 @@ const toRows = (rows: ({ key: string } & Record<string, unknown>)[]): PeriodFigu
   rows.map((r) => ({ key: r.key, figures: figuresFromRow(r as never) }));
 
 /**
- * Reads for device history and logs. Hours come from rollup_minute (a day is at most 1,440 rows
- * of one machine, read by its primary key); days and weeks from rollup_day (a 31-day range is 31
- * rows). Times leave formatted in the factory's time zone.
+ * Reads for device history and logs. Hours come from rollup_hour (24 rows of one machine, kept
+ * for good: a day older than the minutes' retention still has its hours); days and weeks from
+ * rollup_day (a 31-day range is 31 rows). Times leave formatted in the factory's time zone.
  */
 export const createHistoryRepository = (db: Db, timeZone: string) => {
   /** The instant a factory day starts (00:00 in the time zone). */
@@ -89,12 +89,12 @@ export const createHistoryRepository = (db: Db, timeZone: string) => {
     /** One factory day's hours that have figures. */
     async hours(sn: string, day: string): Promise<PeriodFigures[]> {
       const { rows } = await sql<{ key: string } & Record<string, unknown>>`
-        SELECT to_char(minute AT TIME ZONE ${timeZone}, 'HH24') AS key, ${summed},
-               max(produced - gap_produced)::bigint AS max_minute_produced
-        FROM rollup_minute
+        SELECT to_char(hour AT TIME ZONE ${timeZone}, 'HH24') AS key, ${summed},
+               max(max_minute_produced)::bigint AS max_minute_produced
+        FROM rollup_hour
         WHERE sn_code = ${sn}
-          AND minute >= ${dayStart(day)}
-          AND minute < ${dayStart(day)} + interval '1 day'
+          AND hour >= ${dayStart(day)}
+          AND hour < ${dayStart(day)} + interval '1 day'
         GROUP BY 1`.execute(db);
       return toRows(rows);
     },

@@ -9,6 +9,7 @@ const partsFormatter = (timeZone: string) => {
       month: '2-digit',
       day: '2-digit',
       hour: '2-digit',
+      minute: '2-digit',
       hourCycle: 'h23',
     });
     formatters.set(timeZone, f);
@@ -22,6 +23,8 @@ const partsFormatter = (timeZone: string) => {
 interface MinuteLabels {
   day: string;
   hour: string;
+  /** The instant (epoch ms) the factory hour holding the minute began. */
+  hourStart: number;
 }
 const cache = new Map<string, Map<number, MinuteLabels>>();
 const CACHE_LIMIT = 20_000;
@@ -37,7 +40,11 @@ const labels = (ts: number, timeZone: string): MinuteLabels => {
   if (!out) {
     const p: Record<string, string> = {};
     for (const part of partsFormatter(timeZone).formatToParts(ts)) p[part.type] = part.value;
-    out = { day: `${p.year}-${p.month}-${p.day}`, hour: `${p.hour}:00` };
+    out = {
+      day: `${p.year}-${p.month}-${p.day}`,
+      hour: `${p.hour}:00`,
+      hourStart: (minute - Number(p.minute)) * 60_000,
+    };
     if (zone.size >= CACHE_LIMIT) zone.clear();
     zone.set(minute, out);
   }
@@ -50,8 +57,13 @@ export const dayOf = (ts: number, timeZone: string): string => labels(ts, timeZo
 /** 'HH:00' of an instant in the factory's time zone. */
 export const hourLabelOf = (ts: number, timeZone: string): string => labels(ts, timeZone).hour;
 
+/**
+ * The instant (epoch ms) the factory hour holding `ts` began: rollup_hour's key, and the live
+ * state's. A zone whose offset is a half hour (India) starts its hours at :30 UTC.
+ */
+export const hourStartOf = (ts: number, timeZone: string): number => labels(ts, timeZone).hourStart;
+
 export const HOUR_MS = 3_600_000;
-export const hourOf = (ts: number) => ts - (ts % HOUR_MS);
 
 /** The first minute (epoch ms) in [from, to] where `reached` holds (it holds from there on). */
 const firstMinuteWhere = (from: number, to: number, reached: (ts: number) => boolean) => {

@@ -83,8 +83,26 @@ export const createStatisticsRepository = (db: Db) => ({
     return new Map(rows.map((r): [string, Figures] => [r.sn_code, figuresFromRow(r)]));
   },
 
+  /** Each machine's sums over runs of whole hours (rollup_hour); none: no rollup in them. */
+  async hourSums(sns: string[], windows: [number, number][]) {
+    const rows = await db
+      .selectFrom('rollup_hour')
+      .select(summed(sql.ref('max_minute_produced')))
+      .where('sn_code', 'in', sns)
+      .where((eb) =>
+        eb.or(
+          windows.map(([from, to]): Expression<SqlBool> =>
+            eb.and([eb('hour', '>=', new Date(from)), eb('hour', '<', new Date(to))]),
+          ),
+        ),
+      )
+      .groupBy('sn_code')
+      .execute();
+    return new Map(rows.map((r): [string, Figures] => [r.sn_code, figuresFromRow(r)]));
+  },
+
   /**
-   * Each machine's sums over minute windows, the partial days of a range (rollup_minute, whose
+   * Each machine's sums over minute windows, the partial hours of a range (rollup_minute, whose
    * best minute is its observed parts, DESIGN.md section 5); none: no rollup in them.
    */
   async minuteSums(sns: string[], windows: [number, number][]) {

@@ -69,13 +69,14 @@ export const createStatisticsService = ({ repo, devices, wholeDays, timeZone }: 
 
   /**
    * Each machine's figures over a range (DESIGN.md section 5): its whole days' sums from
-   * rollup_day (kept in `wholeDays`), plus its partial days' minutes from rollup_minute.
+   * rollup_day (kept in `wholeDays`), plus its partial days' whole hours from rollup_hour and
+   * partial hours' minutes from rollup_minute.
    */
   const figuresOf = async (sns: string[], range: RangeParts, now: number) => {
     const out = new Map(sns.map((sn) => [sn, emptyFigures()]));
     if (sns.length === 0) return out;
-    const { days, minutes } = range;
-    const [daySums, minuteSums] = await Promise.all([
+    const { days, hours, minutes } = range;
+    const [daySums, hourSums, minuteSums] = await Promise.all([
       days &&
         wholeDays.read(
           sns,
@@ -84,14 +85,14 @@ export const createStatisticsService = ({ repo, devices, wholeDays, timeZone }: 
           (missing) => repo.daySums(missing, days),
           now,
         ),
+      hours.length > 0 ? repo.hourSums(sns, hours) : undefined,
       minutes.length > 0 ? repo.minuteSums(sns, minutes) : undefined,
     ]);
-    for (const [sn, f] of out) {
-      const whole = daySums?.get(sn);
-      const partial = minuteSums?.get(sn);
-      if (whole) addFigures(f, whole);
-      if (partial) addFigures(f, partial);
-    }
+    for (const [sn, f] of out)
+      for (const sums of [daySums, hourSums, minuteSums]) {
+        const part = sums?.get(sn);
+        if (part) addFigures(f, part);
+      }
     return out;
   };
 

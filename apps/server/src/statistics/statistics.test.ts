@@ -100,6 +100,30 @@ const writeRollups = async (sn: string, seed: number) => {
     .insertInto('rollup_minute')
     .values(rows.map((r) => ({ sn_code: sn, minute: new Date(r.at), ...columns(r) })))
     .execute();
+  // As ingest keeps them: each factory hour's sums (Shanghai's hours are UTC's) and best minute.
+  const hours = new Map<number, MinuteRow[]>();
+  for (const r of rows) {
+    const hour = r.at - (r.at % 3_600_000);
+    hours.set(hour, [...(hours.get(hour) ?? []), r]);
+  }
+  await db
+    .insertInto('rollup_hour')
+    .values(
+      [...hours].map(([hour, ofHour]) => {
+        const total = columns(ofHour[0]!);
+        for (const r of ofHour.slice(1)) {
+          const add = columns(r);
+          for (const key of Object.keys(total) as (keyof typeof total)[]) total[key] += add[key];
+        }
+        return {
+          sn_code: sn,
+          hour: new Date(hour),
+          ...total,
+          max_minute_produced: Math.max(...ofHour.map((r) => r.produced - r.gapProduced)),
+        };
+      }),
+    )
+    .execute();
   for (let d = 0; d < 3; d++) {
     const ofDay = rows.filter((r) => wallClockOf(r.at, TZ).startsWith(day(d)));
     const total = columns(ofDay[0]!);

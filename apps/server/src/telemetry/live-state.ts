@@ -1,6 +1,6 @@
 import type { DeviceStatus } from '@linewatch/contracts/devices';
 import { OFFLINE_AFTER_MS } from '@linewatch/contracts/limits';
-import { dayOf, HOUR_MS, hourOf } from '../shared/time.ts';
+import { dayOf, HOUR_MS, hourStartOf } from '../shared/time.ts';
 import { addFigures, emptyFigures, observedProduced, type Figures } from '../shared/metrics.ts';
 import {
   MAX_ATTRIBUTED_GAP_MS,
@@ -28,7 +28,7 @@ export interface LiveMachine {
    * PPM, and today's peak while the minute is in the window.
    */
   recentMinutes: Map<number, number>;
-  /** Produced per hour start, last 24 hours. */
+  /** Produced per factory hour (its start, hourStartOf), last 24 hours. */
   hourly: Map<number, number>;
 }
 
@@ -123,7 +123,7 @@ export class LiveState {
       } else if (minute >= windowStart) {
         m.recentMinutes.set(minute, (m.recentMinutes.get(minute) ?? 0) + observed);
       }
-      const hour = hourOf(minute);
+      const hour = hourStartOf(minute, this.timeZone);
       if (hour > now - 24 * HOUR_MS)
         m.hourly.set(hour, (m.hourly.get(hour) ?? 0) + figures.produced);
     }

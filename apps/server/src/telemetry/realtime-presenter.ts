@@ -7,7 +7,7 @@ import {
 } from '@linewatch/contracts/socket';
 import type { DeviceInfo } from '../devices/device-registry.ts';
 import { derive, targetSoFar } from '../shared/metrics.ts';
-import { dayElapsedFraction, dayOf, HOUR_MS, hourLabelOf, hourOf } from '../shared/time.ts';
+import { dayElapsedFraction, dayOf, HOUR_MS, hourLabelOf, hourStartOf } from '../shared/time.ts';
 import type { LiveMachine, LiveState } from './live-state.ts';
 import { minuteOf, MINUTE_MS } from './reading-effects.ts';
 
@@ -53,7 +53,7 @@ export const presentRealtime = (
     dayElapsedFraction(dayOf(now, timeZone), now, timeZone),
   );
   const dateData = Array.from({ length: 24 }, (_, i) => {
-    const hour = hourOf(now) - (23 - i) * HOUR_MS;
+    const hour = hourStartOf(now, timeZone) - (23 - i) * HOUR_MS;
     const point = { hour: hourLabelOf(hour, timeZone), produced: machine?.hourly.get(hour) ?? 0 };
     // The hour in progress: say how much of it has passed, so it is not read as a collapse.
     return i === 23

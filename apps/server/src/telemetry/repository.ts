@@ -7,7 +7,7 @@ import {
   figuresFromRow,
   type Figures,
 } from '../shared/metrics.ts';
-import { dayOf, HOUR_MS } from '../shared/time.ts';
+import { dayOf, HOUR_MS, hourStartOf } from '../shared/time.ts';
 import { minuteOf, type MachineSnapshot } from './reading-effects.ts';
 import { RECENT_MINUTES_MS, type LiveSeed, type StoredMinute } from './live-state.ts';
 
@@ -80,23 +80,24 @@ const loadLiveSeed = async (
   let todayQuery = db.selectFrom('rollup_day').selectAll().where('day', '=', dayOf(now, timeZone));
   if (only) todayQuery = todayQuery.where('sn_code', 'in', only);
   const today = await todayQuery.execute();
-  const since = new Date(now - 24 * HOUR_MS);
-  let hourlyQuery = db
-    .selectFrom('rollup_minute')
-    .select([
-      'sn_code',
-      sql<Date>`date_trunc('hour', minute)`.as('hour'),
-      sql<number>`sum(produced)::bigint`.as('produced'),
-    ])
-    .where('minute', '>', since);
-  if (only) hourlyQuery = hourlyQuery.where('sn_code', 'in', only);
-  const hourly = await hourlyQuery.groupBy(['sn_code', sql`date_trunc('hour', minute)`]).execute();
-  let recentQuery = db
+  // Every machine's SN as an array, which the primary key is searched by: `hour > …` or
+  // `minute >= …` alone has no index, and would read rollup_hour (kept for good) or today's
+  // partition of rollup_minute whole (126 ms against 8 ms for 1,000 machines' 2,000 hours).
+  const ofMachines = only
+    ? sql<boolean>`sn_code = any(${only}::text[])`
+    : sql<boolean>`sn_code = any(array(select sn_code from devices))`;
+  const hourly = await db
+    .selectFrom('rollup_hour')
+    .select(['sn_code', 'hour', 'produced'])
+    .where('hour', '>', new Date(now - 24 * HOUR_MS))
+    .where(ofMachines)
+    .execute();
+  const recent = await db
     .selectFrom('rollup_minute')
     .select(['sn_code', 'minute', sql<number>`produced - gap_produced`.as('observed')])
-    .where('minute', '>=', new Date(minuteOf(now) - RECENT_MINUTES_MS));
-  if (only) recentQuery = recentQuery.where('sn_code', 'in', only);
-  const recent = await recentQuery.execute();
+    .where('minute', '>=', new Date(minuteOf(now) - RECENT_MINUTES_MS))
+    .where(ofMachines)
+    .execute();
   return {
     snapshots: new Map(
       live.map((r) => [
@@ -114,17 +115,54 @@ const loadLiveSeed = async (
       ]),
     ),
     today: new Map(today.map((r): [string, Figures] => [r.sn_code, figuresFromRow(r)])),
-    hourly: hourly.map((r) => ({
-      sn: r.sn_code,
-      hour: new Date(r.hour).getTime(),
-      produced: r.produced,
-    })),
+    hourly: hourly.map((r) => ({ sn: r.sn_code, hour: r.hour.getTime(), produced: r.produced })),
     recentMinutes: recent.map((r) => ({
       sn: r.sn_code,
       minute: r.minute.getTime(),
       observed: r.observed,
     })),
   };
+};
+
+interface PeriodSums {
+  sn: string;
+  figures: Figures;
+}
+
+/**
+ * Adds figures to rollup_hour or rollup_day rows (one per machine and period), keeping the best
+ * minute: the highest observed minute total now stored (max PPM).
+ */
+const addToRollup = async (
+  tx: Db,
+  table: 'rollup_hour' | 'rollup_day',
+  key: 'hour' | 'day',
+  periods: (PeriodSums & { period: Date | string })[],
+) => {
+  for (const chunk of chunks(periods)) {
+    await tx
+      .insertInto(table)
+      .values(
+        chunk.map((p) => ({
+          sn_code: p.sn,
+          [key]: p.period,
+          ...figureColumns(p.figures),
+          max_minute_produced: p.figures.maxMinuteProduced,
+        })),
+      )
+      .onConflict((oc) =>
+        oc.columns(['sn_code', key] as never).doUpdateSet((eb) => ({
+          ...Object.fromEntries(
+            ADDED_COLUMNS.map((c) => [
+              c,
+              eb(sql.ref(`${table}.${c}`), '+', eb.ref(`excluded.${c}`)),
+            ]),
+          ),
+          max_minute_produced: sql`greatest(${sql.ref(`${table}.max_minute_produced`)}, excluded.max_minute_produced)`,
+        })),
+      )
+      .execute();
+  }
 };
 
 /** Moves each gateway's watermark, fenced (see WatermarkMove); throws FenceError if any moved. */
@@ -222,8 +260,10 @@ export const createTelemetryRepository = (db: Db, timeZone: string) => ({
         minute: new Date(m.minute),
         ...figureColumns(m.figures),
       }));
-      // Per day: the figures added, with the highest observed minute total now stored (max PPM).
-      const days = new Map<string, { sn: string; day: string; figures: Figures }>();
+      // Per factory hour and day: the figures added, with the highest observed minute total now
+      // stored (max PPM).
+      const hours = new Map<string, PeriodSums & { period: Date }>();
+      const days = new Map<string, PeriodSums & { period: string }>();
       for (const chunk of chunks(minuteRows)) {
         const stored = await tx
           .insertInto('rollup_minute')
@@ -245,38 +285,25 @@ export const createTelemetryRepository = (db: Db, timeZone: string) => ({
         for (const row of stored) {
           const minute = row.minute.getTime();
           storedMinutes.push({ sn: row.sn_code, minute, observed: row.observed });
-          const day = dayOf(minute, timeZone);
-          const key = `${row.sn_code}|${day}`;
           const added = {
             ...batch.minutes.get(`${row.sn_code}|${minute}`)!.figures,
             maxMinuteProduced: row.observed,
           };
-          const entry = days.get(key);
-          if (entry) addFigures(entry.figures, added);
-          else days.set(key, { sn: row.sn_code, day, figures: added });
+          const hour = hourStartOf(minute, timeZone);
+          const hourKey = `${row.sn_code}|${hour}`;
+          const inHour = hours.get(hourKey);
+          if (inHour) addFigures(inHour.figures, added);
+          else
+            hours.set(hourKey, { sn: row.sn_code, period: new Date(hour), figures: { ...added } });
+          const day = dayOf(minute, timeZone);
+          const dayKey = `${row.sn_code}|${day}`;
+          const inDay = days.get(dayKey);
+          if (inDay) addFigures(inDay.figures, added);
+          else days.set(dayKey, { sn: row.sn_code, period: day, figures: added });
         }
       }
-      for (const chunk of chunks([...days.values()])) {
-        await tx
-          .insertInto('rollup_day')
-          .values(
-            chunk.map((d) => ({
-              sn_code: d.sn,
-              day: d.day,
-              ...figureColumns(d.figures),
-              max_minute_produced: d.figures.maxMinuteProduced,
-            })),
-          )
-          .onConflict((oc) =>
-            oc.columns(['sn_code', 'day']).doUpdateSet((eb) => ({
-              ...Object.fromEntries(
-                ADDED_COLUMNS.map((c) => [c, eb(`rollup_day.${c}`, '+', eb.ref(`excluded.${c}`))]),
-              ),
-              max_minute_produced: sql`greatest(rollup_day.max_minute_produced, excluded.max_minute_produced)`,
-            })),
-          )
-          .execute();
-      }
+      await addToRollup(tx, 'rollup_hour', 'hour', [...hours.values()]);
+      await addToRollup(tx, 'rollup_day', 'day', [...days.values()]);
       for (const chunk of chunks(batch.statusChanges)) {
         await tx
           .insertInto('status_changes')

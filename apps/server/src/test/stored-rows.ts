@@ -2,8 +2,8 @@ import { sql } from 'kysely';
 import type { Db } from '../db/database.ts';
 
 /**
- * What the server stored for one machine, in the shape of `truthRows` (test/truth.ts): minute and
- * day rows, status changes, alarms and operation lines, each in time order.
+ * What the server stored for one machine, in the shape of `truthRows` (test/truth.ts): minute,
+ * hour and day rows, status changes, alarms and operation lines, each in time order.
  */
 export const storedRows = async (db: Db, sn: string) => {
   const figures = [
@@ -23,6 +23,12 @@ export const storedRows = async (db: Db, sn: string) => {
     .select(['minute', ...figures])
     .where('sn_code', '=', sn)
     .orderBy('minute')
+    .execute();
+  const hours = await db
+    .selectFrom('rollup_hour')
+    .select(['hour', ...figures, 'max_minute_produced'])
+    .where('sn_code', '=', sn)
+    .orderBy('hour')
     .execute();
   const days = await db
     .selectFrom('rollup_day')
@@ -53,6 +59,7 @@ export const storedRows = async (db: Db, sn: string) => {
     .execute();
   return {
     minutes: minutes.map(({ minute, ...f }) => ({ minute: minute.getTime(), ...f })),
+    hours: hours.map(({ hour, ...f }) => ({ hour: hour.getTime(), ...f })),
     days,
     statusChanges: statusChanges.map((s) => ({ ...s, ts: s.ts.getTime() })),
     alarms: alarms.map((a) => ({

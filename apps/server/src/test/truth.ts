@@ -150,6 +150,8 @@ export const alarmsOf = (steps: readonly Step[]) => {
 
 /** The factory day of an instant in Asia/Shanghai (UTC+8 all year), the tests' time zone. */
 export const shanghaiDay = (ts: number) => new Date(ts + 8 * 3_600_000).toISOString().slice(0, 10);
+/** The start of an instant's factory hour in Asia/Shanghai: its UTC hour (a whole-hour offset). */
+const shanghaiHour = (ts: number) => ts - (ts % 3_600_000);
 
 const figureRow = (f: Fig) => ({
   produced: f.produced,
@@ -166,7 +168,7 @@ const figureRow = (f: Fig) => ({
 
 /**
  * Every row the script leaves in the database for one machine, as the truth says it: minute rows,
- * day rows (TIMEZONE Asia/Shanghai), status changes, alarms and the operation lines given (a
+ * hour and day rows (TIMEZONE Asia/Shanghai), status changes, alarms and the operation lines given (a
  * script for this has no counter re-baseline, whose log line the server writes). What the server
  * stored is compared with it whole, so a figure written twice or lost shows.
  */
@@ -176,11 +178,19 @@ export const truthRows = (
   operations: readonly { ts: number; comment: string; setValue: string; user: string }[] = [],
 ) => {
   const { minutes } = minutesOf(steps, ppmTarget);
+  const hours = sumMinutes(minutes, (m) => String(shanghaiHour(m)));
   const days = sumMinutes(minutes, shanghaiDay);
   return {
     minutes: [...minutes]
       .sort(([a], [b]) => a - b)
       .map(([minute, f]) => ({ minute, ...figureRow(f) })),
+    hours: [...hours]
+      .map(([hour, f]) => ({
+        hour: Number(hour),
+        ...figureRow(f),
+        max_minute_produced: f.maxMinute,
+      }))
+      .sort((a, b) => a.hour - b.hour),
     days: [...days]
       .sort(([a], [b]) => a.localeCompare(b))
       .map(([day, f]) => ({ day, ...figureRow(f), max_minute_produced: f.maxMinute })),
