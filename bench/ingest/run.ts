@@ -363,6 +363,27 @@ await new Promise((r) => setTimeout(r, WARMUP * 1000));
 measuring = true;
 const startAcked = ackedTotal();
 const started = Date.now();
+// CPU time of each process over the measured span: where a message's cost goes.
+const cpuOf = (pid: number | undefined) => {
+  if (!pid) return 0;
+  // utime and stime, fields 14 and 15 of /proc/<pid>/stat (clock ticks; 100 a second here).
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+};
+const cpuPids = {
+  servers: servers.map((s) => s.process.pid),
+  echo: [echo?.pid],
+  broker: [deployBroker?.pid],
+};
+const cpuNow = (): Record<string, number> =>
+  Object.fromEntries(
+    Object.entries(cpuPids).map(([k, pids]) => [
+      k,
+      pids.reduce<number>((t, pid) => t + cpuOf(pid), 0),
+    ]),
+  );
+const cpuStart = cpuNow();
+const benchCpuStart = process.cpuUsage();
 let peakRss = 0;
 const rssTimer = setInterval(() => (peakRss = Math.max(peakRss, rssMb())), 1000);
 const queryRuns = args.queries
@@ -399,6 +420,15 @@ const queryRuns = args.queries
 await new Promise((r) => setTimeout(r, SECONDS * 1000));
 const queries = Object.fromEntries(await Promise.all(queryRuns));
 const elapsed = (Date.now() - started) / 1000;
+const cpuEnd = cpuNow();
+const benchCpu = process.cpuUsage(benchCpuStart);
+/** CPU seconds per second of the measured span, per process kind (1 = one core busy). */
+const cores = Object.fromEntries(
+  Object.entries(cpuEnd)
+    .filter(([k]) => cpuPids[k as keyof typeof cpuPids].some(Boolean))
+    .map(([k, v]) => [k, Math.round(((v - (cpuStart[k] ?? 0)) / elapsed) * 100) / 100]),
+);
+cores.gateways = Math.round(((benchCpu.user + benchCpu.system) / 1e6 / elapsed) * 100) / 100;
 const measuredAcked = ackedTotal() - startAcked;
 measuring = false;
 running = false;
@@ -439,6 +469,7 @@ console.log(
         max: latencies.at(-1),
       },
       serverRssMb: { peak: peakRss, end: rssMb() },
+      cores,
       ...(args.queries && { queriesWhileIngesting: queries }),
       ...(BROKER_ONLY
         ? { brokerOnly: true }

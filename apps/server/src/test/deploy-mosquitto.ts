@@ -45,6 +45,7 @@ const freePort = () =>
   });
 
 export interface DeployMosquitto {
+  pid: number;
   /** The gateways' listener (use_username_as_clientid, gateways.acl). */
   gatewayPort: number;
   /** The servers' listener (servers.acl). */
@@ -119,6 +120,7 @@ export const startDeployMosquitto = async ({
     });
   });
   return {
+    pid: broker.pid!,
     gatewayPort,
     serverPort,
     log: () => log,
