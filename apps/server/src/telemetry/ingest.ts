@@ -123,8 +123,11 @@ interface PendingMessage {
   skipped: Set<number> | null;
   /** Accepted past a gap the gateway said was gone for good (`floor`). */
   floor: boolean;
-  /** Each machine's snapshot before this message's first reading of it: where a replay starts. */
-  before: Map<string, MachineSnapshot | undefined> | null;
+  /**
+   * Each machine's snapshot before this message's first reading of it, where a replay starts:
+   * SN and snapshot in turn (a flat array: one message of one reading allocates no Map).
+   */
+  before: (string | MachineSnapshot | undefined)[] | null;
   /** Minutes older than the live window it added to (a late reading): what settles today's peak. */
   late: { sn: string; minute: number }[] | null;
   arrivedAt: number;
@@ -154,8 +157,6 @@ interface Stream {
   held: Map<number, HeldMessage>;
   resumeSent: { next: number; at: number } | null;
   ackDue: boolean;
-  /** Machines whose readings came through this stream. */
-  sns: Set<string>;
 }
 
 /** One message with the effects it had, recomputed to find the one the database refuses. */
@@ -351,7 +352,6 @@ export class Ingestor {
       held: new Map(),
       resumeSent: null,
       ackDue: false,
-      sns: new Set(),
     };
     this.#streams.set(id, stream);
     if (this.#ownership.owns(id)) {
@@ -543,7 +543,9 @@ export class Ingestor {
 
   #applyTelemetry(stream: Stream, pending: PendingMessage, message: TelemetryMessage) {
     const windowStart = minuteOf(Date.now()) - RECENT_MINUTES_MS;
-    const before = new Map<string, MachineSnapshot | undefined>();
+    const before: (string | MachineSnapshot | undefined)[] = [];
+    // A message rarely holds one machine twice; the set is made only for long ones.
+    const seen = message.readings.length > 16 ? new Set<string>() : null;
     message.readings.forEach((reading, i) => {
       if (this.deps.devices.get(reading.sn)?.gatewayId !== stream.id) {
         this.counters.unknownMachine++;
@@ -551,7 +553,10 @@ export class Ingestor {
         return;
       }
       const previous = this.deps.live.snapshot(reading.sn);
-      if (!before.has(reading.sn)) before.set(reading.sn, previous);
+      if (seen ? !seen.has(reading.sn) : !before.includes(reading.sn)) {
+        seen?.add(reading.sn);
+        before.push(reading.sn, previous);
+      }
       const effects = this.#effectsOf(previous, reading);
       if (effects.rebaseline) {
         this.counters.counterRebaselines++;
@@ -563,7 +568,6 @@ export class Ingestor {
       if (stream.batch) addEffects(stream.batch, reading.sn, reading.ts, effects);
       for (const minute of effects.minutes.keys())
         if (minute < windowStart) (pending.late ??= []).push({ sn: reading.sn, minute });
-      stream.sns.add(reading.sn);
       this.deps.live.apply(reading.sn, effects);
     });
     pending.before = before;
@@ -588,8 +592,11 @@ export class Ingestor {
   #replay(messages: readonly PendingMessage[]): ReplayedMessage[] {
     const snapshots = new Map<string, MachineSnapshot | undefined>();
     return messages.map((m) => {
-      for (const [sn, snapshot] of m.before ?? [])
-        if (!snapshots.has(sn)) snapshots.set(sn, snapshot);
+      const before = m.before ?? [];
+      for (let i = 0; i < before.length; i += 2) {
+        const sn = before[i] as string;
+        if (!snapshots.has(sn)) snapshots.set(sn, before[i + 1] as MachineSnapshot | undefined);
+      }
       const message = JSON.parse(m.payload.toString('utf8')) as TelemetryMessage | EventsMessage;
       const replayed: ReplayedMessage = { ...m, readings: [], operations: [] };
       if ('readings' in message) {
@@ -805,7 +812,7 @@ export class Ingestor {
    * database; and, owning it, asks the gateway to resend from what is missing here.
    */
   async #reconcile(stream: Stream): Promise<void> {
-    const sns = [...new Set([...stream.sns, ...this.deps.devices.snsOfGateway(stream.id)])];
+    const sns = this.deps.devices.snsOfGateway(stream.id);
     try {
       let state = await this.deps.repo.loadStream(stream.id, sns, stream.accepted);
       if (!state) {
