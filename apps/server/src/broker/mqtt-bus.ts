@@ -26,6 +26,9 @@ export const connectBus = async (options: BusOptions): Promise<Bus> => {
     properties: { receiveMaximum: 65_535 },
     reconnectPeriod: 1000,
     connectTimeout: 10_000,
+    // mqtt.js traces every packet through `debug`, whose enabled-check alone was 2 % of the main
+    // thread at 17K messages/s (docs/benchmarks.md); the server logs what matters itself.
+    log: () => undefined,
   });
   // mqtt.js handles one incoming packet per tick, and mqtt-packet uncorks after each packet it
   // writes: every PUBACK (one per message at QoS 1) was a write of its own, 13 % of the main
