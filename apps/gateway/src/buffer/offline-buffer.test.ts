@@ -185,7 +185,7 @@ describe('OfflineBuffer', () => {
     expect(buffer.nextSeq).toBe(43);
     buffer.close();
     const reopened = OfflineBuffer.open(dir, { maxMessages: 100 });
-    expect(contents(reopened).map((m) => [m.seq, JSON.parse(m.payload)])).toEqual([
+    expect(contents(reopened).map((m) => [m.seq, JSON.parse(m.payload) as unknown])).toEqual([
       [41, { seq: 41, readings: [{ n: 1 }] }],
       [42, { seq: 42, readings: [{ n: 2 }] }],
     ]);
