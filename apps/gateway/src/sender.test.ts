@@ -16,12 +16,21 @@ const setup = (count: number) => {
   const dir = mkdtempSync(join(tmpdir(), 'lw-sender-'));
   const buffer = OfflineBuffer.open(dir, { maxMessages: 1000 });
   for (let seq = 1; seq <= count; seq++)
-    buffer.append({ seq, kind: 'telemetry', payload: JSON.stringify({ seq }), at: Date.now() });
+    buffer.append({
+      seq,
+      kind: 'telemetry',
+      payload: JSON.stringify({ seq, reading: `r${seq}` }),
+      at: Date.now(),
+    });
   const published: number[] = [];
+  /** What each published message carried besides its seq. */
+  const contents: string[] = [];
   const sender = new Sender({
     buffer,
     publish: async (_kind, payload) => {
-      published.push((JSON.parse(payload) as { seq: number }).seq);
+      const message = JSON.parse(payload) as { seq: number; reading: string };
+      published.push(message.seq);
+      contents.push(message.reading);
     },
     // Far beyond the test: any resend seen here was asked for by the server, not by a timer.
     ackTimeoutMs: 3_600_000,
@@ -33,7 +42,7 @@ const setup = (count: number) => {
     rmSync(dir, { recursive: true, force: true });
   });
   const ack = (body: object) => sender.onAck(Buffer.from(JSON.stringify(body)));
-  return { sender, buffer, published, ack };
+  return { sender, buffer, published, contents, ack, dir };
 };
 
 const settle = () => new Promise((resolve) => setImmediate(resolve));
@@ -67,5 +76,54 @@ describe('the server says where to resume (ack with next)', () => {
     sender.start(round);
     await settle();
     expect(published).toEqual([4, 5]);
+  });
+});
+
+describe('the server has seqs above any this gateway numbered (its counter was lost)', () => {
+  it('numbers what it holds again from `next` on a stale rejection, losing nothing', async () => {
+    const { sender, buffer, published, contents, ack, dir } = setup(3);
+    sender.start(sender.connected());
+    await settle();
+    expect(published).toEqual([1, 2, 3]);
+
+    ack({ seq: 39, next: 40, rejected: { seq: 1, reason: 'stale', detail: 'not applied' } });
+    await settle();
+    expect(published.slice(3)).toEqual([40, 41, 42]);
+    expect(contents.slice(3)).toEqual(['r1', 'r2', 'r3']);
+    expect(buffer.size).toBe(3);
+    expect(buffer.oldestSeq).toBe(40);
+    expect(buffer.nextSeq).toBe(43);
+
+    // Renumbered on disk too: a restarted agent resends 40–42, not 1–3.
+    buffer.close();
+    const reopened = OfflineBuffer.open(dir, { maxMessages: 1000 });
+    const seqs = [];
+    for (let m = reopened.nextFrom(0); m; m = reopened.nextFrom(m.seq + 1))
+      seqs.push((JSON.parse(m.payload) as { seq: number }).seq);
+    expect(seqs).toEqual([40, 41, 42]);
+    reopened.close();
+  });
+
+  it('does not read a plain ack above its own counter as covering its messages', async () => {
+    const { sender, buffer, published, ack } = setup(2);
+    sender.start(sender.connected());
+    await settle();
+    ack({ seq: 39 });
+    await settle();
+    expect(published.slice(2)).toEqual([40, 41]);
+    expect(buffer.size).toBe(2);
+    ack({ seq: 41 });
+    expect(buffer.size).toBe(0);
+  });
+
+  it('drops a resend the server already has on a stale rejection, numbering nothing again', async () => {
+    const { sender, buffer, published, ack } = setup(5);
+    sender.start(sender.connected());
+    await settle();
+    ack({ seq: 3, next: 6, rejected: { seq: 2, reason: 'stale', detail: 'not applied' } });
+    await settle();
+    expect(published).toEqual([1, 2, 3, 4, 5]);
+    expect(buffer.oldestSeq).toBe(4);
+    expect(buffer.nextSeq).toBe(6);
   });
 });

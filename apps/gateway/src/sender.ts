@@ -104,6 +104,23 @@ export class Sender {
       log.warn('ignored a malformed ack');
       return;
     }
+    // Seqs above any we numbered: the server's are from an earlier counter of ours (docs/protocol.md,
+    // "A counter that starts again"). Nothing we hold is covered: it goes again, numbered on.
+    const taken = Math.max(ack.seq, (ack.next ?? 1) - 1);
+    if (taken > buffer.lastSeq) {
+      log.warn(
+        `the server has seqs to ${taken}, above this gateway's ${buffer.lastSeq}: its counter was ` +
+          `lost; ${buffer.size} unacknowledged messages numbered again from ${taken + 1}`,
+      );
+      buffer.renumberAbove(taken);
+      this.#backlog = buffer.size > 0;
+      this.#resumeFrom(taken + 1);
+      return;
+    }
+    if (ack.rejected?.reason === 'malformed')
+      log.warn(
+        `the server rejected seq ${ack.rejected.seq ?? '(unreadable)'} as malformed: ${ack.rejected.detail}`,
+      );
     const before = buffer.oldestSeq;
     buffer.ack(ack.seq);
     if (this.#backlog && buffer.size === 0) {

@@ -69,6 +69,7 @@ export const buildCore = async (
         port: config.MQTT_PORT,
         host: config.MQTT_HOST,
         verifyGateway: createGatewayVerifier(db),
+        log,
       });
       const embedded = broker;
       steps.unshift(() => embedded.close());

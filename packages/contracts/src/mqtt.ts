@@ -106,13 +106,118 @@ export const gatewayStateMessage = z.object({
 });
 export type GatewayStateMessage = z.infer<typeof gatewayStateMessage>;
 
+/** Why the server did not apply (all of) a message (docs/protocol.md, "Rejections"). */
+export const rejectionReasons = ['stale', 'malformed'] as const;
+export type RejectionReason = (typeof rejectionReasons)[number];
+
+const REJECTION_DETAIL_MAX = 500;
+
+export const rejection = z.object({
+  /** The rejected message's seq; null when none could be read from it. */
+  seq: seqSchema.nullable(),
+  /**
+   * `stale`: the seq is not above what the server has already taken from this gateway; the
+   * message was not applied. `malformed`: it broke the contract; see `items`.
+   */
+  reason: z.enum(rejectionReasons),
+  /** For the gateway's developer (English): the first problem, with its path. */
+  detail: z.string().max(REJECTION_DETAIL_MAX),
+  /**
+   * Malformed only: the indexes of the readings (or events) left out, the rest of the message
+   * applied. Absent: nothing of the message applied.
+   */
+  items: z.array(z.number().int().min(0)).max(500).optional(),
+});
+export type Rejection = z.infer<typeof rejection>;
+
 /**
  * The server's answer on a gateway's ack topic. `seq`: every message up to it is committed; the
  * gateway may forget them. `next`, only when the server did not take what the gateway sent (a
  * gap: it restarted, or missed messages): resend from `next` now, without waiting for a timer.
+ * `rejected`: one message was not applied, or not whole. A `seq` or `next - 1` above any seq the
+ * gateway ever numbered means its counter was lost: it numbers what it holds from `next` again.
  */
 export const ackMessage = z.object({
   seq: z.number().int().min(0),
   next: z.number().int().min(1).optional(),
+  rejected: rejection.optional(),
 });
 export type AckMessage = z.infer<typeof ackMessage>;
+
+/** What the server makes of one telemetry or events payload. */
+export type GatewayMessageRead =
+  | {
+      seq: number;
+      /** What is applied: the whole message, or its well-formed part (maybe no item at all). */
+      message: TelemetryMessage | EventsMessage;
+      problem: { detail: string; items?: number[] } | null;
+    }
+  | { seq: null; message: null; problem: { detail: string } };
+
+const pathOf = (path: readonly PropertyKey[]) =>
+  path
+    .map((p, i) => (typeof p === 'number' ? `[${p}]` : i === 0 ? String(p) : `.${String(p)}`))
+    .join('');
+
+const describeIssue = (issue: z.core.$ZodIssue, prefix: readonly PropertyKey[] = []) =>
+  `${pathOf([...prefix, ...issue.path]) || 'message'}: ${issue.message}`.slice(
+    0,
+    REJECTION_DETAIL_MAX,
+  );
+
+/**
+ * Reads a gateway's telemetry or events payload. A message that parses whole is taken as it is.
+ * One that does not is malformed: without a readable seq nothing can be done with it; with one,
+ * its seq is used up (so it leaves no hole in the stream) and its well-formed readings or events
+ * are kept, the others left out. The same payload always reads the same, on every instance.
+ */
+export const readGatewayMessage = (
+  kind: 'telemetry' | 'events',
+  payload: string,
+): GatewayMessageRead => {
+  let json: unknown;
+  try {
+    json = JSON.parse(payload);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    return { seq: null, message: null, problem: { detail: `not JSON: ${reason}`.slice(0, 500) } };
+  }
+  const whole = (kind === 'telemetry' ? telemetryMessage : eventsMessage).safeParse(json);
+  if (whole.success) return { seq: whole.data.seq, message: whole.data, problem: null };
+  const fields = (typeof json === 'object' && json !== null ? json : {}) as Record<string, unknown>;
+  const seq = seqSchema.safeParse(fields.seq);
+  if (!seq.success)
+    return {
+      seq: null,
+      message: null,
+      problem: { detail: describeIssue(seq.error.issues[0]!, ['seq']) },
+    };
+  const floorRead = floor.safeParse(fields.floor);
+  const head = {
+    seq: seq.data,
+    ...(floorRead.success && floorRead.data !== undefined && { floor: floorRead.data }),
+  };
+  const key = kind === 'telemetry' ? 'readings' : 'events';
+  const list = z.array(z.unknown()).min(1).max(500).safeParse(fields[key]);
+  const envelope = z.object({ seq: seqSchema, floor }).safeParse(fields);
+  if (!list.success || !envelope.success) {
+    const issue = list.success ? envelope.error!.issues[0]! : list.error.issues[0]!;
+    const detail = describeIssue(issue, list.success ? [] : [key]);
+    const message = kind === 'telemetry' ? { ...head, readings: [] } : { ...head, events: [] };
+    return { seq: seq.data, message, problem: { detail } };
+  }
+  const item = kind === 'telemetry' ? reading : operationEvent;
+  const good: unknown[] = [];
+  const items: number[] = [];
+  let detail = '';
+  list.data.forEach((value, i) => {
+    const one = item.safeParse(value);
+    if (one.success) return good.push(one.data);
+    items.push(i);
+    detail ||= describeIssue(one.error.issues[0]!, [key, i]);
+  });
+  const message = (
+    kind === 'telemetry' ? { ...head, readings: good } : { ...head, events: good }
+  ) as TelemetryMessage | EventsMessage;
+  return { seq: seq.data, message, problem: { detail, items } };
+};

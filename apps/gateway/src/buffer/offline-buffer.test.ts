@@ -174,16 +174,23 @@ describe('OfflineBuffer', () => {
     reopened.close();
   });
 
-  it('moves past a server watermark above its own last seq', () => {
+  it('keeps its messages, numbered on, past a server watermark above its own last seq', () => {
     const dir = tempDir();
     const buffer = OfflineBuffer.open(dir, { maxMessages: 100 });
     fill(buffer, 2);
+    // An ack of messages of an earlier counter covers none of these.
     buffer.ack(40);
-    expect(buffer.size).toBe(0);
-    expect(buffer.nextSeq).toBe(41);
+    expect(buffer.size).toBe(2);
+    buffer.renumberAbove(40);
+    expect(buffer.nextSeq).toBe(43);
     buffer.close();
     const reopened = OfflineBuffer.open(dir, { maxMessages: 100 });
-    expect(reopened.nextSeq).toBe(41);
+    expect(contents(reopened).map((m) => [m.seq, JSON.parse(m.payload) as unknown])).toEqual([
+      [41, { seq: 41, readings: [{ n: 1 }] }],
+      [42, { seq: 42, readings: [{ n: 2 }] }],
+    ]);
+    expect(reopened.nextSeq).toBe(43);
+    expect(segmentFiles(dir)).toHaveLength(1);
     reopened.close();
   });
 

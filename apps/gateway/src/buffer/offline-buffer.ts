@@ -155,17 +155,48 @@ export class OfflineBuffer {
     if (excess > 0) this.drop(excess, 'size');
   }
 
+  get lastSeq(): number {
+    return this.meta.lastSeq;
+  }
+
   /**
-   * Everything <= seq is acknowledged. An ack beyond our last seq means our own counter was lost
-   * (buffer dir wiped): continue above the server's watermark so new messages are not duplicates.
+   * Everything <= seq is acknowledged. An ack beyond our own last seq covers nothing we hold: it
+   * is about messages of an earlier counter (renumberAbove).
    */
   ack(seq: number): void {
-    if (seq <= this.meta.floor) return;
-    if (seq > this.meta.lastSeq) {
-      this.meta.lastSeq = seq;
-      this.writeMeta();
-    }
+    if (seq <= this.meta.floor || seq > this.meta.lastSeq) return;
     this.raiseFloor(seq);
+  }
+
+  /**
+   * Our counter was lost (buffer dir wiped) while the server has taken seqs up to `seq`: what we
+   * hold is numbered again from `seq + 1`, in order, payloads included, so the server takes it
+   * instead of discarding it as duplicates. The new segment is on disk before the meta moves
+   * the floor over the old ones; a crash in between resends the old copies, which are renumbered
+   * again (their readings arrive twice; counters are totals, so that adds no parts).
+   */
+  renumberAbove(seq: number): void {
+    if (seq <= this.meta.lastSeq) return;
+    const held = this.messages.slice(this.head);
+    const old = this.segments;
+    this.closeSegment();
+    this.segments = [];
+    this.messages = [];
+    this.head = 0;
+    this.meta.lastSeq = seq;
+    for (const message of held) {
+      const renumbered = this.nextSeq;
+      const payload = JSON.stringify({
+        ...(JSON.parse(message.payload) as object),
+        seq: renumbered,
+      });
+      this.append({ ...message, seq: renumbered, payload });
+    }
+    if (this.fd !== null) fs.fdatasyncSync(this.fd);
+    this.unsynced = false;
+    this.meta.floor = seq;
+    this.writeMeta();
+    for (const segment of old) fs.rmSync(path.join(this.dir, segment.file), { force: true });
   }
 
   /** Flushes data and meta to disk and releases the directory. */

@@ -1,4 +1,10 @@
-import { parseTopic, topicOf, type InboundKind } from '@linewatch/contracts/mqtt';
+import {
+  parseTopic,
+  topicOf,
+  type AckMessage,
+  type InboundKind,
+  type Rejection,
+} from '@linewatch/contracts/mqtt';
 
 type MessageHandler = (topic: string, payload: Buffer) => void;
 
@@ -21,14 +27,23 @@ export interface Bus {
 }
 
 /**
- * Tells a gateway the highest seq the server has committed and, with `next`, where to resend from
- * (DESIGN.md section 6).
+ * Tells a gateway the highest seq the server has committed, with `next` where to resend from,
+ * with `rejected` a message not applied (docs/protocol.md).
  */
-export const publishAck = (bus: Bus, gatewayId: string, seq: number, next?: number): boolean =>
-  bus.publish(
-    topicOf(gatewayId, 'ack'),
-    JSON.stringify(next === undefined ? { seq } : { seq, next }),
-  );
+export const publishAck = (
+  bus: Bus,
+  gatewayId: string,
+  seq: number,
+  next?: number,
+  rejected?: Rejection,
+): boolean => {
+  const ack: AckMessage = {
+    seq,
+    ...(next !== undefined && { next }),
+    ...(rejected !== undefined && { rejected }),
+  };
+  return bus.publish(topicOf(gatewayId, 'ack'), JSON.stringify(ack));
+};
 
 /** The handlers of each kind; shared by the bus implementations. */
 export class Subscribers {

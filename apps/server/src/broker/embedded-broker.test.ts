@@ -15,10 +15,20 @@ afterEach(async () => {
 const rotated = new Set<string>();
 afterEach(() => rotated.clear());
 
+/** What the broker warned about, as `message {fields}`. */
+const warnings: string[] = [];
+afterEach(() => {
+  warnings.length = 0;
+});
+
 const startBroker = async (connectTimeoutMs: number, recheckMs?: number) => {
   const broker = await startEmbeddedBroker({
     port: 0,
     host: '127.0.0.1',
+    log: {
+      warn: (fields: object, message: string) =>
+        warnings.push(`${message} ${JSON.stringify(fields)}`),
+    },
     verifyGateway: async (id, password) => password === secretOf(id) && !rotated.has(id),
     connectTimeoutMs,
     ...(recheckMs !== undefined && { recheckMs }),
@@ -108,6 +118,43 @@ describe('embedded broker, signed in', () => {
     // Under its own id, badgw1 is welcome.
     const own: MqttClient = await signIn(broker, 'badgw1');
     expect(own.connected).toBe(true);
+  });
+});
+
+describe('embedded broker, an MQTT 5 client', () => {
+  it('is refused with 132 and a reason it can search for, and the server log names it', async () => {
+    const broker = await startBroker(10_000);
+    const attempt = mqtt.connectAsync(broker.url, {
+      clientId: gatewayClientId('GWMQTTFIVE01'),
+      username: 'GWMQTTFIVE01',
+      password: secretOf('GWMQTTFIVE01'),
+      protocolVersion: 5,
+      reconnectPeriod: 0,
+    });
+    await expect(attempt).rejects.toMatchObject({ code: 132 });
+    expect(warnings.join('\n')).toMatch(
+      /MQTT 5 is not supported, connect with protocol version 4 \(3\.1\.1\).*gw-GWMQTTFIVE01/,
+    );
+
+    // The CONNACK itself carries the reason (MQTT 5 reason string), for a client's own log.
+    const { socket, closed } = rawClient(broker);
+    const received: Buffer[] = [];
+    socket.on('data', (chunk: Buffer) => received.push(chunk));
+    const id = Buffer.from('gw-raw');
+    const variable = Buffer.concat([
+      Buffer.from([0, 4, 0x4d, 0x51, 0x54, 0x54, 5, 0x02, 0, 60, 0]),
+      Buffer.from([0, id.length]),
+      id,
+    ]);
+    socket.write(Buffer.concat([fixedHeader(1, variable.length), variable]));
+    await closed;
+    const connack = Buffer.concat(received);
+    expect(connack[0]).toBe(0x20);
+    expect(connack[3]).toBe(132);
+    expect(connack.toString('utf8')).toContain('MQTT 5 is not supported');
+
+    // The same client on 3.1.1 is welcome.
+    expect((await signIn(broker, 'GWMQTTFIVE01')).connected).toBe(true);
   });
 });
 

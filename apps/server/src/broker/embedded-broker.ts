@@ -21,6 +21,8 @@ export interface EmbeddedBrokerOptions {
    * the server cannot see it (the admin CLI against PostgreSQL) ends the old session within this.
    */
   recheckMs?: number;
+  /** Where a client refused before sign-in is named (pino's shape: fields, then the message). */
+  log?: { warn(fields: object, message: string): void };
 }
 
 /** The MQTT client id a gateway must use: the agent's, and one no other gateway can take. */
@@ -34,6 +36,25 @@ const authError = (): AuthenticateError =>
 const identifierError = (): AuthenticateError =>
   Object.assign(new Error('client id is not the gateway’s own'), { returnCode: 2 as const });
 
+/** What an MQTT 5 client is told, in its CONNACK and in the server log (docs/protocol.md). */
+export const MQTT5_REFUSED = 'MQTT 5 is not supported, connect with protocol version 4 (3.1.1)';
+
+/**
+ * An MQTT 5 CONNACK: reason 132 (unsupported protocol version) with a reason string. Aedes
+ * speaks 3.1.1 only and would answer in 3.1.1's format, which an MQTT 5 client reads as a bare
+ * code with no text to search for.
+ */
+const mqtt5Refusal = (): Buffer => {
+  const reason = Buffer.from(MQTT5_REFUSED, 'utf8');
+  const property = Buffer.concat([
+    Buffer.from([0x1f, reason.length >> 8, reason.length & 0xff]),
+    reason,
+  ]);
+  // Property length and remaining length stay under 128: one byte each.
+  const body = Buffer.concat([Buffer.from([0x00, 132, property.length]), property]);
+  return Buffer.concat([Buffer.from([0x20, body.length]), body]);
+};
+
 /**
  * The in-process MQTT broker (Aedes) of the embedded setup. Gateways sign in with their id and
  * secret and may publish and subscribe only under their own topics (DESIGN.md section 6).
@@ -45,6 +66,15 @@ export const startEmbeddedBroker = async (options: EmbeddedBrokerOptions) => {
   const sessions = new Map<string, { client: Client; secret: string }>();
   const broker = await Aedes.createBroker({
     connectTimeout: options.connectTimeoutMs ?? 10_000,
+    preConnect: (client, packet, done) => {
+      if (packet.protocolVersion !== 5) return done(null, true);
+      options.log?.warn(
+        { clientId: packet.clientId, username: packet.username, protocolVersion: 5 },
+        `MQTT client refused: ${MQTT5_REFUSED}`,
+      );
+      client.conn.end(mqtt5Refusal());
+      done(new Error(MQTT5_REFUSED), false);
+    },
     authenticate: (client, username, password, done) => {
       const secret = password?.toString('utf8') ?? '';
       if (!username) return done(authError(), false);

@@ -93,6 +93,9 @@ describe('deploy/mosquitto in Mosquitto 2.0', () => {
     await asGateway(gatewayB);
     await waitFor(() => bState.closed, { what: "gateway B's earlier session to be closed" });
     expect(aState.closed).toBe(false);
+    // What the broker says when a session is taken over: about B's own id, never about A's.
+    expect(broker.log()).toMatch(new RegExp(`Client \\S*${gatewayB.id} already connected`));
+    expect(broker.log()).not.toMatch(new RegExp(`Client \\S*${gatewayA.id} already connected`));
   });
 
   it("lets a gateway publish on its own topics only, as the servers' user reads them", async () => {

@@ -199,18 +199,19 @@ describe('ingest', () => {
     const cardBefore = await card(sn);
     expect(cardBefore?.produceNumber).toBe(50);
 
+    // Malformed (rejections.test.ts has the replies): a seq that can be read is used up.
     await client.publish('telemetry', Buffer.from('{"seq": 3, "readings": [ not json'));
     await client.publish('telemetry', {
       seq: 3,
       readings: [{ ...reading(sn, { produced: 9_999 }), status: 7 }],
     });
-    await client.publish('telemetry', { seq: 3, readings: [] });
+    await client.publish('telemetry', { seq: 4, readings: [] });
     // Well-formed, but the machine belongs to another gateway.
-    await client.telemetry(3, [reading(foreignSn, { produced: 5_000 })]);
-    await client.telemetry(4, [reading(foreignSn, { produced: 7_000 })]);
+    await client.telemetry(5, [reading(foreignSn, { produced: 5_000 })]);
+    await client.telemetry(6, [reading(foreignSn, { produced: 7_000 })]);
     // One connection, one subscriber: everything above has been handled once this is acked.
-    await client.telemetry(5, [reading(sn, { produced: 150 })]);
-    await client.waitForAck(5);
+    await client.telemetry(7, [reading(sn, { produced: 150 })]);
+    await client.waitForAck(7);
 
     const after = await ingestCounters(server.baseUrl);
     expect(after.unknownMachine - before.unknownMachine).toBe(2);
@@ -222,7 +223,7 @@ describe('ingest', () => {
     expect(await db.producedTotal(sn)).toBe(50);
     expect((await db.live(sn))?.produced).toBe(150);
     expect((await card(sn))?.produceNumber).toBe(50);
-    expect(await db.lastSeq(gateway.id)).toBe(5);
+    expect(await db.lastSeq(gateway.id)).toBe(7);
     expect(await db.lastSeq(otherGateway.id)).toBe(0);
   });
 

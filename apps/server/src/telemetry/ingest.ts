@@ -1,9 +1,9 @@
 import {
-  eventsMessage,
   parseTopic,
-  telemetryMessage,
+  readGatewayMessage,
   type EventsMessage,
   type Reading,
+  type Rejection,
   type TelemetryMessage,
 } from '@linewatch/contracts/mqtt';
 import type { FastifyBaseLogger } from 'fastify';
@@ -66,8 +66,11 @@ export interface IngestorDeps {
   loadGatewaySeqs: () => Promise<Map<string, number>>;
   live: LiveState;
   devices: Pick<DeviceRegistry, 'get' | 'snsOfGateway'>;
-  /** An ack: `seq` committed; with `next`, resend from there (DESIGN.md section 6). */
-  publishAck: (gatewayId: string, seq: number, next?: number) => void;
+  /**
+   * An ack: `seq` committed; with `next`, resend from there; with `rejected`, a message not
+   * applied, or not whole (docs/protocol.md).
+   */
+  publishAck: (gatewayId: string, seq: number, next?: number, rejected?: Rejection) => void;
   log: FastifyBaseLogger;
   flushIntervalMs?: number;
   /** Which gateways this instance writes (default: all, one instance). */
@@ -156,6 +159,8 @@ interface Stream {
   batch: Batch | null;
   held: Map<number, HeldMessage>;
   resumeSent: { next: number; at: number } | null;
+  /** When a stale message was last answered with a rejection (at most one a RESUME_EVERY_MS). */
+  staleRejectedAt: number;
   ackDue: boolean;
 }
 
@@ -351,6 +356,7 @@ export class Ingestor {
       batch: null,
       held: new Map(),
       resumeSent: null,
+      staleRejectedAt: 0,
       ackDue: false,
     };
     this.#streams.set(id, stream);
@@ -422,38 +428,61 @@ export class Ingestor {
       this.counters.unknownGateway++;
       return;
     }
-    let json: unknown;
-    try {
-      json = JSON.parse(payload.toString('utf8'));
-    } catch {
+    const read = readGatewayMessage(parsed.kind, payload.toString('utf8'));
+    if (read.problem) {
       this.counters.malformed++;
+      this.deps.log.debug({ topic, seq: read.seq, ...read.problem }, 'malformed gateway message');
+    }
+    if (read.seq === null) {
+      if (stream.owned) this.#reject(stream, null, read.problem.detail);
       return;
     }
-    const result =
-      parsed.kind === 'telemetry'
-        ? telemetryMessage.safeParse(json)
-        : eventsMessage.safeParse(json);
-    if (!result.success) {
-      this.counters.malformed++;
-      this.deps.log.debug(
-        { topic, issue: result.error.issues[0] },
-        'malformed gateway message dropped',
-      );
-      return;
-    }
-    const message = result.data;
+    const { message } = read;
+    // Only what is applied travels on (a replay and a takeover read the same from it).
+    const held = {
+      topic,
+      payload: read.problem ? Buffer.from(JSON.stringify(message)) : payload,
+      message,
+    };
+    if (read.problem && stream.owned && (stream.syncing || message.seq > stream.accepted))
+      this.#reject(stream, message.seq, read.problem.detail, read.problem.items);
     if (stream.syncing) {
-      this.#hold(stream, { topic, payload, message });
+      this.#hold(stream, held);
       return;
     }
-    this.#accept(stream, { topic, payload, message });
+    this.#accept(stream, held);
+  }
+
+  /** Tells the gateway a malformed message was not applied, or not whole (docs/protocol.md). */
+  #reject(stream: Stream, seq: number | null, detail: string, items?: number[]) {
+    const rejected: Rejection = { seq, reason: 'malformed', detail, ...(items && { items }) };
+    this.deps.publishAck(stream.id, stream.persisted, undefined, rejected);
+  }
+
+  /**
+   * A seq the server already has. A resend of a message taken is harmless; a gateway whose counter
+   * started again must not read the ack as covering its new messages: it is told they were not
+   * applied and where to number from. Once a RESUME_EVERY_MS: a replay can bring thousands.
+   */
+  #rejectStale(stream: Stream, seq: number) {
+    const now = Date.now();
+    if (now - stream.staleRejectedAt < RESUME_EVERY_MS) return;
+    stream.staleRejectedAt = now;
+    const next = stream.accepted + 1;
+    const detail =
+      `seq ${seq} is not above ${stream.accepted}, the highest this server has taken from this ` +
+      `gateway: not applied. If your counter started again, number your messages from ${next}.`;
+    this.deps.publishAck(stream.id, stream.persisted, next, { seq, reason: 'stale', detail });
   }
 
   #accept(stream: Stream, held: HeldMessage) {
     const { message } = held;
     if (message.seq <= stream.accepted) {
       this.counters.duplicates++;
-      if (stream.owned) stream.ackDue = true;
+      if (stream.owned) {
+        stream.ackDue = true;
+        this.#rejectStale(stream, message.seq);
+      }
       return;
     }
     if (message.seq > stream.accepted + 1 && message.floor !== message.seq) {

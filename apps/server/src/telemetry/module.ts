@@ -37,7 +37,8 @@ export const telemetryModule = fp(
       loadGatewaySeqs: () => gateways.loadGatewaySeqs(),
       live,
       devices: registry,
-      publishAck: (gatewayId, seq, next) => publishAck(bus, gatewayId, seq, next),
+      publishAck: (gatewayId, seq, next, rejected) =>
+        publishAck(bus, gatewayId, seq, next, rejected),
       log: app.log,
       ...(shared && {
         ownership: new AdvisoryLockOwnership(session, config.DATABASE_SCHEMA, app.log),

@@ -1,4 +1,10 @@
-import { ackMessage, topicOf, type Reading, type TopicKind } from '@linewatch/contracts/mqtt';
+import {
+  ackMessage,
+  topicOf,
+  type AckMessage,
+  type Reading,
+  type TopicKind,
+} from '@linewatch/contracts/mqtt';
 import mqtt, { type MqttClient } from 'mqtt';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -18,6 +24,8 @@ export interface GatewayClient {
   acks: number[];
   /** Every `next` received (the server asking to resend from there), in order. */
   resumes: number[];
+  /** Every message on the ack topic, whole, in order. */
+  replies: AckMessage[];
   /** Runs `listener` synchronously as each ack arrives. */
   onAck(listener: (seq: number) => void): void;
   waitForAck(seq: number, timeout?: number): Promise<void>;
@@ -44,10 +52,13 @@ export const connectGateway = async (
   });
   const acks: number[] = [];
   const resumes: number[] = [];
+  const replies: AckMessage[] = [];
   const listeners = new Set<(seq: number) => void>();
   client.on('message', (topic, payload) => {
     if (topic !== topicOf(gateway.id, 'ack')) return;
-    const { seq, next } = ackMessage.parse(JSON.parse(payload.toString('utf8')));
+    const reply = ackMessage.parse(JSON.parse(payload.toString('utf8')));
+    const { seq, next } = reply;
+    replies.push(reply);
     acks.push(seq);
     if (next !== undefined) resumes.push(next);
     for (const listener of listeners) listener(seq);
@@ -64,6 +75,7 @@ export const connectGateway = async (
     client,
     acks,
     resumes,
+    replies,
     onAck: (listener) => listeners.add(listener),
     waitForAck: (seq, timeout = 20_000) =>
       waitFor(() => acks.some((a) => a >= seq), {
