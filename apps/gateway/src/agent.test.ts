@@ -290,7 +290,9 @@ describe('gateway agent against a real broker', () => {
     expect(ingest.refusedPastGap).toBe(0);
     expect(ingest.invalid).toBe(0);
     expect(isConsecutive(ingest.accepted.map((r) => r.message.seq))).toBe(true);
-    expect(isConsecutive(ingest.arrivedSeqs().slice(arrivedBefore))).toBe(true);
+    // In order, without gaps: the replay may start again where the server's answer to the online
+    // state says (a resend of what is in flight), so each seq counts at its first arrival.
+    expect(isConsecutive([...new Set(ingest.arrivedSeqs().slice(arrivedBefore))])).toBe(true);
     await stop();
   });
 

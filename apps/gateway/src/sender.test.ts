@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { OfflineBuffer } from './buffer/offline-buffer.ts';
 import { Sender } from './sender.ts';
 
@@ -12,9 +12,11 @@ afterEach(() => {
 });
 
 /** A sender over a real buffer of `count` messages, on a link that records what it publishes. */
-const setup = (count: number) => {
+const setup = (count: number, { newCounter = false, ackTimeoutMs = 3_600_000 } = {}) => {
   const dir = mkdtempSync(join(tmpdir(), 'lw-sender-'));
   const buffer = OfflineBuffer.open(dir, { maxMessages: 1000 });
+  // A counter the server has answered before, unless the test is about a new one.
+  if (!newCounter) buffer.confirmCounter(0);
   for (let seq = 1; seq <= count; seq++)
     buffer.append({
       seq,
@@ -32,8 +34,9 @@ const setup = (count: number) => {
       published.push(message.seq);
       contents.push(message.reading);
     },
-    // Far beyond the test: any resend seen here was asked for by the server, not by a timer.
-    ackTimeoutMs: 3_600_000,
+    // Far beyond the test unless it says otherwise: any resend seen here was asked for by the
+    // server, not by a timer.
+    ackTimeoutMs,
     log: quiet,
   });
   cleanups.push(() => {
@@ -125,5 +128,48 @@ describe('the server has seqs above any this gateway numbered (its counter was l
     expect(published).toEqual([1, 2, 3, 4, 5]);
     expect(buffer.oldestSeq).toBe(4);
     expect(buffer.nextSeq).toBe(6);
+  });
+});
+
+describe('a new buffer directory: a counter of unknown history', () => {
+  it('sends nothing until the server answers, then numbers what it holds after the server', async () => {
+    // The disk was replaced: the counter starts at 1 while the server has taken 1–3 from this
+    // gateway's earlier life. Sent at once, 1–3 would be discarded as stale and 4–5 taken: the
+    // ack of 5 would cover the readings r1–r3 that never were applied.
+    const { sender, buffer, published, contents, ack } = setup(5, { newCounter: true });
+    const round = sender.connected();
+    sender.start(round);
+    await settle();
+    expect(published).toEqual([]);
+    ack({ seq: 3, next: 4 });
+    await settle();
+    expect(published).toEqual([4, 5, 6, 7, 8]);
+    expect(contents).toEqual(['r1', 'r2', 'r3', 'r4', 'r5']);
+    expect(buffer.counterConfirmed).toBe(true);
+    expect(buffer.nextSeq).toBe(9);
+  });
+
+  it('a gateway the server never heard of keeps its numbers', async () => {
+    const { sender, published, ack } = setup(3, { newCounter: true });
+    const round = sender.connected();
+    ack({ seq: 0, next: 1 });
+    sender.start(round);
+    await settle();
+    expect(published).toEqual([1, 2, 3]);
+  });
+
+  it('still waits after its own restart before the answer', async () => {
+    const { buffer, dir } = setup(2, { newCounter: true });
+    buffer.close();
+    const reopened = OfflineBuffer.open(dir, { maxMessages: 1000 });
+    cleanups.push(() => reopened.close());
+    expect(reopened.counterConfirmed).toBe(false);
+    expect(reopened.size).toBe(2);
+  });
+
+  it('sends without an answer once ackTimeoutMs has passed (a server that is down)', async () => {
+    const { sender, published } = setup(3, { newCounter: true, ackTimeoutMs: 40 });
+    sender.start(sender.connected());
+    await vi.waitFor(() => expect(published).toEqual([1, 2, 3]));
   });
 });

@@ -33,6 +33,8 @@ export class Sender {
   #quietResends = 0;
   /** A backlog is being resent (a replay, or the server's request): said once it is all acked. */
   #backlog = false;
+  /** Since when a counter of unknown history has waited for the server's first answer. */
+  #unansweredSince: number | null = null;
   readonly #retransmitTimer: NodeJS.Timeout;
 
   constructor(private readonly options: SenderOptions) {
@@ -58,6 +60,13 @@ export class Sender {
     if (round !== this.#round) return;
     const { buffer, log } = this.options;
     this.#ready = true;
+    if (!buffer.counterConfirmed) {
+      // A new buffer directory: nothing goes out until the server says where this gateway's
+      // counter stands (its answer to our online state), or ackTimeoutMs passes without one.
+      this.#unansweredSince ??= Date.now();
+      log.info('new counter: waiting for the server to say which seqs it has taken');
+      return;
+    }
     if (buffer.size > 0) {
       log.info(`replaying ${buffer.size} unacked messages from seq ${buffer.oldestSeq}`);
       this.#backlog = true;
@@ -77,6 +86,7 @@ export class Sender {
   pump() {
     const { buffer, publish } = this.options;
     const current = this.#round;
+    if (!buffer.counterConfirmed) return;
     while (this.#ready && this.#inFlight < MAX_IN_FLIGHT) {
       const message = buffer.nextFrom(this.#nextToSend);
       if (!message) return;
@@ -107,6 +117,17 @@ export class Sender {
     // Seqs above any we numbered: the server's are from an earlier counter of ours (docs/protocol.md,
     // "A counter that starts again"). Nothing we hold is covered: it goes again, numbered on.
     const taken = Math.max(ack.seq, (ack.next ?? 1) - 1);
+    if (!buffer.counterConfirmed) {
+      // The first answer to a new counter: whatever it says, nothing of ours has been sent yet.
+      this.#unansweredSince = null;
+      buffer.confirmCounter(taken);
+      log.info(
+        `the server has seqs to ${taken}: ${buffer.size} messages held numbered from ${taken + 1}`,
+      );
+      this.#backlog = buffer.size > 0;
+      this.#resumeFrom(taken + 1);
+      return;
+    }
     if (taken > buffer.lastSeq) {
       log.warn(
         `the server has seqs to ${taken}, above this gateway's ${buffer.lastSeq}: its counter was ` +
@@ -181,6 +202,20 @@ export class Sender {
 
   #checkAckTimeout() {
     const { ackTimeoutMs, buffer, log } = this.options;
+    if (this.#ready && this.#unansweredSince !== null && !buffer.counterConfirmed) {
+      if (Date.now() - this.#unansweredSince < ackTimeoutMs) return;
+      // A server that is down, or does not own this gateway yet: better sent than held for ever.
+      // Should its counter be above ours, its acks say so and the rule for a lost counter applies.
+      log.warn(
+        `no answer from the server in ${ackTimeoutMs} ms; sending ${buffer.size} messages ` +
+          `from seq ${buffer.oldestSeq ?? buffer.nextSeq} without knowing its counter`,
+      );
+      this.#unansweredSince = null;
+      buffer.confirmCounter(0);
+      this.#newRound();
+      this.pump();
+      return;
+    }
     const timeout = ackTimeoutMs * 2 ** Math.min(this.#quietResends, 5);
     if (this.#ready && this.#waitingSince !== null && Date.now() - this.#waitingSince >= timeout) {
       log.warn(

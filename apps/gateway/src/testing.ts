@@ -6,6 +6,7 @@ import { Aedes } from 'aedes';
 import { connect } from 'mqtt';
 import {
   eventsMessage,
+  gatewayStateMessage,
   parseTopic,
   telemetryMessage,
   topicOf,
@@ -109,6 +110,14 @@ export class FakeIngest {
     broker.on('publish', (packet) => {
       const topic = parseTopic(packet.topic);
       if (topic?.gatewayId !== this.gatewayId) return;
+      // As the server: the online state is answered with where the stream stands
+      // (docs/protocol.md, "On connection"); without autoAck, a server that never answers.
+      if (topic.kind === 'state') {
+        const state = gatewayStateMessage.safeParse(JSON.parse(packet.payload.toString()));
+        if (this.autoAck && state.success && state.data.state === 'online')
+          this.ack(this.watermark, this.watermark + 1);
+        return;
+      }
       if (topic.kind !== 'telemetry' && topic.kind !== 'events') return;
       const schema = topic.kind === 'telemetry' ? telemetryMessage : eventsMessage;
       const parsed = schema.safeParse(JSON.parse(packet.payload.toString()));
@@ -132,12 +141,12 @@ export class FakeIngest {
     });
   }
 
-  ack(seq: number): void {
+  ack(seq: number, next?: number): void {
     this.broker?.publish(
       {
         cmd: 'publish',
         topic: topicOf(this.gatewayId, 'ack'),
-        payload: JSON.stringify({ seq }),
+        payload: JSON.stringify(next === undefined ? { seq } : { seq, next }),
         qos: 1,
         retain: false,
         dup: false,

@@ -5,7 +5,7 @@ import path from 'node:path';
  * Durable FIFO of a gateway's unacknowledged messages, plus its sequence counter.
  *
  * On disk: append-only segment files `seg-<firstSeq>.jsonl` (one message per line) and `meta.json`
- * ({ floor, lastSeq, dropped }), where every seq <= floor is acknowledged or dropped. Trimming never
+ * ({ floor, lastSeq, dropped, confirmed }), where every seq <= floor is acknowledged or dropped. Trimming never
  * rewrites a file: it raises the floor and deletes segments that lie wholly below it; lines below
  * the floor are skipped on load. Bounded: past `maxMessages`, or older than `maxAgeMs` (each line
  * says when it was buffered), the oldest are dropped the same way and counted in `dropped`.
@@ -40,6 +40,13 @@ interface Meta {
   floor: number;
   lastSeq: number;
   dropped: number;
+  /**
+   * Whether the server has answered this counter. A new directory's counter starts at 1 knowing
+   * nothing of an earlier life of the gateway (a wiped disk, a reinstall): its messages are not
+   * sent until the server says what it has taken (confirmCounter). A meta.json written before
+   * this field existed belongs to a counter that has been running: confirmed.
+   */
+  confirmed: boolean;
 }
 
 interface Segment {
@@ -177,6 +184,28 @@ export class OfflineBuffer {
    */
   renumberAbove(seq: number): void {
     if (seq <= this.meta.lastSeq) return;
+    this.renumberFrom(seq);
+  }
+
+  /** Whether the server has told this counter where it stands (see Meta.confirmed). */
+  get counterConfirmed(): boolean {
+    return this.meta.confirmed;
+  }
+
+  /**
+   * The server's first answer to a counter of unknown history: it has taken seqs up to `taken`
+   * from this gateway. Nothing held has been sent yet, so all of it is numbered from `taken + 1`
+   * (docs/protocol.md, "A counter that starts again"), however many it holds. `taken` 0: a gateway
+   * the server has never heard from, nothing to change.
+   */
+  confirmCounter(taken: number): void {
+    if (this.meta.confirmed) return;
+    this.meta.confirmed = true;
+    if (taken > 0) this.renumberFrom(taken);
+    else this.writeMeta();
+  }
+
+  private renumberFrom(seq: number): void {
     const held = this.messages.slice(this.head);
     const old = this.segments;
     this.closeSegment();
@@ -196,7 +225,11 @@ export class OfflineBuffer {
     this.unsynced = false;
     this.meta.floor = seq;
     this.writeMeta();
-    for (const segment of old) fs.rmSync(path.join(this.dir, segment.file), { force: true });
+    // Numbered from below the old counter (confirmCounter), a new segment can take an old one's
+    // name: that file is the new one now.
+    const current = new Set(this.segments.map((segment) => segment.file));
+    for (const segment of old)
+      if (!current.has(segment.file)) fs.rmSync(path.join(this.dir, segment.file), { force: true });
   }
 
   /** Flushes data and meta to disk and releases the directory. */
@@ -321,10 +354,15 @@ function parseLine(line: string, loadedAt: number): BufferedMessage | null {
 function readMeta(dir: string): Meta {
   try {
     const meta = JSON.parse(fs.readFileSync(path.join(dir, META), 'utf8')) as Partial<Meta>;
-    return { floor: meta.floor ?? 0, lastSeq: meta.lastSeq ?? 0, dropped: meta.dropped ?? 0 };
+    return {
+      floor: meta.floor ?? 0,
+      lastSeq: meta.lastSeq ?? 0,
+      dropped: meta.dropped ?? 0,
+      confirmed: meta.confirmed ?? true,
+    };
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    return { floor: 0, lastSeq: 0, dropped: 0 };
+    return { floor: 0, lastSeq: 0, dropped: 0, confirmed: false };
   }
 }
 
