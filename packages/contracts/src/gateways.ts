@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { gatewayMessages, IP_EXAMPLES } from './gateway-labels.ts';
 import { GATEWAY_SERIAL_LENGTH } from './limits.ts';
-import { whenMissing } from './primitives.ts';
+import { snCode, whenMissing } from './primitives.ts';
 
 /*
  * Bind and unbind from the phone (spec sections 3, 5, 7; DESIGN.md section 6): the messages the
@@ -18,12 +18,7 @@ const ipField = (example: string) =>
     .trim()
     .regex(DOTTED_IPV4, gatewayMessages.badIp(example));
 
-const snField = z
-  .string(whenMissing(gatewayMessages.snRequired))
-  .trim()
-  .min(1, gatewayMessages.snRequired)
-  .max(64, gatewayMessages.snRequired)
-  .regex(/^[A-Za-z0-9_-]+$/, gatewayMessages.snRequired);
+const snField = snCode(gatewayMessages.snRequired);
 
 /** Letters and digits: it becomes part of MQTT topics and of the socket path. */
 const SERIAL = /^[A-Za-z0-9]+$/;

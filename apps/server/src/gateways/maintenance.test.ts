@@ -240,6 +240,8 @@ describe('bind and unbind from the phone', () => {
     const { ask } = await maintenance(serial);
     const cases: [unknown, string][] = [
       [bindOf('', serial), '请输入机台SN码'],
+      // The one SN alphabet (contracts primitives.ts): a dot can never report data.
+      [bindOf('TP.DOT.01', serial), 'SN码只能包含字母、数字、- 和 _'],
       [bindOf(sn, ''), '请输入网关序列号'],
       [bindOf(sn, 'ABCDEFGHIJKLM'), '网关序列号不能超过12位'],
       [bindOf(sn, serial, { plcIp: '192.168.1' }), '请输入正确IP，如：192.168.1.10'],
