@@ -32,6 +32,8 @@ export const modbusMachine = z.strictObject({
   plcModel: z.string().refine((m) => m in plcProfiles, 'unknown PLC model'),
   /** Default: the agent's modbusPort. */
   port: z.number().int().min(1).max(65_535).optional(),
+  /** The PLC's Modbus unit id (several PLCs behind one Modbus gateway). Default: the model's. */
+  unitId: z.number().int().min(0).max(255).optional(),
   /** The gateway's own IPs as the phone gave them at bind time (kept for the technician). */
   iotIp: z.string().optional(),
 });

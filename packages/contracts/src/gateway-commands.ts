@@ -14,11 +14,17 @@ const ipv4 = z.ipv4();
 
 const pingCommand = z.object({ type: z.literal('ping') });
 
-/** Spec section 3, bind payload: the machine, its PLC's address and model, the gateway's IPs. */
+/**
+ * Spec section 3, bind payload: the machine, its PLC's connection (Modbus TCP: IP, port, unit id)
+ * and model, the gateway's IPs. Port and unit id are optional for a server older than them: the
+ * agent then uses its `modbusPort` and the model's unit id.
+ */
 export const bindCommand = z.object({
   type: z.literal('bind'),
   snCode: snCodeSchema,
   plcIp: ipv4,
+  plcPort: z.number().int().min(1).max(65_535).optional(),
+  unitId: z.number().int().min(0).max(255).optional(),
   /** The gateway's two IPs, comma-joined as the phone sends them. */
   iotIp: z
     .string()

@@ -33,6 +33,7 @@ const driverOf = (model: string, port: number) => {
     sn: machine.sn,
     host: '127.0.0.1',
     port,
+    unitId: plcProfiles[model]!.unitId,
     profile: plcProfiles[model]!,
     timeoutMs: 500,
     reconnectMs: 50,

@@ -17,9 +17,12 @@ const usage =
   "usage: plc-sim --port <port> [--host 127.0.0.1] [--model FX5U] [--unit-id <profile's>] [--sn SIM-1] [--ppm 60] [--time-scale 1] [--state-dir <dir>]\n" +
   '       plc-sim --plcs <file.json> [--host 127.0.0.1] [--state-dir <dir>]';
 
-/** An entry of `--plcs`: a simulated machine (as in the agent's config) at a port and unit id. */
+/**
+ * An entry of `--plcs`: a simulated machine (as in the agent's config) at a port and unit id.
+ * Port 0: one free port, shared by every entry that gives 0.
+ */
 const plcEntry = simulatedMachine.omit({ driver: true }).extend({
-  port: z.number().int().min(1).max(65_535),
+  port: z.number().int().min(0).max(65_535),
   /** Default: the model's. */
   unitId: z.number().int().min(0).max(255).optional(),
   model: z.string().refine((m) => m in plcProfiles, 'unknown PLC model'),
