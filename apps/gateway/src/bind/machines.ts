@@ -1,4 +1,4 @@
-import type { GatewayCommand } from '@linewatch/contracts/gateway-commands';
+import { unboundAdvice, type GatewayCommand } from '@linewatch/contracts/gateway-commands';
 import { gatewayMessages } from '@linewatch/contracts/gateway-labels';
 import { plcProfiles } from '@linewatch/contracts/plc-profiles';
 import fs from 'node:fs';
@@ -32,9 +32,13 @@ export class Machines implements MachineBindings {
   readonly #file: string;
   #configs: MachineConfig[];
   #drivers = new Map<string, MachineDriver>();
+  /** Machines the server said are not bound here, already logged (once each, until bound). */
+  readonly #toldUnbound = new Set<string>();
 
   constructor(
     private readonly options: {
+      /** This gateway's id, for what the log says. */
+      gatewayId: string;
       bufferDir: string;
       configured: MachineConfig[];
       settings: AgentSettings;
@@ -90,6 +94,7 @@ export class Machines implements MachineBindings {
       iotIp: command.iotIp,
     };
     await this.#remove(command.snCode);
+    this.#toldUnbound.delete(command.snCode);
     this.#configs = [...this.#configs, config];
     this.#save();
     this.#drivers.set(config.sn, this.#driverOf(config));
@@ -98,6 +103,15 @@ export class Machines implements MachineBindings {
     );
     this.options.onChange();
     return { code: 200, content: bindMessages.bound };
+  }
+
+  /** The server drops these machines' data: say so once each, with what to do. */
+  notBound(machines: { sn: string; registered: boolean }[]) {
+    for (const { sn, registered } of machines) {
+      if (!this.#drivers.has(sn) || this.#toldUnbound.has(sn)) continue;
+      this.#toldUnbound.add(sn);
+      this.options.log.warn(unboundAdvice(this.options.gatewayId, sn, registered));
+    }
   }
 
   /** Unbinding a machine this gateway does not poll is done already: 200 (a retried unbind). */

@@ -38,6 +38,7 @@ export const telemetryModule = fp(
       live,
       devices: registry,
       publishAck: (gatewayId, seq, next) => publishAck(bus, gatewayId, seq, next),
+      onUnknownMachine: (gatewayId, sn) => gateways.unboundMachine(gatewayId, sn),
       log: app.log,
       ...(shared && {
         ownership: new AdvisoryLockOwnership(session, config.DATABASE_SCHEMA, app.log),
