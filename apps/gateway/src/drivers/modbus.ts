@@ -1,8 +1,8 @@
 import type { OperationEvent } from '@linewatch/contracts/mqtt';
-import type { PlcProfile } from '@linewatch/contracts/plc-profiles';
+import { spanOf, type PlcProfile } from '@linewatch/contracts/plc-profiles';
 import ModbusRTU from 'modbus-serial';
 import type { DriverReading, MachineDriver } from './driver.ts';
-import { decode, spanOf } from './register-map.ts';
+import { decode } from './register-map.ts';
 
 export interface ModbusMachineOptions {
   sn: string;

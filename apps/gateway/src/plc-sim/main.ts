@@ -1,4 +1,5 @@
 import { plcProfiles } from '@linewatch/contracts/plc-profiles';
+import { loadPlcProfilesFile } from '@linewatch/contracts/plc-profiles-file';
 import fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
@@ -15,7 +16,8 @@ import { startSimulatedPlcs, type SimulatedPlc } from './simulated-plc.ts';
  */
 const usage =
   "usage: plc-sim --port <port> [--host 127.0.0.1] [--model FX5U] [--unit-id <profile's>] [--sn SIM-1] [--ppm 60] [--time-scale 1] [--state-dir <dir>]\n" +
-  '       plc-sim --plcs <file.json> [--host 127.0.0.1] [--state-dir <dir>]';
+  '       plc-sim --plcs <file.json> [--host 127.0.0.1] [--state-dir <dir>]\n' +
+  '       either with [--profiles <site-profiles.json>]';
 
 /**
  * An entry of `--plcs`: a simulated machine (as in the agent's config) at a port and unit id.
@@ -47,6 +49,7 @@ const parse = () => {
         ppm: { type: 'string', default: '60' },
         'time-scale': { type: 'string', default: '1' },
         'state-dir': { type: 'string' },
+        profiles: { type: 'string' },
       },
     }).values;
   } catch (error) {
@@ -70,6 +73,14 @@ const readPlcs = (file: string): z.infer<typeof plcsFile> => {
 };
 
 const values = parse();
+// A site's models (the agent's plcProfilesFile) before any entry names one.
+if (values.profiles) {
+  try {
+    loadPlcProfilesFile(values.profiles);
+  } catch (error) {
+    fail(`plc-sim: ${(error as Error).message}`);
+  }
+}
 const entries = values.plcs
   ? readPlcs(values.plcs)
   : [

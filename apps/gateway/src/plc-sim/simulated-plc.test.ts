@@ -1,10 +1,9 @@
-import { plcProfiles } from '@linewatch/contracts/plc-profiles';
+import { plcProfiles, spanOf } from '@linewatch/contracts/plc-profiles';
 import ModbusRTU from 'modbus-serial';
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import { promisify } from 'node:util';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { spanOf } from '../drivers/register-map.ts';
 import { onCleanup, runCleanups } from '../testing.ts';
 import { startSimulatedPlc, startSimulatedPlcs } from './simulated-plc.ts';
 

@@ -1,6 +1,6 @@
-import type { PlcProfile } from '@linewatch/contracts/plc-profiles';
+import { spanOf, type PlcProfile } from '@linewatch/contracts/plc-profiles';
 import { SimulatedDriver, type SimulatedMachineOptions } from '../drivers/simulated.ts';
-import { encode, spanOf } from '../drivers/register-map.ts';
+import { encode } from '../drivers/register-map.ts';
 import { startModbusServer } from './modbus-server.ts';
 
 /** One simulated PLC: a machine in the register map of one model, at a unit id. */

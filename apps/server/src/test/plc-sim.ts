@@ -30,12 +30,15 @@ export const runSimulatedPlc = async ({
   sn = 'SIM-1',
   timeScale = 60,
   units,
+  profiles,
 }: {
   port?: number;
   model?: string;
   sn?: string;
   timeScale?: number;
   units?: PlcUnit[];
+  /** A site's PLC profiles file (`--profiles`). */
+  profiles?: string;
 } = {}): Promise<PlcProcess> => {
   const args = units
     ? [
@@ -61,6 +64,7 @@ export const runSimulatedPlc = async ({
         '--time-scale',
         String(timeScale),
       ];
+  if (profiles) args.push('--profiles', profiles);
   const child = spawn(process.execPath, ['--import', 'tsx', plcSimMain, ...args], {
     cwd: REPO_ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
