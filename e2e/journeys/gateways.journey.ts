@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { CenterPage } from '../pages/center.page.ts';
 import { DeviceListPage } from '../pages/device-list.page.ts';
 import { LoginPage } from '../pages/login.page.ts';
@@ -9,9 +9,9 @@ import { paths } from '../support/app-paths.ts';
 
 /**
  * The demo factory (apps/server/src/demo/seed.ts): LW-P1-012 has no gateway yet; its PLC, a
- * simulated FX5U of the demo's plc-sim process, answers at 127.0.0.1 on the demo agents' Modbus
- * port. LWGW00000001 is a running demo gateway (the agent process) whose first machine LW-S1-001
- * is registered with PLC IP 192.168.10.21; LWGW00000099 is registered but never online.
+ * simulated FX5U of the demo's plc-sim process, answers at 127.0.0.1 on a port of its own (not
+ * 502: the technician types it, as a site's PLC label gives it). LWGW00000001 is a running demo gateway (the agent process) whose first machine LW-S1-001
+ * is registered with PLC 192.168.10.21:502 unit 1; LWGW00000099 is registered but never online.
  */
 const MACHINE = 'LW-P1-012';
 const GATEWAY = 'LWGW00000001';
@@ -21,6 +21,8 @@ const BIND = {
   sn: MACHINE,
   serial: GATEWAY,
   'plc-ip': '127.0.0.1',
+  'plc-port': String(inject('sparePlcPort')),
+  'unit-id': '1',
   'iot-ip1': '10.0.0.1',
   'iot-ip2': '10.0.0.2',
 };
@@ -78,6 +80,7 @@ describe('gateways: a technician binds a machine to its gateway from the phone, 
       'plc-ip': '192.168.1.300',
       'iot-ip1': '10.0.0.1',
       'iot-ip2': '10.0.0.1',
+      'plc-port': '0',
     });
     await bind.submit();
     await expect
@@ -85,6 +88,7 @@ describe('gateways: a technician binds a machine to its gateway from the phone, 
       .toMatchObject({
         serial: '请输入正确的网关序列号',
         'plc-ip': '请输入正确IP，如：192.168.1.10',
+        'plc-port': '请输入正确端口（1-65535），如：502',
       });
     await bind.fill({ 'plc-ip': '10.0.0.1' });
     await bind.submit();
@@ -103,10 +107,11 @@ describe('gateways: a technician binds a machine to its gateway from the phone, 
     await bind.fill({ ...BIND, serial: 'NOSUCHGW0001' });
     await bind.chooseModel('三菱 FX5U');
     await submitFor(bind, '网关NOSUCHGW0001未登记，请联系管理员', 'bind-unknown-gateway');
-    await bind.fill({ serial: GATEWAY, 'plc-ip': TAKEN_PLC_IP.ip });
+    // IP, port and unit id together name a PLC: LW-S1-001's three are taken.
+    await bind.fill({ serial: GATEWAY, 'plc-ip': TAKEN_PLC_IP.ip, 'plc-port': '502' });
     await submitFor(
       bind,
-      `PLC IP ${TAKEN_PLC_IP.ip} 已被机台${TAKEN_PLC_IP.by}使用`,
+      `PLC ${TAKEN_PLC_IP.ip}:502 站号1 已被机台${TAKEN_PLC_IP.by}使用`,
       'bind-plc-ip-taken',
     );
     // Refused: the form keeps what was typed.
@@ -145,7 +150,8 @@ describe('gateways: a technician binds a machine to its gateway from the phone, 
     await bind.toast.waitForText('绑定成功');
     await bind.toast.waitUntilShown();
     await journey.shot(page, 'bind-success');
-    await expect.poll(() => bind.values()).toEqual(['', '', '', '', '']);
+    // Port and unit id return to Modbus TCP's 502 and unit 1.
+    await expect.poll(() => bind.values()).toEqual(['', '', '', '502', '1', '', '']);
     expect(cut).toBe(2);
     await page.unrouteAll();
     await bind.toast.waitUntilGone();

@@ -10,6 +10,8 @@ declare module 'vitest' {
     /** The WeChat and DingTalk fakes the server signs in with (their /__fake/ controls). */
     wechatFakeUrl: string;
     dingtalkFakeUrl: string;
+    /** The port of the spare PLC the gateways journey binds (LW-P1-012's, not 502). */
+    sparePlcPort: number;
   }
 }
 
@@ -34,6 +36,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   project.provide('baseUrl', server.baseUrl);
   project.provide('wechatFakeUrl', wechat.baseUrl);
   project.provide('dingtalkFakeUrl', dingtalk.baseUrl);
+  project.provide('sparePlcPort', server.demoPlcPort('LW-P1-012'));
   return async () => {
     await server.stop();
     await Promise.all([wechat.close(), dingtalk.close()]);

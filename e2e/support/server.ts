@@ -1,6 +1,6 @@
 import { telemetryApi } from '@linewatch/contracts/telemetry-api';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,6 +8,8 @@ import { repoRoot } from './paths.ts';
 
 interface RunningServer {
   baseUrl: string;
+  /** The port of a demo machine's simulated PLC (the demo's plc-sim file), as its label says on site. */
+  demoPlcPort: (sn: string) => number;
   stop: () => Promise<void>;
 }
 
@@ -168,7 +170,16 @@ export const startServer = async (
   try {
     const baseUrl = await waitForAddress(child, () => log);
     await waitForLiveData(baseUrl);
-    return { baseUrl, stop };
+    const demoPlcPort = (sn: string) => {
+      const plcs = JSON.parse(readFileSync(join(dataDir, 'demo', 'plcs.json'), 'utf8')) as {
+        sn: string;
+        port: number;
+      }[];
+      const plc = plcs.find((p) => p.sn === sn);
+      if (!plc) throw new Error(`the demo has no simulated PLC for ${sn}`);
+      return plc.port;
+    };
+    return { baseUrl, demoPlcPort, stop };
   } catch (error) {
     await stop();
     throw error;

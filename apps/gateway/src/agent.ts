@@ -62,6 +62,7 @@ export async function startGateway(
     },
   });
   const machines: Machines = new Machines({
+    gatewayId: gateway.id,
     bufferDir: gateway.bufferDir,
     configured: gateway.machines,
     settings,

@@ -8,11 +8,14 @@ import {
 import type { Logger } from './link/mqtt-link.ts';
 
 type BindCommand = Extract<GatewayCommand, { type: 'bind' }>;
+type UnboundCommand = Extract<GatewayCommand, { type: 'unbound' }>;
 
 /** What bind and unbind change: the machines this gateway polls (bind/machines.ts). */
 export interface MachineBindings {
   bind(command: BindCommand): Promise<Omit<GatewayCommandReply, 'correlationId'>>;
   unbind(snCode: string): Promise<Omit<GatewayCommandReply, 'correlationId'>>;
+  /** The server's notice: these polled machines are not bound to this gateway. */
+  notBound(machines: UnboundCommand['machines']): void;
 }
 
 interface CommandHandlerOptions {
@@ -22,7 +25,7 @@ interface CommandHandlerOptions {
   log: Logger;
 }
 
-const KNOWN = new Set<string>(['ping', 'bind', 'unbind']);
+const KNOWN = new Set<string>(['ping', 'bind', 'unbind', 'unbound']);
 
 /**
  * A command as received: answered at once (ping, malformed, unknown), or one to carry out
@@ -86,6 +89,11 @@ export class CommandHandler {
       return;
     }
     const { command } = parsed;
+    // A notice: nobody waits for an answer.
+    if (command.type === 'unbound') {
+      bindings.notBound(command.machines);
+      return;
+    }
     this.#queue = this.#queue.then(async () => {
       let outcome: Omit<GatewayCommandReply, 'correlationId'>;
       try {

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { gatewayIdSchema, snCodeSchema } from '@linewatch/contracts/mqtt';
 import { plcProfiles } from '@linewatch/contracts/plc-profiles';
+import { loadPlcProfilesFile } from '@linewatch/contracts/plc-profiles-file';
 
 const ms = z.number().int().positive();
 
@@ -32,6 +33,8 @@ export const modbusMachine = z.strictObject({
   plcModel: z.string().refine((m) => m in plcProfiles, 'unknown PLC model'),
   /** Default: the agent's modbusPort. */
   port: z.number().int().min(1).max(65_535).optional(),
+  /** The PLC's Modbus unit id (several PLCs behind one Modbus gateway). Default: the model's. */
+  unitId: z.number().int().min(0).max(255).optional(),
   /** The gateway's own IPs as the phone gave them at bind time (kept for the technician). */
   iotIp: z.string().optional(),
 });
@@ -70,6 +73,8 @@ const configSchema = z.strictObject({
   modbusPort: z.number().int().min(1).max(65_535).default(502),
   modbusTimeoutMs: ms.default(1000),
   modbusReconnectMs: ms.default(5000),
+  /** A site's PLC models (the shape of contracts plc-profiles.json); relative to the config file. */
+  plcProfilesFile: z.string().min(1).optional(),
   gateways: z.array(gateway).min(1),
 });
 
@@ -83,6 +88,15 @@ export class ConfigError extends Error {}
 
 /** Validates a parsed config; relative bufferDirs are taken relative to `baseDir`. */
 export function parseConfig(raw: unknown, baseDir = process.cwd()): Config {
+  // The site's models first: the machines name them.
+  const profiles = (raw as { plcProfilesFile?: unknown } | null)?.plcProfilesFile;
+  if (typeof profiles === 'string' && profiles) {
+    try {
+      loadPlcProfilesFile(path.resolve(baseDir, profiles));
+    } catch (error) {
+      throw new ConfigError(`config: plcProfilesFile: ${(error as Error).message}`);
+    }
+  }
   const result = configSchema.safeParse(raw);
   if (!result.success) {
     const issue = result.error.issues[0]!;

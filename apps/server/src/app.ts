@@ -38,6 +38,8 @@ import { telemetryModule } from './telemetry/module.ts';
 
 export interface BuildOptions extends CoreOptions {
   logger?: boolean;
+  /** Where log lines go instead of stdout (tests read what the server says). */
+  logStream?: { write(line: string): void };
 }
 
 export interface Linewatch {
@@ -65,7 +67,13 @@ const DEFAULT_WEB_DIST = fileURLToPath(new URL('../../web/dist/', import.meta.ur
 export const buildApp = async (config: Config, options: BuildOptions = {}): Promise<Linewatch> => {
   const trusted = config.TRUST_PROXY;
   const app = Fastify({
-    logger: options.logger === false ? false : loggerOptions(config.LOG_LEVEL),
+    logger:
+      options.logger === false
+        ? false
+        : {
+            ...loggerOptions(config.LOG_LEVEL),
+            ...(options.logStream && { stream: options.logStream }),
+          },
     // A hop count as a function: Fastify's types take no number (its runtime does the same).
     trustProxy:
       typeof trusted === 'number' ? (_address: string, hop: number) => hop < trusted : trusted,

@@ -1,3 +1,4 @@
+import { loadPlcProfilesFile } from '@linewatch/contracts/plc-profiles-file';
 import { isIP } from 'node:net';
 import { z } from 'zod';
 import { parseTemplateMappings } from './alerts/channels/wechat-template.ts';
@@ -41,6 +42,8 @@ const schema = z.object({
     .default('0.0.0.0'),
   /** How long a bind/unbind waits for the gateway's reply before answering 504 (tests shorten it). */
   GATEWAY_COMMAND_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+  /** A site's PLC models (JSON, the shape of contracts plc-profiles.json), beside the built-in ones. */
+  PLC_PROFILES_FILE: z.string().optional(),
   DEMO: flag.default(false),
   /** Secret for the demo gateways' credentials and other server-side secrets. */
   SECRET: z.string().min(16, 'must be at least 16 characters').default(DEFAULT_SECRET),
@@ -178,6 +181,15 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     );
   }
   const config = result.data;
+  if (config.PLC_PROFILES_FILE) {
+    try {
+      loadPlcProfilesFile(config.PLC_PROFILES_FILE);
+    } catch (error) {
+      throw new ConfigError(
+        `配置错误 / invalid configuration: PLC_PROFILES_FILE ${(error as Error).message}`,
+      );
+    }
+  }
   // WeChat sends the browser back to this address and DingTalk checks signatures made for it:
   // taken from the request's Host, a forged Host would choose both.
   const signsInWithPlatform =

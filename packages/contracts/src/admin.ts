@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { mobileSchema } from './applications.ts';
-import { text, whenMissing } from './primitives.ts';
+import { snCode, text, whenMissing } from './primitives.ts';
 
 /** Administration (admins only): copy shared by the admin pages and the server. */
 export const adminMessages = {
@@ -14,7 +14,6 @@ export const adminMessages = {
   groupNameRequired: '请输入产品组名称',
   lineRequired: '请选择产线',
   snRequired: '请输入机台SN码',
-  snInvalid: 'SN码只能包含字母、数字、-、_ 和 .',
   deviceNameRequired: '请输入设备名称',
   badNumber: '目标值必须是不小于0的数字',
   badPercent: '百分比目标应在0到100之间',
@@ -195,10 +194,8 @@ const machineFields = {
   plcModel: optionalLabel(),
 };
 
-export const snCodeSchema = label(adminMessages.snRequired).regex(
-  /^[A-Za-z0-9._-]+$/,
-  adminMessages.snInvalid,
-);
+/** The one SN alphabet (primitives.ts): what an admin registers can be bound and can report. */
+export const snCodeSchema = snCode(adminMessages.snRequired);
 
 export const machineBody = z.object({
   snCode: snCodeSchema,
@@ -267,7 +264,11 @@ export const machineListQuery = z.object({
 });
 export type AdminMachineListQuery = z.input<typeof machineListQuery>;
 
-export const snBody = z.object({ snCode: snCodeSchema });
+/**
+ * Names a machine that exists: any SN on file, so one registered before the alphabet was one
+ * rule (a dot) can still be deleted.
+ */
+export const snBody = z.object({ snCode: label(adminMessages.snRequired) });
 export type SnBody = z.input<typeof snBody>;
 
 /** The .xlsx file, base64: a sheet of 5000 machines is well under a megabyte. */

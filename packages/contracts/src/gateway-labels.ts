@@ -9,6 +9,11 @@ export const gatewayMessages = {
   serialTooLong: `网关序列号不能超过${GATEWAY_SERIAL_LENGTH}位`,
   plcModelRequired: '请选择PLC型号',
   badIp: (example: string) => `请输入正确IP，如：${example}`,
+  badPort: '请输入正确端口（1-65535），如：502',
+  badUnitId: '请输入正确站号（0-255），如：1',
+  /** 409: IP, port and unit id together name one PLC. */
+  plcTaken: (ip: string, port: number, unitId: number, sn: string) =>
+    `PLC ${ip}:${port} 站号${unitId} 已被机台${sn}使用`,
   ipClash: '网关IP不能与机台IP相同',
   gatewayIpsSame: '网关的两个IP不能相同',
   incomplete: '请将数据填写完整',
@@ -16,6 +21,9 @@ export const gatewayMessages = {
   badMessageType: '消息类型只能是绑定或解绑',
   connectionError: '连接异常',
 } as const;
+
+/** Modbus TCP's registered port: the bind form's default, and a bind message's without one. */
+export const MODBUS_PORT = 502;
 
 /** The examples the IP messages show, one per field. */
 export const IP_EXAMPLES = {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { gatewayMessages, IP_EXAMPLES } from './gateway-labels.ts';
+import { gatewayMessages, IP_EXAMPLES, MODBUS_PORT } from './gateway-labels.ts';
 import { GATEWAY_SERIAL_LENGTH } from './limits.ts';
-import { whenMissing } from './primitives.ts';
+import { snCode, whenMissing } from './primitives.ts';
 
 /*
  * Bind and unbind from the phone (spec sections 3, 5, 7; DESIGN.md section 6): the messages the
@@ -18,12 +18,7 @@ const ipField = (example: string) =>
     .trim()
     .regex(DOTTED_IPV4, gatewayMessages.badIp(example));
 
-const snField = z
-  .string(whenMissing(gatewayMessages.snRequired))
-  .trim()
-  .min(1, gatewayMessages.snRequired)
-  .max(64, gatewayMessages.snRequired)
-  .regex(/^[A-Za-z0-9_-]+$/, gatewayMessages.snRequired);
+const snField = snCode(gatewayMessages.snRequired);
 
 /** Letters and digits: it becomes part of MQTT topics and of the socket path. */
 const SERIAL = /^[A-Za-z0-9]+$/;
@@ -35,12 +30,27 @@ const bindSerial = z
   .max(GATEWAY_SERIAL_LENGTH, gatewayMessages.serialTooLong)
   .regex(SERIAL, gatewayMessages.badSerial);
 
-/** The bind form as the phone fills it: the two gateway IPs in their own fields. */
+/** A whole number typed into a text field, within [min, max]. */
+const wholeField = (min: number, max: number, message: string) =>
+  z
+    .string(whenMissing(message))
+    .trim()
+    .regex(/^\d{1,5}$/, message)
+    .refine((v) => Number(v) >= min && Number(v) <= max, message);
+
+/**
+ * The bind form as the phone fills it: the two gateway IPs in their own fields. The PLC's
+ * connection is IP + port + unit id (Modbus TCP); IP, port and unit id together name one PLC on a
+ * gateway, so two PLCs on one IP bind by port (two servers) or unit id (a Modbus gateway with
+ * serial PLCs behind it).
+ */
 export const bindForm = z
   .object({
     snCode: snField,
     iotId: bindSerial,
     plcIp: ipField(IP_EXAMPLES.plcIp),
+    plcPort: wholeField(1, 65_535, gatewayMessages.badPort),
+    unitId: wholeField(0, 255, gatewayMessages.badUnitId),
     iotIp1: ipField(IP_EXAMPLES.iotIp1),
     iotIp2: ipField(IP_EXAMPLES.iotIp2),
     plcModel: z
@@ -69,17 +79,33 @@ export const bindMessage = z
     /** The gateway's two IPs, comma-joined. */
     iotIp: z.string(whenMissing(gatewayMessages.badIp(IP_EXAMPLES.iotIp1))).max(64),
     plcModel: z.string(whenMissing(gatewayMessages.plcModelRequired)),
+    /** Beyond the spec's payload: the PLC's Modbus TCP port (default 502). */
+    plcPort: z.union([z.number(), z.string()]).optional(),
+    /** Beyond the spec's payload: the PLC's Modbus unit id (default: its model's, plc-profiles). */
+    unitId: z.union([z.number(), z.string()]).optional(),
     keyId: z.string().max(256).optional(),
   })
   .transform((message, ctx) => {
     const [iotIp1 = '', iotIp2 = ''] = message.iotIp.split(',');
-    const form = bindForm.safeParse({ ...message, iotIp1, iotIp2 });
+    const form = bindForm.safeParse({
+      ...message,
+      iotIp1,
+      iotIp2,
+      plcPort: String(message.plcPort ?? MODBUS_PORT),
+      // Checked only when given: left out, the model's unit id applies (the server knows it).
+      unitId: String(message.unitId ?? 0),
+    });
     if (!form.success) {
       for (const issue of form.error.issues) ctx.addIssue({ ...issue, code: 'custom' });
       return z.NEVER;
     }
-    const { iotIp1: a, iotIp2: b, ...rest } = form.data;
-    return { ...rest, iotIp: `${a},${b}` };
+    const { iotIp1: a, iotIp2: b, plcPort, unitId, ...rest } = form.data;
+    return {
+      ...rest,
+      plcPort: Number(plcPort),
+      unitId: message.unitId === undefined ? undefined : Number(unitId),
+      iotIp: `${a},${b}`,
+    };
   });
 export type BindMessage = z.input<typeof bindMessage>;
 
@@ -168,7 +194,13 @@ export interface GatewayRow {
   /** Epoch ms of the last message heard, null if never. */
   lastSeenAt: number | null;
   agentVersion: string | null;
-  machines: { snCode: string; plcIp: string | null; plcModel: string | null }[];
+  machines: {
+    snCode: string;
+    plcIp: string | null;
+    plcPort: number | null;
+    unitId: number | null;
+    plcModel: string | null;
+  }[];
 }
 
 /** A new or rotated credential: shown once, never stored in clear. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { text } from './primitives.ts';
+import { primitiveMessages, SN_CODE, text } from './primitives.ts';
 
 /*
  * Gateway <-> server protocol over MQTT (DESIGN.md section 6). Every message a gateway publishes
@@ -34,7 +34,8 @@ export const parseTopic = (topic: string): { gatewayId: string; kind: TopicKind 
   return { gatewayId, kind };
 };
 
-export const snCodeSchema = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/);
+/** The SN alphabet on the wire (primitives.ts): exact, no trimming. */
+export const snCodeSchema = z.string().regex(SN_CODE, primitiveMessages.snInvalid);
 /** 1 idle, 2 running, 3 fault (spec: device light). */
 export const machineState = z.union([z.literal(1), z.literal(2), z.literal(3)]);
 export type MachineState = z.infer<typeof machineState>;

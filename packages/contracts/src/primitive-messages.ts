@@ -5,4 +5,6 @@
 export const primitiveMessages = {
   controlCharacter: '不能包含控制字符',
   badDate: '日期格式应为 YYYY-MM-DD 且为有效日期',
+  snInvalid: 'SN码只能包含字母、数字、- 和 _',
+  snTooLong: 'SN码不能超过64位',
 } as const;

@@ -37,3 +37,19 @@ export const calendarDate = (message: string = primitiveMessages.badDate, missin
   z
     .string(missing === undefined ? undefined : whenMissing(missing))
     .refine(isCalendarDate, message);
+
+/**
+ * The SN alphabet, one rule for every way a machine's SN enters the product (admin forms, the
+ * sheet import, bind, the gateways' MQTT messages): an SN is part of MQTT payloads, socket paths
+ * and the agent's files, and one the admin pages accept must be one a gateway can report.
+ */
+export const SN_CODE = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** An SN as a person types it (trimmed); `required`: the message when it is left empty. */
+export const snCode = (required: string) =>
+  z
+    .string(whenMissing(required))
+    .trim()
+    .min(1, required)
+    .max(64, primitiveMessages.snTooLong)
+    .regex(SN_CODE, primitiveMessages.snInvalid);

@@ -1,4 +1,5 @@
-import type { GatewayCommand } from '@linewatch/contracts/gateway-commands';
+import { unboundAdvice, type GatewayCommand } from '@linewatch/contracts/gateway-commands';
+import { gatewayMessages } from '@linewatch/contracts/gateway-labels';
 import { plcProfiles } from '@linewatch/contracts/plc-profiles';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -18,7 +19,6 @@ export const bindMessages = {
   bound: '绑定成功',
   unbound: '解绑成功',
   unknownModel: '网关不支持此PLC型号',
-  plcIpTaken: (ip: string, sn: string) => `PLC IP ${ip} 已被机台${sn}使用`,
   ipClash: '网关IP不能与机台IP相同',
 } as const;
 
@@ -32,9 +32,13 @@ export class Machines implements MachineBindings {
   readonly #file: string;
   #configs: MachineConfig[];
   #drivers = new Map<string, MachineDriver>();
+  /** Machines the server said are not bound here, already logged (once each, until bound). */
+  readonly #toldUnbound = new Set<string>();
 
   constructor(
     private readonly options: {
+      /** This gateway's id, for what the log says. */
+      gatewayId: string;
       bufferDir: string;
       configured: MachineConfig[];
       settings: AgentSettings;
@@ -60,34 +64,54 @@ export class Machines implements MachineBindings {
   }
 
   async bind(command: BindCommand) {
-    if (!(command.plcModel in plcProfiles))
-      return { code: 400, content: bindMessages.unknownModel };
+    const profile = plcProfiles[command.plcModel];
+    if (!profile) return { code: 400, content: bindMessages.unknownModel };
     if (command.iotIp.split(',').some((ip) => ip.trim() === command.plcIp))
       return { code: 409, content: bindMessages.ipClash };
-    // A PLC is an address and a port; the phone binds at the agent's Modbus port.
-    const { modbusPort } = this.options.settings;
+    // A PLC is an IP, a port and a unit id; a server older than port and unit id sends neither.
+    const port = command.plcPort ?? this.options.settings.modbusPort;
+    const unitId = command.unitId ?? profile.unitId;
     const taken = this.#configs.find(
       (m) =>
         m.driver === 'modbus' &&
+        m.sn !== command.snCode &&
         m.plcIp === command.plcIp &&
-        (m.port ?? modbusPort) === modbusPort &&
-        m.sn !== command.snCode,
+        this.#portOf(m) === port &&
+        this.#unitIdOf(m) === unitId,
     );
-    if (taken) return { code: 409, content: bindMessages.plcIpTaken(command.plcIp, taken.sn) };
+    if (taken)
+      return {
+        code: 409,
+        content: gatewayMessages.plcTaken(command.plcIp, port, unitId, taken.sn),
+      };
     const config: MachineConfig = {
       driver: 'modbus',
       sn: command.snCode,
       plcIp: command.plcIp,
+      port,
+      unitId,
       plcModel: command.plcModel,
       iotIp: command.iotIp,
     };
     await this.#remove(command.snCode);
+    this.#toldUnbound.delete(command.snCode);
     this.#configs = [...this.#configs, config];
     this.#save();
     this.#drivers.set(config.sn, this.#driverOf(config));
-    this.options.log.info(`bound ${config.sn} (${config.plcModel} at ${config.plcIp})`);
+    this.options.log.info(
+      `bound ${config.sn} (${config.plcModel} at ${config.plcIp}:${port} unit ${unitId})`,
+    );
     this.options.onChange();
     return { code: 200, content: bindMessages.bound };
+  }
+
+  /** The server drops these machines' data: say so once each, with what to do. */
+  notBound(machines: { sn: string; registered: boolean }[]) {
+    for (const { sn, registered } of machines) {
+      if (!this.#drivers.has(sn) || this.#toldUnbound.has(sn)) continue;
+      this.#toldUnbound.add(sn);
+      this.options.log.warn(unboundAdvice(this.options.gatewayId, sn, registered));
+    }
   }
 
   /** Unbinding a machine this gateway does not poll is done already: 200 (a retried unbind). */
@@ -139,6 +163,14 @@ export class Machines implements MachineBindings {
     fs.renameSync(tmp, this.#file);
   }
 
+  #portOf(machine: Extract<MachineConfig, { driver: 'modbus' }>) {
+    return machine.port ?? this.options.settings.modbusPort;
+  }
+
+  #unitIdOf(machine: Extract<MachineConfig, { driver: 'modbus' }>) {
+    return machine.unitId ?? plcProfiles[machine.plcModel]!.unitId;
+  }
+
   #driverOf(machine: MachineConfig): MachineDriver {
     const { settings, bufferDir } = this.options;
     switch (machine.driver) {
@@ -149,7 +181,8 @@ export class Machines implements MachineBindings {
         return new ModbusDriver({
           sn: machine.sn,
           host: machine.plcIp,
-          port: machine.port ?? settings.modbusPort,
+          port: this.#portOf(machine),
+          unitId: this.#unitIdOf(machine),
           profile: plcProfiles[machine.plcModel]!,
           timeoutMs: settings.modbusTimeoutMs,
           reconnectMs: settings.modbusReconnectMs,

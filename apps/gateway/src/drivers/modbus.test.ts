@@ -1,9 +1,9 @@
-import { plcProfiles } from '@linewatch/contracts/plc-profiles';
+import { plcProfiles, spanOf } from '@linewatch/contracts/plc-profiles';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSimulatedPlc } from '../plc-sim/simulated-plc.ts';
 import { onCleanup, runCleanups } from '../testing.ts';
 import { ModbusDriver } from './modbus.ts';
-import { decode, encode, spanOf, type PlcImage } from './register-map.ts';
+import { decode, encode, type PlcImage } from './register-map.ts';
 import { SimulatedDriver } from './simulated.ts';
 
 afterEach(runCleanups);
@@ -33,6 +33,7 @@ const driverOf = (model: string, port: number) => {
     sn: machine.sn,
     host: '127.0.0.1',
     port,
+    unitId: plcProfiles[model]!.unitId,
     profile: plcProfiles[model]!,
     timeoutMs: 500,
     reconnectMs: 50,

@@ -1,13 +1,15 @@
 import type { OperationEvent } from '@linewatch/contracts/mqtt';
-import type { PlcProfile } from '@linewatch/contracts/plc-profiles';
+import { spanOf, type PlcProfile } from '@linewatch/contracts/plc-profiles';
 import ModbusRTU from 'modbus-serial';
 import type { DriverReading, MachineDriver } from './driver.ts';
-import { decode, spanOf } from './register-map.ts';
+import { decode } from './register-map.ts';
 
 export interface ModbusMachineOptions {
   sn: string;
   host: string;
   port: number;
+  /** Which PLC behind the address (a Modbus gateway's serial PLCs); usually the profile's. */
+  unitId: number;
   profile: PlcProfile;
   /** A request unanswered this long fails the read (the machine is skipped for that poll). */
   timeoutMs: number;
@@ -102,7 +104,7 @@ export class ModbusDriver implements MachineDriver {
         this.#retryAt = Date.now() + this.options.reconnectMs;
         throw error;
       }
-      client.setID(this.options.profile.unitId);
+      client.setID(this.options.unitId);
       this.#client = client;
       return client;
     })().finally(() => {

@@ -1,4 +1,4 @@
-import { wordsOf, type PlcProfile } from '@linewatch/contracts/plc-profiles';
+import { type PlcProfile } from '@linewatch/contracts/plc-profiles';
 import type { MachineState } from '@linewatch/contracts/mqtt';
 
 /** What a PLC's registers hold, in the agent's terms. */
@@ -13,23 +13,6 @@ export interface PlcImage {
 }
 
 type Register = PlcProfile['status'];
-
-/** The one block of holding registers that covers every register of a profile (one read a poll). */
-export const spanOf = (profile: PlcProfile): { start: number; length: number } => {
-  const registers: Register[] = [
-    profile.status,
-    profile.idleReason,
-    ...Object.values(profile.counters),
-    ...profile.setpoints,
-  ];
-  let start = profile.alarmWords.address;
-  let end = profile.alarmWords.address + profile.alarmWords.count;
-  for (const r of registers) {
-    start = Math.min(start, r.address);
-    end = Math.max(end, r.address + wordsOf(r.type));
-  }
-  return { start, length: end - start };
-};
 
 const IDLE_REASONS = { 1: 'upstream', 2: 'downstream' } as const;
 const IDLE_CODES = { upstream: 1, downstream: 2 } as const;

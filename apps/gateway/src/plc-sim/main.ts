@@ -1,24 +1,32 @@
 import { plcProfiles } from '@linewatch/contracts/plc-profiles';
+import { loadPlcProfilesFile } from '@linewatch/contracts/plc-profiles-file';
 import fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { simulatedMachine } from '../config.ts';
-import { startSimulatedPlc, type SimulatedPlc } from './simulated-plc.ts';
+import { startSimulatedPlcs, type SimulatedPlc } from './simulated-plc.ts';
 
 /*
  * Simulated PLCs on their own. One: `npm run plc-sim -- --port 5020 [--host 127.0.0.1]
- * [--model FX5U] [--sn SIM-1] [--ppm 60] [--time-scale 1] [--state-dir dir]`. Many (the demo):
- * `npm run plc-sim -- --plcs plcs.json [--host …] [--state-dir dir]`, one Modbus TCP server per
- * entry of the file (below), all in this one process. Prints `listening <host>:<port> …` per PLC
- * once it accepts connections; SIGTERM / SIGINT stop them.
+ * [--model FX5U] [--unit-id 1] [--sn SIM-1] [--ppm 60] [--time-scale 1] [--state-dir dir]`. Many
+ * (the demo): `npm run plc-sim -- --plcs plcs.json [--host …] [--state-dir dir]`, one Modbus TCP
+ * server per port of the file's entries (below; entries on one port are units behind it, told
+ * apart by unit id), all in this one process. Prints `listening <host>:<port> …` per PLC once it
+ * accepts connections; SIGTERM / SIGINT stop them.
  */
 const usage =
-  'usage: plc-sim --port <port> [--host 127.0.0.1] [--model FX5U] [--sn SIM-1] [--ppm 60] [--time-scale 1] [--state-dir <dir>]\n' +
-  '       plc-sim --plcs <file.json> [--host 127.0.0.1] [--state-dir <dir>]';
+  "usage: plc-sim --port <port> [--host 127.0.0.1] [--model FX5U] [--unit-id <profile's>] [--sn SIM-1] [--ppm 60] [--time-scale 1] [--state-dir <dir>]\n" +
+  '       plc-sim --plcs <file.json> [--host 127.0.0.1] [--state-dir <dir>]\n' +
+  '       either with [--profiles <site-profiles.json>]';
 
-/** An entry of `--plcs`: a simulated machine (as in the agent's config) on its own port. */
+/**
+ * An entry of `--plcs`: a simulated machine (as in the agent's config) at a port and unit id.
+ * Port 0: one free port, shared by every entry that gives 0.
+ */
 const plcEntry = simulatedMachine.omit({ driver: true }).extend({
-  port: z.number().int().min(1).max(65_535),
+  port: z.number().int().min(0).max(65_535),
+  /** Default: the model's. */
+  unitId: z.number().int().min(0).max(255).optional(),
   model: z.string().refine((m) => m in plcProfiles, 'unknown PLC model'),
 });
 const plcsFile = z.array(plcEntry).min(1);
@@ -36,10 +44,12 @@ const parse = () => {
         plcs: { type: 'string' },
         host: { type: 'string', default: '127.0.0.1' },
         model: { type: 'string', default: 'FX5U' },
+        'unit-id': { type: 'string' },
         sn: { type: 'string', default: 'SIM-1' },
         ppm: { type: 'string', default: '60' },
         'time-scale': { type: 'string', default: '1' },
         'state-dir': { type: 'string' },
+        profiles: { type: 'string' },
       },
     }).values;
   } catch (error) {
@@ -63,6 +73,14 @@ const readPlcs = (file: string): z.infer<typeof plcsFile> => {
 };
 
 const values = parse();
+// A site's models (the agent's plcProfilesFile) before any entry names one.
+if (values.profiles) {
+  try {
+    loadPlcProfilesFile(values.profiles);
+  } catch (error) {
+    fail(`plc-sim: ${(error as Error).message}`);
+  }
+}
 const entries = values.plcs
   ? readPlcs(values.plcs)
   : [
@@ -74,8 +92,12 @@ const entries = values.plcs
           fail(
             `plc-sim: unknown --model ${values.model} (known: ${Object.keys(plcProfiles).join(', ')})`,
           );
+        const unitId = values['unit-id'] === undefined ? undefined : Number(values['unit-id']);
+        if (unitId !== undefined && !(Number.isInteger(unitId) && unitId >= 0 && unitId <= 255))
+          fail(`plc-sim: --unit-id must be 0 to 255\n${usage}`);
         return {
           port,
+          unitId,
           model: values.model,
           sn: values.sn,
           ppmTarget: Number(values.ppm),
@@ -91,13 +113,21 @@ const stop = () =>
   void Promise.allSettled(plcs.map((plc) => plc.close())).then(() => process.exit(0));
 process.on('SIGTERM', stop);
 process.on('SIGINT', stop);
-for (const { port, model, ...machine } of entries) {
-  const plc = await startSimulatedPlc({
+const byPort = new Map<number, typeof entries>();
+for (const entry of entries) byPort.set(entry.port, [...(byPort.get(entry.port) ?? []), entry]);
+for (const [port, units] of byPort) {
+  const plc = await startSimulatedPlcs({
     host: values.host,
     port,
-    profile: plcProfiles[model]!,
-    machine: { ...machine, stateDir: values['state-dir'] },
-  });
+    units: units.map(({ unitId, model, port: _, ...machine }) => ({
+      unitId,
+      profile: plcProfiles[model]!,
+      machine: { ...machine, stateDir: values['state-dir'] },
+    })),
+  }).catch((error: unknown) => fail(`plc-sim: port ${port}: ${(error as Error).message}`));
   plcs.push(plc);
-  console.log(`listening ${plc.host}:${plc.port} model ${model} sn ${machine.sn}`);
+  for (const { model, sn, unitId } of units)
+    console.log(
+      `listening ${plc.host}:${plc.port} model ${model} unit ${unitId ?? plcProfiles[model]!.unitId} sn ${sn}`,
+    );
 }

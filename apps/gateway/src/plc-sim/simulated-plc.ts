@@ -1,18 +1,26 @@
-import type { PlcProfile } from '@linewatch/contracts/plc-profiles';
-import { ServerTCP } from 'modbus-serial';
-import net, { type AddressInfo } from 'node:net';
+import { spanOf, type PlcProfile } from '@linewatch/contracts/plc-profiles';
 import { SimulatedDriver, type SimulatedMachineOptions } from '../drivers/simulated.ts';
-import { encode, spanOf } from '../drivers/register-map.ts';
+import { encode } from '../drivers/register-map.ts';
+import { startModbusServer } from './modbus-server.ts';
 
-export interface SimulatedPlcOptions {
+/** One simulated PLC: a machine in the register map of one model, at a unit id. */
+export interface SimulatedUnit {
+  /** Default: the profile's. */
+  unitId?: number | undefined;
+  profile: PlcProfile;
+  machine: Omit<SimulatedMachineOptions, 'stateDir'> & { stateDir?: string | undefined };
+}
+
+export interface SimulatedPlcsOptions {
   host: string;
   /** 0: any free port. */
   port: number;
-  profile: PlcProfile;
-  machine: Omit<SimulatedMachineOptions, 'stateDir'> & { stateDir?: string };
-  /** How often the machine's registers are brought up to date. */
+  units: SimulatedUnit[];
+  /** How often the machines' registers are brought up to date. */
   tickMs?: number;
 }
+
+export type SimulatedPlcOptions = Omit<SimulatedPlcsOptions, 'units'> & SimulatedUnit;
 
 export interface SimulatedPlc {
   host: string;
@@ -21,71 +29,63 @@ export interface SimulatedPlc {
 }
 
 /**
- * A PLC on the network: a real Modbus TCP server whose holding registers hold a simulated
- * machine (drivers/simulated.ts) in the register map of one PLC model. The agent's Modbus driver
- * reads it exactly as it reads a real PLC. Registers outside the map read 0.
+ * PLCs on the network: a Modbus TCP server (modbus-server.ts) whose units each hold a simulated
+ * machine (drivers/simulated.ts) in the register map of its PLC model, from address 0 to the end
+ * of the map (registers below the map read 0, past it answer exception 02). Several units behind
+ * one port are a Modbus gateway with serial PLCs behind it. The agent's Modbus driver reads it
+ * exactly as it reads a real PLC.
  */
-export const startSimulatedPlc = async (options: SimulatedPlcOptions): Promise<SimulatedPlc> => {
-  const { profile } = options;
-  const machine = new SimulatedDriver({ ...options.machine, stateDir: options.machine.stateDir });
-  const span = spanOf(profile);
-  const words = new Array<number>(span.length).fill(0);
-  const update = async () => {
-    const reading = await machine.read(Date.now());
-    machine.takeEvents();
-    encode(
+export const startSimulatedPlcs = async (options: SimulatedPlcsOptions): Promise<SimulatedPlc> => {
+  const memories = new Map<number, number[]>();
+  const units = options.units.map(({ unitId = undefined, profile, machine }) => {
+    const id = unitId ?? profile.unitId;
+    if (memories.has(id)) throw new Error(`unit id ${id} twice on port ${options.port}`);
+    const { start, length } = spanOf(profile);
+    const words = new Array<number>(start + length).fill(0);
+    memories.set(id, words);
+    return {
       profile,
-      {
-        status: reading.status,
-        idleReason: reading.idleReason,
-        counters: reading.counters,
-        activeAlarms: reading.alarms.filter((a) => a.active).map((a) => a.code),
-        setpoints: profile.setpoints.map((s) => Number(reading.params?.[s.name] ?? 0)),
-      },
-      span.start,
       words,
-    );
+      machine: new SimulatedDriver({ ...machine, stateDir: machine.stateDir }),
+    };
+  });
+  const update = async () => {
+    for (const { profile, words, machine } of units) {
+      const reading = await machine.read(Date.now());
+      machine.takeEvents();
+      encode(
+        profile,
+        {
+          status: reading.status,
+          idleReason: reading.idleReason,
+          counters: reading.counters,
+          activeAlarms: reading.alarms.filter((a) => a.active).map((a) => a.code),
+          setpoints: profile.setpoints.map((s) => Number(reading.params?.[s.name] ?? 0)),
+        },
+        0,
+        words,
+      );
+    }
   };
   await update();
   const timer = setInterval(() => void update(), options.tickMs ?? 200);
-
-  const register = (address: number) => {
-    const at = address - span.start;
-    return at >= 0 && at < words.length ? words[at]! : 0;
-  };
-  // modbus-serial reads port 0 as "unset" (502): pick a free port first.
-  const port = options.port || (await freePort(options.host));
-  const server = new ServerTCP(
-    {
-      getHoldingRegister: (address: number) => register(address),
-      getMultipleHoldingRegisters: (address: number, length: number) =>
-        Array.from({ length }, (_, i) => register(address + i)),
+  const server = await startModbusServer(options.host, options.port, memories).catch(
+    (error: unknown) => {
+      clearInterval(timer);
+      throw error;
     },
-    { host: options.host, port, unitID: profile.unitId },
   );
-  await new Promise<void>((resolve, reject) => {
-    server.on('initialized', () => resolve());
-    server.on('serverError', reject);
-  });
   return {
     host: options.host,
-    port,
+    port: server.port,
     close: async () => {
       clearInterval(timer);
-      await machine.close();
-      // Connected agents are cut off as a powered-down PLC would cut them off.
-      for (const socket of server.socks.keys()) socket.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await Promise.all(units.map((u) => u.machine.close()));
+      await server.close();
     },
   };
 };
 
-const freePort = (host: string) =>
-  new Promise<number>((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once('error', reject);
-    probe.listen(0, host, () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
+/** One PLC on its own port. */
+export const startSimulatedPlc = ({ unitId, profile, machine, ...server }: SimulatedPlcOptions) =>
+  startSimulatedPlcs({ ...server, units: [{ unitId, profile, machine }] });

@@ -16,6 +16,7 @@ import { KEY_ID_HEADER } from '@linewatch/contracts/limits';
 import { sockets } from '@linewatch/contracts/telemetry-api';
 import { SOCKET_CLOSE } from '@linewatch/contracts/socket';
 import { encryptPassword } from '@linewatch/contracts/password-cipher';
+import { primitiveMessages } from '@linewatch/contracts/primitive-messages';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, login, loginRequest } from '../test/http.ts';
@@ -177,6 +178,19 @@ describe('setting up a factory from nothing', () => {
     expect(
       (unknownLine.body.data as { errors: { message: string }[] }).errors.map((e) => e.message),
     ).toEqual(['第3行：SN码OK-1与第2行重复', '第4行：产线「不存在的产线」不存在']);
+    expect(await machineCount()).toBe(before);
+
+    const dotted = await admin.post(adminApi.importMachines.path, {
+      file: await sheet([
+        { snCode: 'OK-2', deviceName: 'a', line: line.name },
+        { snCode: 'TP.DOT.01', deviceName: 'b', line: line.name },
+      ]),
+    });
+    expect(dotted.status).toBe(400);
+    expect(dotted.body).toMatchObject({
+      code: '0400',
+      msg: `第3行：${primitiveMessages.snInvalid}`,
+    });
     expect(await machineCount()).toBe(before);
 
     const notASheet = await admin.post(adminApi.importMachines.path, {
@@ -380,7 +394,18 @@ describe('users', () => {
       [
         adminApi.createMachine.path,
         { snCode: 'has space', deviceName: 'a', lineId: 1 },
-        adminMessages.snInvalid,
+        primitiveMessages.snInvalid,
+      ],
+      // A dot passed here once, and the machine could then never be bound or report data.
+      [
+        adminApi.createMachine.path,
+        { snCode: 'TP.DOT.01', deviceName: 'a', lineId: 1 },
+        primitiveMessages.snInvalid,
+      ],
+      [
+        adminApi.updateMachine.path,
+        { snCode: 'TP.DOT.01', deviceName: 'a', lineId: 1 },
+        primitiveMessages.snInvalid,
       ],
       [
         adminApi.createMachine.path,

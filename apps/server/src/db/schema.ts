@@ -105,6 +105,9 @@ export interface DevicesTable {
   lat: number | null;
   gateway_id: string | null;
   plc_ip: string | null;
+  /** The PLC's Modbus TCP port and unit id (migration 026): with plc_ip, one PLC of a gateway. */
+  plc_port: ColumnType<number | null, number | null | undefined, number | null>;
+  plc_unit_id: ColumnType<number | null, number | null | undefined, number | null>;
   plc_model: string | null;
   created_at: DefaultNow;
 }

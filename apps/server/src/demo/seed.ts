@@ -532,6 +532,8 @@ export const seedDemo = async (
             lat: m.line.lat + (random() - 0.5) * 0.1,
             gateway_id: m.gatewayId,
             plc_ip: `192.168.${10 + Math.floor(m.seed / 50)}.${(m.seed % 200) + 20}`,
+            plc_port: 502,
+            plc_unit_id: 1,
             plc_model: DEMO_PLC_MODEL,
           };
         }),

@@ -103,6 +103,15 @@ export class GatewayCommands {
     });
   }
 
+  /** A notice nobody waits for (no reply is expected); false when the broker is unreachable. */
+  notify(gatewayId: string, body: GatewayCommandBody): boolean {
+    const message: GatewayCommand = {
+      ...body,
+      correlationId: randomBytes(12).toString('base64url'),
+    };
+    return this.bus.publish(topicOf(gatewayId, 'cmd'), JSON.stringify(message));
+  }
+
   /** Every message on `lw/v1/gw/+/cmd/reply`. Never throws. */
   handleReply = (topic: string, payload: Buffer) => {
     const gatewayId = topic.slice(PREFIX.length, topic.indexOf('/', PREFIX.length));

@@ -112,12 +112,12 @@ describe('bind and unbind from the phone', () => {
   };
 
   it('binds through the agent to a Modbus PLC: telemetry appears, the audit says who; unbind stops it', async () => {
-    const { serial } = await liveGateway();
+    const { serial, plc } = await liveGateway();
     const sn = await make.createDevice({ line });
     expect((await card(sn))?.iot).toBe(0);
     const { ask } = await maintenance(serial);
 
-    expect(await ask(bindOf(sn, serial, { keyId }))).toEqual({
+    expect(await ask(bindOf(sn, serial, { keyId, plcPort: plc.port }))).toEqual({
       MsgType: 'bindResult',
       Code: 200,
       Content: '绑定成功',
@@ -134,10 +134,17 @@ describe('bind and unbind from the phone', () => {
     const { db } = server.linewatch.database;
     const device = await db
       .selectFrom('devices')
-      .select(['gateway_id', 'plc_ip', 'plc_model'])
+      .select(['gateway_id', 'plc_ip', 'plc_port', 'plc_unit_id', 'plc_model'])
       .where('sn_code', '=', sn)
       .executeTakeFirstOrThrow();
-    expect(device).toEqual({ gateway_id: serial, plc_ip: '127.0.0.1', plc_model: 'FX5U' });
+    expect(device).toEqual({
+      gateway_id: serial,
+      plc_ip: '127.0.0.1',
+      plc_port: plc.port,
+      // Left out of the message: the model's (plc-profiles.json).
+      plc_unit_id: 1,
+      plc_model: 'FX5U',
+    });
 
     expect(await ask({ MsgType: 'unbind', snCode: sn, iotId: serial })).toEqual({
       MsgType: 'unbindResult',
@@ -166,6 +173,103 @@ describe('bind and unbind from the phone', () => {
       online: true,
       agentVersion: expect.any(String) as unknown,
       machines: [],
+    });
+  });
+
+  it('binds PLCs as sites have them: a non-502 port, and two PLCs on one IP by port or unit id', async () => {
+    const credential = await register();
+    // One PLC alone on a port that is not 502; behind another port, an FX5U at unit 1 and an
+    // S7-1200 at unit 2 (a Modbus gateway with serial PLCs). The agent's own default port (502)
+    // has nothing behind it: a bind that loses its port reads nothing.
+    const solo = await runSimulatedPlc({ sn: 'SOLO' });
+    cleanups.push(() => solo.stop());
+    const shared = await runSimulatedPlc({
+      units: [
+        { unitId: 1, model: 'FX5U', sn: 'UNIT-1' },
+        { unitId: 2, model: 'S7-1200', sn: 'UNIT-2' },
+      ],
+    });
+    cleanups.push(() => shared.stop());
+    const agent = runGatewayAgent({
+      mqttUrl: server.mqttUrl,
+      gateways: [{ id: credential.serial, secret: credential.secret, machines: [] }],
+      settings: { modbusReconnectMs: 200 },
+    });
+    cleanups.push(() => agent.dispose());
+    const serial = credential.serial;
+    await waitFor(() => server.linewatch.presence.isOnline(serial), {
+      timeout: 30_000,
+      what: 'the agent online',
+    });
+    const [a, b, c, d] = [
+      await make.createDevice({ line }),
+      await make.createDevice({ line }),
+      await make.createDevice({ line }),
+      await make.createDevice({ line }),
+    ];
+    const { ask } = await maintenance(serial);
+    const at = (port: number, unitId: number, over: Record<string, unknown> = {}) => ({
+      plcPort: port,
+      unitId,
+      ...over,
+    });
+    expect(await ask(bindOf(a, serial, at(solo.port, 1)))).toMatchObject({ Code: 200 });
+    expect(await ask(bindOf(b, serial, at(shared.port, 1)))).toMatchObject({ Code: 200 });
+    expect(await ask(bindOf(c, serial, at(shared.port, 2, { plcModel: 'S7-1200' })))).toMatchObject(
+      { Code: 200 },
+    );
+    // IP, port and unit id together name a PLC: the same three again is a clash.
+    expect(await ask(bindOf(d, serial, at(shared.port, 2)))).toEqual({
+      MsgType: 'bindResult',
+      Code: 409,
+      Content: `PLC 127.0.0.1:${shared.port} 站号2 已被机台${c}使用`,
+    });
+
+    // Each produces: read at its own port, the S7 at unit 2 in its own register map.
+    for (const sn of [a, b, c])
+      await waitFor(
+        async () => {
+          const card_ = await card(sn);
+          return card_ && card_.iot === 1 && card_.produceNumber > 0;
+        },
+        { timeout: 30_000, what: `${sn} producing in the list` },
+      );
+    const rows = await server.linewatch.database.db
+      .selectFrom('devices')
+      .select(['sn_code', 'plc_ip', 'plc_port', 'plc_unit_id', 'plc_model'])
+      .where('sn_code', 'in', [a, b, c, d])
+      .orderBy('sn_code')
+      .execute();
+    expect(rows).toEqual(
+      [
+        { sn_code: a, plc_ip: '127.0.0.1', plc_port: solo.port, plc_unit_id: 1, plc_model: 'FX5U' },
+        {
+          sn_code: b,
+          plc_ip: '127.0.0.1',
+          plc_port: shared.port,
+          plc_unit_id: 1,
+          plc_model: 'FX5U',
+        },
+        {
+          sn_code: c,
+          plc_ip: '127.0.0.1',
+          plc_port: shared.port,
+          plc_unit_id: 2,
+          plc_model: 'S7-1200',
+        },
+        { sn_code: d, plc_ip: null, plc_port: null, plc_unit_id: null, plc_model: null },
+      ].sort((x, y) => x.sn_code.localeCompare(y.sn_code)),
+    );
+    // The registry shows where each is read.
+    const list = await api(server.baseUrl, adminKeyId).get<GatewayRow[]>(
+      gatewaysApi.adminList.path,
+    );
+    expect(list.body.data.find((g) => g.serial === serial)?.machines).toContainEqual({
+      snCode: c,
+      plcIp: '127.0.0.1',
+      plcPort: shared.port,
+      unitId: 2,
+      plcModel: 'S7-1200',
     });
   });
 
@@ -222,7 +326,7 @@ describe('bind and unbind from the phone', () => {
     expect(await ask(bindOf(first, serial))).toMatchObject({ Code: 200 });
     expect(await ask(bindOf(second, serial))).toMatchObject({
       Code: 409,
-      Content: `PLC IP 127.0.0.1 已被机台${first}使用`,
+      Content: `PLC 127.0.0.1:502 站号1 已被机台${first}使用`,
     });
     expect(
       await ask(bindOf(second, serial, { plcIp: '192.168.1.2', iotIp: '192.168.1.2,10.0.0.2' })),
@@ -240,12 +344,17 @@ describe('bind and unbind from the phone', () => {
     const { ask } = await maintenance(serial);
     const cases: [unknown, string][] = [
       [bindOf('', serial), '请输入机台SN码'],
+      // The one SN alphabet (contracts primitives.ts): a dot can never report data.
+      [bindOf('TP.DOT.01', serial), 'SN码只能包含字母、数字、- 和 _'],
       [bindOf(sn, ''), '请输入网关序列号'],
       [bindOf(sn, 'ABCDEFGHIJKLM'), '网关序列号不能超过12位'],
       [bindOf(sn, serial, { plcIp: '192.168.1' }), '请输入正确IP，如：192.168.1.10'],
       [bindOf(sn, serial, { iotIp: '192.168.1.300,10.0.0.2' }), '请输入正确IP，如：192.168.1.2'],
       [bindOf(sn, serial, { iotIp: '192.168.1.2' }), '请输入正确IP，如：10.0.0.2'],
       [bindOf(sn, serial, { plcModel: '' }), '请选择PLC型号'],
+      [bindOf(sn, serial, { plcPort: 0 }), '请输入正确端口（1-65535），如：502'],
+      [bindOf(sn, serial, { plcPort: '5020x' }), '请输入正确端口（1-65535），如：502'],
+      [bindOf(sn, serial, { unitId: 256 }), '请输入正确站号（0-255），如：1'],
       [{ MsgType: 'unbind', snCode: '', iotId: serial }, '请将数据填写完整'],
       [{ MsgType: 'unbind', snCode: sn, iotId: '' }, '请将数据填写完整'],
       [{ MsgType: 'unbind', snCode: sn, iotId: 'SHORT' }, '请输入正确的网关序列号'],

@@ -6,6 +6,7 @@ import { GatewayPresence } from './presence.ts';
 import { createGatewaysRepository } from './repository.ts';
 import { gatewaysRoutes } from './routes.ts';
 import { createGatewaysService, type GatewaysService } from './service.ts';
+import { UnboundMachines } from './unbound-machines.ts';
 
 export interface Gateways {
   presence: GatewayPresence;
@@ -17,6 +18,8 @@ export interface Gateways {
   onGatewayOnline(listener: (gatewayId: string) => void): void;
   /** Called with a gateway registered after start (ingest accepts it from then on). */
   onGatewayAdded(listener: (gatewayId: string) => void): void;
+  /** Ingest dropped data of a machine not bound to the gateway that sent it (said once). */
+  unboundMachine(gatewayId: string, sn: string): void;
 }
 
 declare module 'fastify' {
@@ -32,16 +35,26 @@ export const gatewaysModule = fp(
     const repo = createGatewaysRepository(core.database.db);
     const onlineListeners = new Set<(gatewayId: string) => void>();
     const addedListeners = new Set<(gatewayId: string) => void>();
-    const presence = new GatewayPresence(repo, app.log, (gatewayId) => {
-      for (const listener of onlineListeners) listener(gatewayId);
-    });
-    await presence.load();
     const commands = new GatewayCommands(
       bus,
       app.log,
       (gatewayId) => presence.isRegistered(gatewayId),
       core.config.GATEWAY_COMMAND_TIMEOUT_MS,
     );
+    const unbound = new UnboundMachines({
+      registry: core.registry,
+      log: app.log,
+      notify: (gatewayId, body) => void commands.notify(gatewayId, body),
+    });
+    const presence = new GatewayPresence(
+      repo,
+      app.log,
+      (gatewayId) => {
+        for (const listener of onlineListeners) listener(gatewayId);
+      },
+      unbound.polled,
+    );
+    await presence.load();
     // After HTTP and sockets, before the bus closes (app.ts): whoever waits is told now.
     app.addHook('onClose', async () => commands.close());
 
@@ -85,6 +98,7 @@ export const gatewaysModule = fp(
       loadGatewaySeqs: () => repo.loadGatewaySeqs(),
       onGatewayOnline: (listener) => void onlineListeners.add(listener),
       onGatewayAdded: (listener) => void addedListeners.add(listener),
+      unboundMachine: unbound.dropped,
     } satisfies Gateways);
   },
   { name: 'gateways' },

@@ -25,6 +25,8 @@ export class GatewayPresence {
     private readonly log: FastifyBaseLogger,
     /** The gateway announced itself: it wants its ack watermark again. */
     private readonly onOnline: (gatewayId: string) => void,
+    /** The machines its online state says it polls. */
+    private readonly onPolled: (gatewayId: string, sns: readonly string[]) => void = () => {},
   ) {}
 
   async load() {
@@ -60,7 +62,10 @@ export class GatewayPresence {
     } catch {
       return;
     }
-    if (message.state === 'online') this.onOnline(gatewayId);
+    if (message.state === 'online') {
+      this.onOnline(gatewayId);
+      if (message.machines) this.onPolled(gatewayId, message.machines);
+    }
     this.#lastHeard.set(gatewayId, Date.now());
     this.#set(gatewayId, message.state, new Date(message.ts), message.agentVersion);
   };

@@ -8,14 +8,20 @@ export interface AuditEntry {
   action: 'bind' | 'unbind' | 'register' | 'rotate';
   gatewayId: string;
   snCode?: string;
-  /** What the binding said (PLC address and model, the gateway's addresses). */
-  binding?: { plcIp: string; plcModel: string; iotIp: string };
+  /** What the binding said (PLC connection and model, the gateway's addresses). */
+  binding?: { plcIp: string; plcPort: number; unitId: number; plcModel: string; iotIp: string };
 }
 
-export interface Binding {
+/** A PLC's Modbus TCP connection: the three together name one PLC of a gateway. */
+export interface PlcConnection {
+  plcIp: string;
+  plcPort: number;
+  unitId: number;
+}
+
+export interface Binding extends PlcConnection {
   snCode: string;
   gatewayId: string;
-  plcIp: string;
   plcModel: string;
 }
 
@@ -67,13 +73,15 @@ export const createGatewaysRepository = (db: Db) => {
       return row !== undefined;
     },
 
-    /** Another machine of this gateway with this PLC address (two PLCs cannot share one IP). */
-    findPlcIpUser: (gatewayId: string, plcIp: string, exceptSn: string) =>
+    /** Another machine of this gateway read at this IP, port and unit id. */
+    findPlcUser: (gatewayId: string, plc: PlcConnection, exceptSn: string) =>
       db
         .selectFrom('devices')
         .select('sn_code')
         .where('gateway_id', '=', gatewayId)
-        .where('plc_ip', '=', plcIp)
+        .where('plc_ip', '=', plc.plcIp)
+        .where('plc_port', '=', plc.plcPort)
+        .where('plc_unit_id', '=', plc.unitId)
         .where('sn_code', '!=', exceptSn)
         .executeTakeFirst(),
 
@@ -89,6 +97,8 @@ export const createGatewaysRepository = (db: Db) => {
           .set({
             gateway_id: binding?.gatewayId ?? null,
             plc_ip: binding?.plcIp ?? null,
+            plc_port: binding?.plcPort ?? null,
+            plc_unit_id: binding?.unitId ?? null,
             plc_model: binding?.plcModel ?? null,
           })
           .where('sn_code', '=', snCode)
@@ -128,7 +138,7 @@ export const createGatewaysRepository = (db: Db) => {
     listBindings: () =>
       db
         .selectFrom('devices')
-        .select(['sn_code', 'gateway_id', 'plc_ip', 'plc_model'])
+        .select(['sn_code', 'gateway_id', 'plc_ip', 'plc_port', 'plc_unit_id', 'plc_model'])
         .where('gateway_id', 'is not', null)
         .orderBy('sn_code')
         .execute(),

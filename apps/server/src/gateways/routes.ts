@@ -16,7 +16,13 @@ const gatewayRow = z.object({
   lastSeenAt: z.number().nullable(),
   agentVersion: z.string().nullable(),
   machines: z.array(
-    z.object({ snCode: z.string(), plcIp: z.string().nullable(), plcModel: z.string().nullable() }),
+    z.object({
+      snCode: z.string(),
+      plcIp: z.string().nullable(),
+      plcPort: z.number().nullable(),
+      unitId: z.number().nullable(),
+      plcModel: z.string().nullable(),
+    }),
   ),
 });
 

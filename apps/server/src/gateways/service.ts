@@ -34,7 +34,6 @@ export const maintenanceContent = {
   unknownGateway: (serial: string) => `网关${serial}未登记，请联系管理员`,
   unknownMachine: (sn: string) => `机台${sn}不存在，请先登记机台`,
   boundElsewhere: (other: string) => `机台已绑定网关${other}，请先解绑`,
-  plcIpTaken: (ip: string, sn: string) => `PLC IP ${ip} 已被机台${sn}使用`,
   notBoundHere: '机台未绑定到该网关',
   noReply: '网关无响应，请检查网关是否在线',
   unknownModel: '不支持的PLC型号',
@@ -117,30 +116,40 @@ export const createGatewaysService = (deps: GatewaysDeps) => {
       const message = parsed.data;
       const found = await locate(user, serial, message.iotId, message.snCode);
       if (isResult(found)) return found;
-      if (!(message.plcModel in plcProfiles)) return result(400, maintenanceContent.unknownModel);
+      const profile = plcProfiles[message.plcModel];
+      if (!profile) return result(400, maintenanceContent.unknownModel);
       if (found.gatewayId !== null && found.gatewayId !== serial)
         return result(409, maintenanceContent.boundElsewhere(found.gatewayId));
-      const taken = await repo.findPlcIpUser(serial, message.plcIp, message.snCode);
-      if (taken) return result(409, maintenanceContent.plcIpTaken(message.plcIp, taken.sn_code));
+      const plc = {
+        plcIp: message.plcIp,
+        plcPort: message.plcPort,
+        unitId: message.unitId ?? profile.unitId,
+      };
+      const taken = await repo.findPlcUser(serial, plc, message.snCode);
+      if (taken)
+        return result(
+          409,
+          gatewayMessages.plcTaken(plc.plcIp, plc.plcPort, plc.unitId, taken.sn_code),
+        );
 
       const refused = await relay(serial, {
         type: 'bind',
         snCode: message.snCode,
-        plcIp: message.plcIp,
+        ...plc,
         iotIp: message.iotIp,
         plcModel: message.plcModel,
       });
       if (refused) return refused;
       await repo.setBinding(
         message.snCode,
-        { gatewayId: serial, plcIp: message.plcIp, plcModel: message.plcModel },
+        { gatewayId: serial, ...plc, plcModel: message.plcModel },
         {
           userId: user.userId,
           userName: user.name,
           action: 'bind',
           gatewayId: serial,
           snCode: message.snCode,
-          binding: { plcIp: message.plcIp, plcModel: message.plcModel, iotIp: message.iotIp },
+          binding: { ...plc, plcModel: message.plcModel, iotIp: message.iotIp },
         },
       );
       await deps.reloadDevices();
@@ -177,7 +186,13 @@ export const createGatewaysService = (deps: GatewaysDeps) => {
         agentVersion: g.agent_version,
         machines: bindings
           .filter((b) => b.gateway_id === g.id)
-          .map((b) => ({ snCode: b.sn_code, plcIp: b.plc_ip, plcModel: b.plc_model })),
+          .map((b) => ({
+            snCode: b.sn_code,
+            plcIp: b.plc_ip,
+            plcPort: b.plc_port,
+            unitId: b.plc_unit_id,
+            plcModel: b.plc_model,
+          })),
       }));
     },
 

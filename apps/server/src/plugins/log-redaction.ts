@@ -18,7 +18,9 @@ interface LoggedRequest {
  * has any keyId value masked, and the headers that can carry one (keyId, cookie, the socket
  * protocol) are redacted should anything log headers.
  */
-export const loggerOptions = (level: string): NonNullable<FastifyServerOptions['logger']> => ({
+export const loggerOptions = (
+  level: string,
+): Exclude<NonNullable<FastifyServerOptions['logger']>, boolean> => ({
   level,
   redact: {
     paths: [

@@ -71,6 +71,8 @@ export interface IngestorDeps {
    * applied, or not whole (docs/protocol.md).
    */
   publishAck: (gatewayId: string, seq: number, next?: number, rejected?: Rejection) => void;
+  /** A reading or event dropped: its machine is not bound to the gateway that sent it. */
+  onUnknownMachine?: (gatewayId: string, sn: string) => void;
   log: FastifyBaseLogger;
   flushIntervalMs?: number;
   /** Which gateways this instance writes (default: all, one instance). */
@@ -578,6 +580,7 @@ export class Ingestor {
     message.readings.forEach((reading, i) => {
       if (this.deps.devices.get(reading.sn)?.gatewayId !== stream.id) {
         this.counters.unknownMachine++;
+        this.deps.onUnknownMachine?.(stream.id, reading.sn);
         (pending.skipped ??= new Set()).add(i);
         return;
       }
@@ -606,6 +609,7 @@ export class Ingestor {
     message.events.forEach((event, i) => {
       if (this.deps.devices.get(event.sn)?.gatewayId !== stream.id) {
         this.counters.unknownMachine++;
+        this.deps.onUnknownMachine?.(stream.id, event.sn);
         (pending.skipped ??= new Set()).add(i);
         return;
       }

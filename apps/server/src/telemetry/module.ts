@@ -39,6 +39,7 @@ export const telemetryModule = fp(
       devices: registry,
       publishAck: (gatewayId, seq, next, rejected) =>
         publishAck(bus, gatewayId, seq, next, rejected),
+      onUnknownMachine: (gatewayId, sn) => gateways.unboundMachine(gatewayId, sn),
       log: app.log,
       ...(shared && {
         ownership: new AdvisoryLockOwnership(session, config.DATABASE_SCHEMA, app.log),

@@ -157,7 +157,12 @@ export interface TestServer {
  */
 export const startTestServer = async (
   overrides: Record<string, string> = {},
-  options: { seed?: (db: Db) => Promise<unknown>; cacheMaxAgeMs?: number } = {},
+  options: {
+    seed?: (db: Db) => Promise<unknown>;
+    cacheMaxAgeMs?: number;
+    /** Each line the server logs at warn and above (JSON), for tests of what it says. */
+    log?: (line: string) => void;
+  } = {},
 ): Promise<TestServer> => {
   if (externalDatabaseUrl) await checkDatabase(externalDatabaseUrl);
   if (externalMqttUrl) await checkBroker(externalMqttUrl);
@@ -171,7 +176,7 @@ export const startTestServer = async (
     DATA_DIR: dataDir,
     DEMO: '0',
     SECRET: TEST_SECRET,
-    LOG_LEVEL: 'silent',
+    LOG_LEVEL: options.log ? 'warn' : 'silent',
     // API only: which pages the built web app has is not this suite's business.
     WEB_DIST: join(dataDir, 'no-web-dist'),
     ...(externalDatabaseUrl && schema
@@ -191,7 +196,7 @@ export const startTestServer = async (
     linewatch = await buildApp(loadConfig(env), {
       ...(template ? { template } : {}),
       ...(options.cacheMaxAgeMs ? { cacheMaxAgeMs: options.cacheMaxAgeMs } : {}),
-      logger: false,
+      ...(options.log ? { logStream: { write: options.log } } : { logger: false }),
     });
   } catch (error) {
     await cleanupStorage().catch(() => undefined);

@@ -22,6 +22,8 @@ interface TextFieldSpec<T extends FieldValues> {
   label: string;
   placeholder: string;
   maxLength?: number;
+  /** 'numeric': a phone shows its digit keyboard. */
+  inputMode?: 'numeric';
   testId: string;
 }
 
@@ -106,6 +108,7 @@ export const MaintenanceForm = <T extends FieldValues>({
             label={field.label}
             placeholder={field.placeholder}
             maxLength={field.maxLength}
+            inputMode={field.inputMode}
             error={errors[field.name]?.message as string | undefined}
             testId={field.testId}
           />

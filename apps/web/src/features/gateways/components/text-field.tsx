@@ -9,6 +9,7 @@ interface TextFieldProps<T extends FieldValues> {
   placeholder: string;
   error: string | undefined;
   maxLength?: number;
+  inputMode?: 'numeric' | undefined;
   testId: string;
 }
 
@@ -20,6 +21,7 @@ export const TextField = <T extends FieldValues>({
   placeholder,
   error,
   maxLength,
+  inputMode,
   testId,
 }: TextFieldProps<T>) => (
   <>
@@ -35,6 +37,7 @@ export const TextField = <T extends FieldValues>({
             placeholder={placeholder}
             clearable
             maxLength={maxLength}
+            inputMode={inputMode}
             value={field.value}
             onChange={field.onChange}
             onBlur={field.onBlur}

@@ -18,7 +18,9 @@ describe('admin gateways page', () => {
           online: true,
           lastSeenAt: Date.now(),
           agentVersion: '0.1.0',
-          machines: [{ snCode: 'SN-1', plcIp: '192.168.1.10', plcModel: 'FX5U' }],
+          machines: [
+            { snCode: 'SN-1', plcIp: '192.168.1.10', plcPort: 502, unitId: 1, plcModel: 'FX5U' },
+          ],
         },
       ])
       .on(gatewaysApi.adminRegister, (body) => ({
@@ -29,7 +31,7 @@ describe('admin gateways page', () => {
     const row = await screen.findByTestId('gateway-row', {}, { timeout: 15_000 });
     expect(row.textContent).toContain('GW0000000001');
     expect(row.textContent).toContain('在线');
-    expect(row.textContent).toContain('SN-1(192.168.1.10)');
+    expect(row.textContent).toContain('SN-1(192.168.1.10:502 站号1)');
     expect(row.textContent).toContain('0.1.0');
 
     await user.type(screen.getByTestId('gateway-register-serial'), 'GW0000000002');

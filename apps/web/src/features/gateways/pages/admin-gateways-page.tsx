@@ -1,4 +1,4 @@
-import type { GatewayCredential } from '@linewatch/contracts/gateways';
+import type { GatewayCredential, GatewayRow } from '@linewatch/contracts/gateways';
 import { Button, Input, List, NavBar, Tag } from 'antd-mobile';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
@@ -6,6 +6,10 @@ import { ListState } from '../../../shared/components/list-state.tsx';
 import { formatClock } from '../../../shared/format.ts';
 import { useCredentialMutation, useGatewayRegistry } from '../api.ts';
 import styles from '../components/maintenance-form.module.css';
+
+/** Where the machine's PLC is read: IP:port and unit id. */
+const plcOf = ({ plcIp, plcPort, unitId }: GatewayRow['machines'][number]) =>
+  plcIp === null ? '—' : `${plcIp}${plcPort === null ? '' : `:${plcPort}`} 站号${unitId ?? '—'}`;
 
 /**
  * The secret is shown once: it is stored only as a hash. The dialog (and react-spring, which
@@ -88,7 +92,7 @@ const AdminGatewaysPage = () => {
                 <div>
                   机台：
                   {g.machines.length
-                    ? g.machines.map((m) => `${m.snCode}(${m.plcIp ?? '—'})`).join('、')
+                    ? g.machines.map((m) => `${m.snCode}(${plcOf(m)})`).join('、')
                     : '无'}
                 </div>
               </>

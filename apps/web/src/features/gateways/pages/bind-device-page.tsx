@@ -1,12 +1,22 @@
 import type { BindForm } from '@linewatch/contracts/gateways';
-import { IP_EXAMPLES } from '@linewatch/contracts/gateway-labels';
+import { IP_EXAMPLES, MODBUS_PORT } from '@linewatch/contracts/gateway-labels';
 import { Selector } from 'antd-mobile';
 import { Controller } from 'react-hook-form';
 import { usePlcModels } from '../api.ts';
 import { machineAndGatewayFields, MaintenanceForm } from '../components/maintenance-form.tsx';
 import styles from '../components/maintenance-form.module.css';
 
-const EMPTY: BindForm = { snCode: '', iotId: '', plcIp: '', iotIp1: '', iotIp2: '', plcModel: '' };
+/** Port and unit id start at what most PLCs use: Modbus TCP's port and unit 1. */
+const EMPTY: BindForm = {
+  snCode: '',
+  iotId: '',
+  plcIp: '',
+  plcPort: String(MODBUS_PORT),
+  unitId: '1',
+  iotIp1: '',
+  iotIp2: '',
+  plcModel: '',
+};
 
 /** /bindDevice: bind a machine to the gateway beside it (spec sections 3, 4, 5). */
 const BindDevicePage = () => {
@@ -23,6 +33,22 @@ const BindDevicePage = () => {
           label: '机台IP',
           placeholder: `如：${IP_EXAMPLES.plcIp}`,
           testId: 'bind-plc-ip',
+        },
+        {
+          name: 'plcPort',
+          label: '机台端口',
+          placeholder: `如：${MODBUS_PORT}`,
+          inputMode: 'numeric',
+          maxLength: 5,
+          testId: 'bind-plc-port',
+        },
+        {
+          name: 'unitId',
+          label: '站号',
+          placeholder: '如：1',
+          inputMode: 'numeric',
+          maxLength: 3,
+          testId: 'bind-unit-id',
         },
         {
           name: 'iotIp1',
@@ -43,6 +69,8 @@ const BindDevicePage = () => {
           MsgType: 'bind',
           snCode: form.snCode.trim(),
           plcIp: form.plcIp.trim(),
+          plcPort: Number(form.plcPort.trim()),
+          unitId: Number(form.unitId.trim()),
           iotId: form.iotId.trim(),
           iotIp: `${form.iotIp1.trim()},${form.iotIp2.trim()}`,
           plcModel: form.plcModel,

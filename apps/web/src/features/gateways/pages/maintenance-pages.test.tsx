@@ -63,8 +63,16 @@ describe('bind machine page', () => {
         'bind-iot-ip2': '10.0.0.2',
       });
       await user.click(screen.getByText('三菱 FX5U'));
+      // Port and unit id start at Modbus TCP's 502 and unit 1; out of range, they say so.
+      expect(screen.getByTestId('bind-plc-port').querySelector('input')?.value).toBe('502');
+      expect(screen.getByTestId('bind-unit-id').querySelector('input')?.value).toBe('1');
+      for (const id of ['bind-plc-port', 'bind-unit-id'])
+        await user.clear(screen.getByTestId(id).querySelector('input')!);
+      await fill(user, { 'bind-plc-port': '70000', 'bind-unit-id': '256' });
       await user.click(screen.getByRole('button', { name: '绑定' }));
       await vi.waitFor(() => expect(errorOf('bind-iot-ip1')).toBe('网关IP不能与机台IP相同'));
+      expect(errorOf('bind-plc-port')).toBe('请输入正确端口（1-65535），如：502');
+      expect(errorOf('bind-unit-id')).toBe('请输入正确站号（0-255），如：1');
       expect(FakeSocket.last).toBeNull();
     },
   );
@@ -84,7 +92,11 @@ describe('bind machine page', () => {
       const { user } = renderPage(paths.bindDevice, { api: api() });
       await ready('bind-sn');
       const submit = async (pickModel: boolean) => {
+        if (pickModel)
+          for (const id of ['bind-plc-port', 'bind-unit-id'])
+            await user.clear(screen.getByTestId(id).querySelector('input')!);
         await fill(user, {
+          ...(pickModel && { 'bind-plc-port': '5020', 'bind-unit-id': '2' }),
           'bind-sn': 'SN-1',
           'bind-serial': 'GW0000000001',
           'bind-plc-ip': '192.168.1.10',
@@ -109,6 +121,8 @@ describe('bind machine page', () => {
         MsgType: 'bind',
         snCode: 'SN-1',
         plcIp: '192.168.1.10',
+        plcPort: 5020,
+        unitId: 2,
         iotId: 'GW0000000001',
         iotIp: '192.168.1.2,10.0.0.2',
         plcModel: 'S7-1200',
