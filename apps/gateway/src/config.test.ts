@@ -46,7 +46,7 @@ describe('parseConfig', () => {
       /^config: gateways\[0\]\.machines\[0\]\.ppmTarget: /,
     ],
     [
-      { gateways: [gateway({ machines: [{ sn: 'SN-1', driver: 'opcua' }] })] },
+      { gateways: [gateway({ machines: [{ sn: 'SN-1', driver: 'profinet' }] })] },
       /^config: gateways\[0\]\.machines\[0\]\.driver: /,
     ],
     [

@@ -1,4 +1,4 @@
-import { plcProfiles } from '@linewatch/contracts/plc-profiles';
+import { modbusProfiles } from '@linewatch/contracts/plc-profiles';
 import { topicOf } from '@linewatch/contracts/mqtt';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startGateway } from '../agent.ts';
@@ -27,7 +27,7 @@ describe('bind and unbind on the agent', () => {
     const plc = await startSimulatedPlc({
       host: '127.0.0.1',
       port: 0,
-      profile: plcProfiles['S7-1200']!,
+      profile: modbusProfiles['S7-1200']!,
       machine: { sn: SN, ppmTarget: 600, faultRate: 0, resetRate: 0, timeScale: 60 },
     });
     onCleanup(() => plc.close());

@@ -1,5 +1,10 @@
 import type { GatewayCommand } from '@linewatch/contracts/gateway-commands';
-import { plcProfiles } from '@linewatch/contracts/plc-profiles';
+import {
+  modbusProfiles,
+  opcuaProfiles,
+  plcProfiles,
+  s7Profiles,
+} from '@linewatch/contracts/plc-profiles';
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
@@ -7,6 +12,8 @@ import type { MachineBindings } from '../commands.ts';
 import { machineConfig, type AgentSettings, type MachineConfig } from '../config.ts';
 import type { MachineDriver } from '../drivers/driver.ts';
 import { ModbusDriver } from '../drivers/modbus.ts';
+import { OpcuaDriver } from '../drivers/opcua.ts';
+import { S7Driver } from '../drivers/s7.ts';
 import { SimulatedDriver } from '../drivers/simulated.ts';
 import type { Logger } from '../link/mqtt-link.ts';
 
@@ -74,18 +81,20 @@ export class Machines implements MachineBindings {
         m.sn !== command.snCode,
     );
     if (taken) return { code: 409, content: bindMessages.plcIpTaken(command.plcIp, taken.sn) };
-    const config: MachineConfig = {
-      driver: 'modbus',
+    // The model's protocol picks the driver; its profile gives the port (and OPC UA's path, S7's
+    // rack and slot).
+    const config: MachineConfig = machineConfig.parse({
+      driver: plcProfiles[command.plcModel]!.protocol,
       sn: command.snCode,
       plcIp: command.plcIp,
       plcModel: command.plcModel,
       iotIp: command.iotIp,
-    };
+    });
     await this.#remove(command.snCode);
     this.#configs = [...this.#configs, config];
     this.#save();
     this.#drivers.set(config.sn, this.#driverOf(config));
-    this.options.log.info(`bound ${config.sn} (${config.plcModel} at ${config.plcIp})`);
+    this.options.log.info(`bound ${config.sn} (${command.plcModel} at ${command.plcIp})`);
     this.options.onChange();
     return { code: 200, content: bindMessages.bound };
   }
@@ -150,10 +159,40 @@ export class Machines implements MachineBindings {
           sn: machine.sn,
           host: machine.plcIp,
           port: machine.port ?? settings.modbusPort,
-          profile: plcProfiles[machine.plcModel]!,
+          profile: modbusProfiles[machine.plcModel]!,
           timeoutMs: settings.modbusTimeoutMs,
           reconnectMs: settings.modbusReconnectMs,
         });
+      case 'opcua': {
+        const profile = opcuaProfiles[machine.plcModel]!;
+        return new OpcuaDriver({
+          sn: machine.sn,
+          endpointUrl: `opc.tcp://${machine.plcIp}:${machine.port ?? profile.port}${profile.endpointPath}`,
+          profile,
+          securityMode: machine.securityMode,
+          securityPolicy: machine.securityPolicy,
+          user: machine.user,
+          certificate: machine.certificate,
+          pkiDir: path.join(bufferDir, 'opcua-pki'),
+          subscribe: machine.subscribe,
+          timeoutMs: settings.opcuaTimeoutMs,
+          reconnectMs: settings.opcuaReconnectMs,
+          publishingIntervalMs: settings.opcuaPublishingIntervalMs,
+        });
+      }
+      case 's7': {
+        const profile = s7Profiles[machine.plcModel]!;
+        return new S7Driver({
+          sn: machine.sn,
+          host: machine.plcIp,
+          port: machine.port ?? profile.port,
+          rack: machine.rack ?? profile.rack,
+          slot: machine.slot ?? profile.slot,
+          profile,
+          timeoutMs: settings.s7TimeoutMs,
+          reconnectMs: settings.s7ReconnectMs,
+        });
+      }
     }
   }
 }

@@ -1,17 +1,23 @@
-import type { PlcProfile } from '@linewatch/contracts/plc-profiles';
+import type { ModbusProfile, PlcProfile } from '@linewatch/contracts/plc-profiles';
 import { ServerTCP } from 'modbus-serial';
 import net, { type AddressInfo } from 'node:net';
-import { SimulatedDriver, type SimulatedMachineOptions } from '../drivers/simulated.ts';
+import os from 'node:os';
+import path from 'node:path';
+import type { PlcImage } from '../drivers/figures.ts';
 import { encode, spanOf } from '../drivers/register-map.ts';
+import { SimulatedDriver, type SimulatedMachineOptions } from '../drivers/simulated.ts';
 
-export interface SimulatedPlcOptions {
+export interface PlcServerOptions {
   host: string;
   /** 0: any free port. */
   port: number;
   profile: PlcProfile;
-  machine: Omit<SimulatedMachineOptions, 'stateDir'> & { stateDir?: string };
-  /** How often the machine's registers are brought up to date. */
-  tickMs?: number;
+  /** What the PLC holds now. */
+  image: () => PlcImage;
+  /** OPC UA: where the server keeps its certificate (default: the system's temporary folder). */
+  pkiDir?: string;
+  /** OPC UA: user name → password (anonymous sessions are taken too). */
+  users?: Record<string, string>;
 }
 
 export interface SimulatedPlc {
@@ -21,58 +27,118 @@ export interface SimulatedPlc {
 }
 
 /**
- * A PLC on the network: a real Modbus TCP server whose holding registers hold a simulated
- * machine (drivers/simulated.ts) in the register map of one PLC model. The agent's Modbus driver
- * reads it exactly as it reads a real PLC. Registers outside the map read 0.
+ * A PLC on the network, speaking its profile's protocol with a real server implementation:
+ * Modbus TCP (modbus-serial's ServerTCP), OPC UA (node-opcua's server) or S7comm (snap7's
+ * server). The agent's drivers read it exactly as they read a real PLC.
  */
+export const startPlcServer = async (options: PlcServerOptions): Promise<SimulatedPlc> => {
+  // modbus-serial and snap7 read port 0 as "unset", node-opcua cannot say which it took.
+  const port = options.port || (await freePort(options.host));
+  const { profile, host, image } = options;
+  switch (profile.protocol) {
+    case 'modbus':
+      return startModbusPlc(host, port, profile, image);
+    case 'opcua': {
+      // node-opcua's server takes seconds to load: only when an OPC UA PLC is wanted.
+      const { startOpcuaPlc } = await import('./opcua-plc.ts');
+      return startOpcuaPlc({
+        host,
+        port,
+        profile,
+        image,
+        users: options.users,
+        pkiDir: options.pkiDir ?? path.join(os.tmpdir(), 'linewatch-opcua-plc-pki'),
+      });
+    }
+    case 's7': {
+      const { startS7Plc } = await import('./s7-plc.ts');
+      return startS7Plc({ host, port, profile, image });
+    }
+  }
+};
+
+export interface SimulatedPlcOptions {
+  host: string;
+  /** 0: any free port. */
+  port: number;
+  profile: PlcProfile;
+  machine: Omit<SimulatedMachineOptions, 'stateDir'> & { stateDir?: string };
+  /** How often the machine's figures are brought up to date. */
+  tickMs?: number;
+  pkiDir?: string;
+}
+
+/** A PLC server (above) holding a simulated machine (drivers/simulated.ts). */
 export const startSimulatedPlc = async (options: SimulatedPlcOptions): Promise<SimulatedPlc> => {
   const { profile } = options;
   const machine = new SimulatedDriver({ ...options.machine, stateDir: options.machine.stateDir });
-  const span = spanOf(profile);
-  const words = new Array<number>(span.length).fill(0);
+  const setpointNames = profile.setpoints.map((s) => s.name);
+  let image: PlcImage;
   const update = async () => {
     const reading = await machine.read(Date.now());
     machine.takeEvents();
-    encode(
-      profile,
-      {
-        status: reading.status,
-        idleReason: reading.idleReason,
-        counters: reading.counters,
-        activeAlarms: reading.alarms.filter((a) => a.active).map((a) => a.code),
-        setpoints: profile.setpoints.map((s) => Number(reading.params?.[s.name] ?? 0)),
-      },
-      span.start,
-      words,
-    );
+    image = {
+      status: reading.status,
+      idleReason: reading.idleReason,
+      counters: reading.counters,
+      activeAlarms: reading.alarms.filter((a) => a.active).map((a) => a.code),
+      setpoints: setpointNames.map((name) => Number(reading.params?.[name] ?? 0)),
+    };
   };
   await update();
   const timer = setInterval(() => void update(), options.tickMs ?? 200);
+  try {
+    const server = await startPlcServer({ ...options, image: () => image });
+    return {
+      host: server.host,
+      port: server.port,
+      close: async () => {
+        clearInterval(timer);
+        await server.close();
+        await machine.close();
+      },
+    };
+  } catch (error) {
+    clearInterval(timer);
+    await machine.close();
+    throw error;
+  }
+};
 
+/** modbus-serial's ServerTCP with the register map of a Modbus profile; outside it reads 0. */
+const startModbusPlc = async (
+  host: string,
+  port: number,
+  profile: ModbusProfile,
+  image: () => PlcImage,
+): Promise<SimulatedPlc> => {
+  const span = spanOf(profile);
+  const words = new Array<number>(span.length).fill(0);
   const register = (address: number) => {
     const at = address - span.start;
     return at >= 0 && at < words.length ? words[at]! : 0;
   };
-  // modbus-serial reads port 0 as "unset" (502): pick a free port first.
-  const port = options.port || (await freePort(options.host));
   const server = new ServerTCP(
     {
-      getHoldingRegister: (address: number) => register(address),
-      getMultipleHoldingRegisters: (address: number, length: number) =>
-        Array.from({ length }, (_, i) => register(address + i)),
+      getHoldingRegister: (address: number) => {
+        encode(profile, image(), span.start, words);
+        return register(address);
+      },
+      getMultipleHoldingRegisters: (address: number, length: number) => {
+        encode(profile, image(), span.start, words);
+        return Array.from({ length }, (_, i) => register(address + i));
+      },
     },
-    { host: options.host, port, unitID: profile.unitId },
+    { host, port, unitID: profile.unitId },
   );
   await new Promise<void>((resolve, reject) => {
     server.on('initialized', () => resolve());
     server.on('serverError', reject);
   });
   return {
-    host: options.host,
+    host,
     port,
     close: async () => {
-      clearInterval(timer);
-      await machine.close();
       // Connected agents are cut off as a powered-down PLC would cut them off.
       for (const socket of server.socks.keys()) socket.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));
