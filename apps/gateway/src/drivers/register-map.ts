@@ -21,7 +21,11 @@ export const spanOf = (profile: ModbusProfile): { start: number; length: number 
 };
 
 /** Register words → image. `words[0]` is the register at `start`. */
-export const decode = (profile: ModbusProfile, start: number, words: readonly number[]): PlcImage => {
+export const decode = (
+  profile: ModbusProfile,
+  start: number,
+  words: readonly number[],
+): PlcImage => {
   const word = (address: number) => {
     const value = words[address - start];
     if (value === undefined) throw new Error(`register ${address} not read`);
