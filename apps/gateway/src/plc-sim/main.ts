@@ -1,5 +1,6 @@
 import { plcProfiles } from '@linewatch/contracts/plc-profiles';
 import fs from 'node:fs';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { simulatedMachine } from '../config.ts';
@@ -8,8 +9,8 @@ import { startSimulatedPlc, type SimulatedPlc } from './simulated-plc.ts';
 /*
  * Simulated PLCs on their own. One: `npm run plc-sim -- --port 5020 [--host 127.0.0.1]
  * [--model FX5U] [--sn SIM-1] [--ppm 60] [--time-scale 1] [--state-dir dir]`. Many (the demo):
- * `npm run plc-sim -- --plcs plcs.json [--host …] [--state-dir dir]`, one Modbus TCP server per
- * entry of the file (below), all in this one process. Prints `listening <host>:<port> …` per PLC
+ * `npm run plc-sim -- --plcs plcs.json [--host …] [--state-dir dir]`, one server per entry of the
+ * file (below), all in this one process: Modbus TCP, OPC UA or S7 as the model's profile says. Prints `listening <host>:<port> …` per PLC
  * once it accepts connections; SIGTERM / SIGINT stop them.
  */
 const usage =
@@ -92,12 +93,26 @@ const stop = () =>
 process.on('SIGTERM', stop);
 process.on('SIGINT', stop);
 for (const { port, model, ...machine } of entries) {
-  const plc = await startSimulatedPlc({
-    host: values.host,
-    port,
-    profile: plcProfiles[model]!,
-    machine: { ...machine, stateDir: values['state-dir'] },
-  });
+  const profile = plcProfiles[model]!;
+  let plc: SimulatedPlc;
+  try {
+    plc = await startSimulatedPlc({
+      host: values.host,
+      port,
+      profile,
+      machine: { ...machine, stateDir: values['state-dir'] },
+      ...(values['state-dir'] && { pkiDir: path.join(values['state-dir'], 'opcua-pki') }),
+    });
+  } catch (error) {
+    // One PLC that cannot be served (node-snap7 not built) leaves the others running.
+    console.error(
+      `plc-sim: ${profile.protocol} PLC of ${machine.sn} not started: ${(error as Error).message}`,
+    );
+    continue;
+  }
   plcs.push(plc);
-  console.log(`listening ${plc.host}:${plc.port} model ${model} sn ${machine.sn}`);
+  console.log(
+    `listening ${plc.host}:${plc.port} model ${model} (${profile.protocol}) sn ${machine.sn}`,
+  );
 }
+if (plcs.length === 0) process.exit(1);
