@@ -92,27 +92,30 @@ const stop = () =>
   void Promise.allSettled(plcs.map((plc) => plc.close())).then(() => process.exit(0));
 process.on('SIGTERM', stop);
 process.on('SIGINT', stop);
-for (const { port, model, ...machine } of entries) {
-  const profile = plcProfiles[model]!;
-  let plc: SimulatedPlc;
-  try {
-    plc = await startSimulatedPlc({
-      host: values.host,
-      port,
-      profile,
-      machine: { ...machine, stateDir: values['state-dir'] },
-      ...(values['state-dir'] && { pkiDir: path.join(values['state-dir'], 'opcua-pki') }),
-    });
-  } catch (error) {
-    // One PLC that cannot be served (node-snap7 not built) leaves the others running.
-    console.error(
-      `plc-sim: ${profile.protocol} PLC of ${machine.sn} not started: ${(error as Error).message}`,
+// All at once: an OPC UA server takes seconds to start, the Modbus PLCs need not wait for it.
+await Promise.all(
+  entries.map(async ({ port, model, ...machine }) => {
+    const profile = plcProfiles[model]!;
+    let plc: SimulatedPlc;
+    try {
+      plc = await startSimulatedPlc({
+        host: values.host,
+        port,
+        profile,
+        machine: { ...machine, stateDir: values['state-dir'] },
+        ...(values['state-dir'] && { pkiDir: path.join(values['state-dir'], 'opcua-pki') }),
+      });
+    } catch (error) {
+      // One PLC that cannot be served (node-snap7 not built) leaves the others running.
+      console.error(
+        `plc-sim: ${profile.protocol} PLC of ${machine.sn} not started: ${(error as Error).message}`,
+      );
+      return;
+    }
+    plcs.push(plc);
+    console.log(
+      `listening ${plc.host}:${plc.port} model ${model} (${profile.protocol}) sn ${machine.sn}`,
     );
-    continue;
-  }
-  plcs.push(plc);
-  console.log(
-    `listening ${plc.host}:${plc.port} model ${model} (${profile.protocol}) sn ${machine.sn}`,
-  );
-}
+  }),
+);
 if (plcs.length === 0) process.exit(1);
