@@ -1,6 +1,7 @@
 /*
- * Modbus-driven agent benchmark (issue 10): how many machines one gateway agent polls at 1 Hz on
- * one core through real Modbus TCP reads, and the agent's memory.
+ * PLC-driven agent benchmark (issues 10, 24): how many machines one gateway agent polls at 1 Hz on
+ * one core through real PLC reads, and the agent's memory; with --model, over OPC UA or S7 too,
+ * and with --poll-ms below 1000, the reads per second one agent sustains (few PLCs, read fast).
  *
  * For each machine count N: a plc-sim process serves N simulated FX5U PLCs (one Modbus TCP server
  * each, 127.0.0.1), the agent (`apps/gateway`, its own process, pinned to one core with taskset
@@ -10,8 +11,12 @@
  * readings received per second are the Modbus reads the agent completed.
  *
  *   npm run modbus -w @linewatch/bench -- [--machines 250,500,1000,2000] [--seconds 20] [--warmup 10]
+ *     [--model FX5U | OPCUA-LW | S7-1200-S7] [--poll-ms 1000] [--subscribe true|false]
+ *
+ * The OPC UA and S7 PLCs are node-opcua's and snap7's servers (plc-sim), one per machine.
  */
 import { parseTopic, telemetryMessage } from '@linewatch/contracts/mqtt';
+import { plcProfiles } from '@linewatch/contracts/plc-profiles';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
@@ -27,8 +32,15 @@ const { values: args } = parseArgs({
     machines: { type: 'string', default: '250,500,1000,2000' },
     seconds: { type: 'string', default: '20' },
     warmup: { type: 'string', default: '10' },
+    model: { type: 'string', default: 'FX5U' },
+    'poll-ms': { type: 'string', default: '1000' },
+    subscribe: { type: 'string', default: 'true' },
   },
 });
+const MODEL = args.model;
+const PROTOCOL = plcProfiles[MODEL]?.protocol;
+if (!PROTOCOL) throw new Error(`unknown --model ${MODEL}`);
+const POLL_MS = Number(args['poll-ms']);
 const COUNTS = args.machines.split(',').map(Number);
 const SECONDS = Number(args.seconds);
 const WARMUP = Number(args.warmup);
@@ -90,7 +102,7 @@ for (const count of COUNTS) {
   writeFileSync(
     join(dir, 'plcs.json'),
     JSON.stringify(
-      ports.map((port, i) => ({ port, model: 'FX5U', sn: sns[i], ppmTarget: 60, faultRate: 0.02 })),
+      ports.map((port, i) => ({ port, model: MODEL, sn: sns[i], ppmTarget: 60, faultRate: 0.02 })),
     ),
   );
   const gateways = Array.from({ length: Math.ceil(count / PER_GATEWAY) }, (_, g) => ({
@@ -98,18 +110,19 @@ for (const count of COUNTS) {
     password: 'bench',
     bufferDir: join(dir, `buffer-${g}`),
     machines: ports.slice(g * PER_GATEWAY, (g + 1) * PER_GATEWAY).map((port, i) => ({
-      driver: 'modbus',
+      driver: PROTOCOL,
       sn: sns[g * PER_GATEWAY + i],
       plcIp: '127.0.0.1',
       port,
-      plcModel: 'FX5U',
+      plcModel: MODEL,
+      ...(PROTOCOL === 'opcua' && { subscribe: args.subscribe === 'true' }),
     })),
   }));
   writeFileSync(
     join(dir, 'agent.json'),
     JSON.stringify({
       brokerUrl: broker.url,
-      pollIntervalMs: 1000,
+      pollIntervalMs: POLL_MS,
       heartbeatMs: 1,
       readingsPerMessage: PER_GATEWAY,
       gateways,
@@ -154,7 +167,10 @@ for (const count of COUNTS) {
   }
   const elapsed = (Date.now() - startedAt) / 1000;
   const result = {
+    model: MODEL,
+    ...(PROTOCOL === 'opcua' && { subscribe: args.subscribe === 'true' }),
     machines: count,
+    pollMs: POLL_MS,
     readsPerSecond: Math.round((readings - startedReadings) / elapsed),
     agentCpuOfOneCore: Number(((cpuSeconds(agent.pid!) - startedCpu) / elapsed).toFixed(2)),
     agentRssPeakMb: Math.max(rssPeak, rssMb(agent.pid!)),

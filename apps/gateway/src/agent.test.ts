@@ -1,5 +1,5 @@
 import { topicOf } from '@linewatch/contracts/mqtt';
-import { plcProfiles } from '@linewatch/contracts/plc-profiles';
+import { modbusProfiles } from '@linewatch/contracts/plc-profiles';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startGateway } from './agent.ts';
 import { OfflineBuffer } from './buffer/offline-buffer.ts';
@@ -102,7 +102,7 @@ describe('gateway agent against a real broker', () => {
       const plc = await startSimulatedPlc({
         host: '127.0.0.1',
         port: 0,
-        profile: plcProfiles.FX5U!,
+        profile: modbusProfiles.FX5U!,
         machine: { sn, ppmTarget: 600, faultRate: 0, resetRate: 0, timeScale: 1 },
       });
       onCleanup(() => plc.close());

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from './config.ts';
@@ -46,7 +47,7 @@ describe('parseConfig', () => {
       /^config: gateways\[0\]\.machines\[0\]\.ppmTarget: /,
     ],
     [
-      { gateways: [gateway({ machines: [{ sn: 'SN-1', driver: 'opcua' }] })] },
+      { gateways: [gateway({ machines: [{ sn: 'SN-1', driver: 'profinet' }] })] },
       /^config: gateways\[0\]\.machines\[0\]\.driver: /,
     ],
     [
@@ -58,5 +59,56 @@ describe('parseConfig', () => {
     const raw = { brokerUrl: 'mqtt://127.0.0.1:1883', gateways: [gateway()], ...override };
     expect(() => parseConfig(raw)).toThrow(message);
     expect(() => parseConfig(raw)).not.toThrow(/\n/);
+  });
+});
+
+describe('the agent configs in docs/gateways.md', () => {
+  const docs = fs.readFileSync(new URL('../../../docs/gateways.md', import.meta.url), 'utf8');
+  const examples = [...docs.matchAll(/```json\n([\s\S]*?)```/g)]
+    .map((m) => JSON.parse(m[1]!) as Record<string, unknown>)
+    .filter((example) => 'gateways' in example);
+
+  it('parse with the agent’s own schema, and show a machine of each kind', () => {
+    const drivers = examples.flatMap((example) =>
+      parseConfig(example, '/etc/linewatch').gateways.flatMap((g) =>
+        g.machines.map((m) => m.driver),
+      ),
+    );
+    expect(new Set(drivers)).toEqual(new Set(['modbus', 'opcua', 's7']));
+  });
+});
+
+describe('PLC machines', () => {
+  const withMachine = (machine: Record<string, unknown>) =>
+    parseConfig(
+      { brokerUrl: 'mqtt://127.0.0.1:1883', gateways: [gateway({ machines: [machine] })] },
+      '/etc/lw',
+    );
+
+  it('refuse a model of another protocol than their driver, naming both', () => {
+    expect(() =>
+      withMachine({ driver: 'modbus', sn: 'SN-1', plcIp: '10.0.0.1', plcModel: 'OPCUA-LW' }),
+    ).toThrow(
+      'config: gateways[0].machines[0].plcModel: PLC model OPCUA-LW is read over opcua, not modbus',
+    );
+  });
+
+  it('fill in OPC UA’s defaults and resolve its certificate files against the config file', () => {
+    const machine = withMachine({
+      driver: 'opcua',
+      sn: 'SN-1',
+      plcIp: '10.0.0.1',
+      plcModel: 'OPCUA-LW',
+      certificate: { certificateFile: 'pki/cert.pem', privateKeyFile: 'pki/key.pem' },
+    }).gateways[0]!.machines[0]!;
+    expect(machine).toMatchObject({
+      securityMode: 'None',
+      securityPolicy: 'None',
+      subscribe: true,
+      certificate: {
+        certificateFile: '/etc/lw/pki/cert.pem',
+        privateKeyFile: '/etc/lw/pki/key.pem',
+      },
+    });
   });
 });

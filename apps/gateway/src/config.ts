@@ -2,8 +2,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { gatewayIdSchema, snCodeSchema } from '@linewatch/contracts/mqtt';
-import { plcProfiles } from '@linewatch/contracts/plc-profiles';
+import { plcProfiles, type PlcProtocol } from '@linewatch/contracts/plc-profiles';
 import { loadPlcProfilesFile } from '@linewatch/contracts/plc-profiles-file';
+import { OPCUA_SECURITY_MODES, OPCUA_SECURITY_POLICIES } from './drivers/opcua.ts';
 
 const ms = z.number().int().positive();
 
@@ -25,21 +26,77 @@ export const simulatedMachine = z.strictObject({
     .optional(),
 });
 
+/** A model of the contracts' plc-profiles.json read over `protocol`. */
+const modelOf = (protocol: PlcProtocol) =>
+  z.string().superRefine((model, ctx) => {
+    const profile = plcProfiles[model];
+    if (!profile) ctx.addIssue({ code: 'custom', message: 'unknown PLC model' });
+    else if (profile.protocol !== protocol)
+      ctx.addIssue({
+        code: 'custom',
+        message: `PLC model ${model} is read over ${profile.protocol}, not ${protocol}`,
+      });
+  });
+const port = z.number().int().min(1).max(65_535);
+/** What every PLC has: where it is on the network and which model it is. */
+const plcMachine = {
+  sn: snCodeSchema,
+  plcIp: z.string().min(1),
+  /** The gateway's own IPs as the phone gave them at bind time (kept for the technician). */
+  iotIp: z.string().optional(),
+};
+
 /** A PLC read over Modbus TCP with the register map of its model (contracts plc-profiles.json). */
 export const modbusMachine = z.strictObject({
   driver: z.literal('modbus'),
-  sn: snCodeSchema,
-  plcIp: z.string().min(1),
-  plcModel: z.string().refine((m) => m in plcProfiles, 'unknown PLC model'),
+  ...plcMachine,
+  plcModel: modelOf('modbus'),
   /** Default: the agent's modbusPort. */
-  port: z.number().int().min(1).max(65_535).optional(),
+  port: port.optional(),
   /** The PLC's Modbus unit id (several PLCs behind one Modbus gateway). Default: the model's. */
   unitId: z.number().int().min(0).max(255).optional(),
-  /** The gateway's own IPs as the phone gave them at bind time (kept for the technician). */
-  iotIp: z.string().optional(),
 });
 
-const machine = z.discriminatedUnion('driver', [simulatedMachine, modbusMachine]);
+const keyPair = z.strictObject({
+  /** PEM or DER files, relative to the config file. */
+  certificateFile: z.string().min(1),
+  privateKeyFile: z.string().min(1),
+});
+
+/** A PLC (or a SCADA server in front of it) read over OPC UA at its profile's node ids. */
+const opcuaMachine = z.strictObject({
+  driver: z.literal('opcua'),
+  ...plcMachine,
+  plcModel: modelOf('opcua'),
+  /** Default: the profile's (4840). The endpoint is opc.tcp://plcIp:port plus the profile's path. */
+  port: port.optional(),
+  securityMode: z.enum(OPCUA_SECURITY_MODES).default('None'),
+  securityPolicy: z.enum(OPCUA_SECURITY_POLICIES).default('None'),
+  /** Signs in with a user name and password; anonymous without. */
+  user: z.strictObject({ userName: z.string().min(1), password: z.string() }).optional(),
+  /** The agent's application certificate; without it one is made in bufferDir/opcua-pki. */
+  certificate: keyPair.optional(),
+  /** false: one Read request a poll instead of monitored items. */
+  subscribe: z.boolean().default(true),
+});
+
+/** A Siemens S7 PLC read over S7comm (ISO-on-TCP) at its profile's data block addresses. */
+const s7Machine = z.strictObject({
+  driver: z.literal('s7'),
+  ...plcMachine,
+  plcModel: modelOf('s7'),
+  /** Defaults: the profile's (102, rack 0, slot 1 for an S7-1200). */
+  port: port.optional(),
+  rack: z.number().int().min(0).max(7).optional(),
+  slot: z.number().int().min(0).max(31).optional(),
+});
+
+const machine = z.discriminatedUnion('driver', [
+  simulatedMachine,
+  modbusMachine,
+  opcuaMachine,
+  s7Machine,
+]);
 export const machineConfig = machine;
 
 const gateway = z.strictObject({
@@ -75,6 +132,13 @@ const configSchema = z.strictObject({
   modbusReconnectMs: ms.default(5000),
   /** A site's PLC models (the shape of contracts plc-profiles.json); relative to the config file. */
   plcProfilesFile: z.string().min(1).optional(),
+  /** OPC UA: a request's timeout, the longest wait between reconnection attempts, the rate the server publishes changes at. */
+  opcuaTimeoutMs: ms.default(5000),
+  opcuaReconnectMs: ms.default(5000),
+  opcuaPublishingIntervalMs: ms.default(500),
+  /** S7: a request's timeout, the wait before reconnecting a PLC. */
+  s7TimeoutMs: ms.default(1500),
+  s7ReconnectMs: ms.default(5000),
   gateways: z.array(gateway).min(1),
 });
 
@@ -124,7 +188,13 @@ export function parseConfig(raw: unknown, baseDir = process.cwd()): Config {
     gw.bufferDir = path.resolve(baseDir, gw.bufferDir);
     unique(`gateways[${i}].id`, gw.id);
     unique(`gateways[${i}].bufferDir`, gw.bufferDir);
-    gw.machines.forEach((m, j) => unique(`gateways[${i}].machines[${j}].sn`, m.sn));
+    gw.machines.forEach((m, j) => {
+      unique(`gateways[${i}].machines[${j}].sn`, m.sn);
+      if (m.driver === 'opcua' && m.certificate) {
+        m.certificate.certificateFile = path.resolve(baseDir, m.certificate.certificateFile);
+        m.certificate.privateKeyFile = path.resolve(baseDir, m.certificate.privateKeyFile);
+      }
+    });
   });
   return config;
 }

@@ -1,4 +1,4 @@
-import { plcProfiles } from '@linewatch/contracts/plc-profiles';
+import { modbusProfiles } from '@linewatch/contracts/plc-profiles';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startGateway } from './agent.ts';
 import { parseConfig } from './config.ts';
@@ -25,7 +25,7 @@ const outageOfAnHour = async (bounds: { bufferMaxAgeMs?: number }) => {
   const plc = await startSimulatedPlc({
     host: '127.0.0.1',
     port: 0,
-    profile: plcProfiles.FX5U!,
+    profile: modbusProfiles.FX5U!,
     machine: { sn: 'SN-HOUR-1', ppmTarget: 120, faultRate: 0, resetRate: 0, timeScale: SPEED },
     tickMs: 5,
   });

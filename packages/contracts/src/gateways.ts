@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { gatewayMessages, IP_EXAMPLES, MODBUS_PORT } from './gateway-labels.ts';
+import { gatewayMessages, IP_EXAMPLES } from './gateway-labels.ts';
+import { defaultPlcPort, type PlcProtocol } from './plc-profiles.ts';
 import { GATEWAY_SERIAL_LENGTH } from './limits.ts';
 import { snCode, whenMissing } from './primitives.ts';
 
@@ -79,7 +80,7 @@ export const bindMessage = z
     /** The gateway's two IPs, comma-joined. */
     iotIp: z.string(whenMissing(gatewayMessages.badIp(IP_EXAMPLES.iotIp1))).max(64),
     plcModel: z.string(whenMissing(gatewayMessages.plcModelRequired)),
-    /** Beyond the spec's payload: the PLC's Modbus TCP port (default 502). */
+    /** Beyond the spec's payload: the PLC's port (default: its model's, 502 for Modbus TCP). */
     plcPort: z.union([z.number(), z.string()]).optional(),
     /** Beyond the spec's payload: the PLC's Modbus unit id (default: its model's, plc-profiles). */
     unitId: z.union([z.number(), z.string()]).optional(),
@@ -91,7 +92,7 @@ export const bindMessage = z
       ...message,
       iotIp1,
       iotIp2,
-      plcPort: String(message.plcPort ?? MODBUS_PORT),
+      plcPort: String(message.plcPort ?? defaultPlcPort(message.plcModel)),
       // Checked only when given: left out, the model's unit id applies (the server knows it).
       unitId: String(message.unitId ?? 0),
     });
@@ -165,6 +166,9 @@ export const maintenanceSocket = {
 export interface PlcModelOption {
   label: string;
   value: string;
+  /** Beyond the spec: how the agent reads it, and the port it listens on unless told otherwise. */
+  protocol: PlcProtocol;
+  port: number;
 }
 
 /** Admin: registering a gateway (its serial) and what the registry shows. */

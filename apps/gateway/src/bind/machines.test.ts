@@ -1,8 +1,11 @@
-import { plcProfiles } from '@linewatch/contracts/plc-profiles';
+import fs from 'node:fs';
+import path from 'node:path';
+import { modbusProfiles } from '@linewatch/contracts/plc-profiles';
 import { topicOf } from '@linewatch/contracts/mqtt';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startGateway } from '../agent.ts';
 import { parseConfig } from '../config.ts';
+import { Machines } from './machines.ts';
 import { startSimulatedPlc } from '../plc-sim/simulated-plc.ts';
 import {
   FakeIngest,
@@ -27,7 +30,7 @@ describe('bind and unbind on the agent', () => {
     const plc = await startSimulatedPlc({
       host: '127.0.0.1',
       port: 0,
-      profile: plcProfiles['S7-1200']!,
+      profile: modbusProfiles['S7-1200']!,
       machine: { sn: SN, ppmTarget: 600, faultRate: 0, resetRate: 0, timeScale: 60 },
     });
     onCleanup(() => plc.close());
@@ -111,5 +114,44 @@ describe('bind and unbind on the agent', () => {
         ),
       'the state without the machine',
     );
+  });
+});
+
+describe('a bind of a model read over S7 or OPC UA', () => {
+  it('polls it with its protocol’s driver at the profile’s port, and keeps that', async () => {
+    const bufferDir = tempDir();
+    const config = parseConfig({
+      brokerUrl: 'mqtt://127.0.0.1:1',
+      gateways: [{ id: GATEWAY, password: 'pw', bufferDir, machines: [] }],
+    });
+    const machines = new Machines({
+      gatewayId: GATEWAY,
+      bufferDir,
+      configured: [],
+      settings: config,
+      log: { info: () => undefined, warn: () => undefined },
+      quiesce: async () => undefined,
+      onChange: () => undefined,
+    });
+    onCleanup(() => machines.close());
+    const bind = (snCode: string, plcModel: string) =>
+      machines.bind({
+        type: 'bind',
+        snCode,
+        plcIp: '10.0.0.9',
+        iotIp: '10.0.0.2',
+        plcModel,
+        correlationId: 'c',
+      });
+    expect(await bind('SN-S7-1', 'S7-1200-S7')).toEqual({ code: 200, content: '绑定成功' });
+    expect(await bind('SN-UA-1', 'OPCUA-LW')).toEqual({ code: 200, content: '绑定成功' });
+    expect(machines.drivers().map((d) => d.constructor.name)).toEqual(['S7Driver', 'OpcuaDriver']);
+    const saved = JSON.parse(fs.readFileSync(path.join(bufferDir, 'machines.json'), 'utf8')) as {
+      machines: unknown[];
+    };
+    expect(saved.machines).toMatchObject([
+      { driver: 's7', sn: 'SN-S7-1', plcIp: '10.0.0.9', plcModel: 'S7-1200-S7' },
+      { driver: 'opcua', sn: 'SN-UA-1', securityMode: 'None', subscribe: true },
+    ]);
   });
 });

@@ -1,6 +1,12 @@
 import { unboundAdvice, type GatewayCommand } from '@linewatch/contracts/gateway-commands';
 import { gatewayMessages } from '@linewatch/contracts/gateway-labels';
-import { plcProfiles } from '@linewatch/contracts/plc-profiles';
+import {
+  defaultPlcPort,
+  modbusProfiles,
+  opcuaProfiles,
+  plcProfiles,
+  s7Profiles,
+} from '@linewatch/contracts/plc-profiles';
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
@@ -8,6 +14,8 @@ import type { MachineBindings } from '../commands.ts';
 import { machineConfig, type AgentSettings, type MachineConfig } from '../config.ts';
 import type { MachineDriver } from '../drivers/driver.ts';
 import { ModbusDriver } from '../drivers/modbus.ts';
+import { OpcuaDriver } from '../drivers/opcua.ts';
+import { S7Driver } from '../drivers/s7.ts';
 import { SimulatedDriver } from '../drivers/simulated.ts';
 import type { Logger } from '../link/mqtt-link.ts';
 
@@ -68,12 +76,14 @@ export class Machines implements MachineBindings {
     if (!profile) return { code: 400, content: bindMessages.unknownModel };
     if (command.iotIp.split(',').some((ip) => ip.trim() === command.plcIp))
       return { code: 409, content: bindMessages.ipClash };
-    // A PLC is an IP, a port and a unit id; a server older than port and unit id sends neither.
-    const port = command.plcPort ?? this.options.settings.modbusPort;
-    const unitId = command.unitId ?? profile.unitId;
+    // A PLC is an IP, a port and (Modbus) a unit id; a server older than port and unit id sends
+    // neither.
+    const modbus = profile.protocol === 'modbus';
+    const port = command.plcPort ?? (modbus ? this.options.settings.modbusPort : profile.port);
+    const unitId = modbus ? (command.unitId ?? profile.unitId) : 0;
     const taken = this.#configs.find(
       (m) =>
-        m.driver === 'modbus' &&
+        m.driver !== 'simulated' &&
         m.sn !== command.snCode &&
         m.plcIp === command.plcIp &&
         this.#portOf(m) === port &&
@@ -84,22 +94,25 @@ export class Machines implements MachineBindings {
         code: 409,
         content: gatewayMessages.plcTaken(command.plcIp, port, unitId, taken.sn),
       };
-    const config: MachineConfig = {
-      driver: 'modbus',
+    // The model's protocol picks the driver; its profile gives the port when the command has none
+    // (and OPC UA's path, S7's rack and slot).
+    const config: MachineConfig = machineConfig.parse({
+      driver: profile.protocol,
       sn: command.snCode,
       plcIp: command.plcIp,
       port,
-      unitId,
+      ...(modbus && { unitId }),
       plcModel: command.plcModel,
       iotIp: command.iotIp,
-    };
+    });
     await this.#remove(command.snCode);
     this.#toldUnbound.delete(command.snCode);
     this.#configs = [...this.#configs, config];
     this.#save();
     this.#drivers.set(config.sn, this.#driverOf(config));
     this.options.log.info(
-      `bound ${config.sn} (${config.plcModel} at ${config.plcIp}:${port} unit ${unitId})`,
+      `bound ${config.sn} (${command.plcModel} over ${profile.protocol} at ${command.plcIp}:${port}` +
+        (profile.protocol === 'modbus' ? ` unit ${unitId})` : ')'),
     );
     this.options.onChange();
     return { code: 200, content: bindMessages.bound };
@@ -163,12 +176,17 @@ export class Machines implements MachineBindings {
     fs.renameSync(tmp, this.#file);
   }
 
-  #portOf(machine: Extract<MachineConfig, { driver: 'modbus' }>) {
-    return machine.port ?? this.options.settings.modbusPort;
+  #portOf(machine: Exclude<MachineConfig, { driver: 'simulated' }>) {
+    if (machine.port !== undefined) return machine.port;
+    return machine.driver === 'modbus'
+      ? this.options.settings.modbusPort
+      : defaultPlcPort(machine.plcModel);
   }
 
-  #unitIdOf(machine: Extract<MachineConfig, { driver: 'modbus' }>) {
-    return machine.unitId ?? plcProfiles[machine.plcModel]!.unitId;
+  /** Modbus: which PLC behind the address; OPC UA and S7 have one PLC an address and port (0). */
+  #unitIdOf(machine: Exclude<MachineConfig, { driver: 'simulated' }>) {
+    if (machine.driver !== 'modbus') return 0;
+    return machine.unitId ?? modbusProfiles[machine.plcModel]!.unitId;
   }
 
   #driverOf(machine: MachineConfig): MachineDriver {
@@ -183,10 +201,40 @@ export class Machines implements MachineBindings {
           host: machine.plcIp,
           port: this.#portOf(machine),
           unitId: this.#unitIdOf(machine),
-          profile: plcProfiles[machine.plcModel]!,
+          profile: modbusProfiles[machine.plcModel]!,
           timeoutMs: settings.modbusTimeoutMs,
           reconnectMs: settings.modbusReconnectMs,
         });
+      case 'opcua': {
+        const profile = opcuaProfiles[machine.plcModel]!;
+        return new OpcuaDriver({
+          sn: machine.sn,
+          endpointUrl: `opc.tcp://${machine.plcIp}:${machine.port ?? profile.port}${profile.endpointPath}`,
+          profile,
+          securityMode: machine.securityMode,
+          securityPolicy: machine.securityPolicy,
+          user: machine.user,
+          certificate: machine.certificate,
+          pkiDir: path.join(bufferDir, 'opcua-pki'),
+          subscribe: machine.subscribe,
+          timeoutMs: settings.opcuaTimeoutMs,
+          reconnectMs: settings.opcuaReconnectMs,
+          publishingIntervalMs: settings.opcuaPublishingIntervalMs,
+        });
+      }
+      case 's7': {
+        const profile = s7Profiles[machine.plcModel]!;
+        return new S7Driver({
+          sn: machine.sn,
+          host: machine.plcIp,
+          port: machine.port ?? profile.port,
+          rack: machine.rack ?? profile.rack,
+          slot: machine.slot ?? profile.slot,
+          profile,
+          timeoutMs: settings.s7TimeoutMs,
+          reconnectMs: settings.s7ReconnectMs,
+        });
+      }
     }
   }
 }

@@ -1,9 +1,10 @@
-import { plcProfiles, spanOf } from '@linewatch/contracts/plc-profiles';
+import { modbusProfiles, spanOf } from '@linewatch/contracts/plc-profiles';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSimulatedPlc } from '../plc-sim/simulated-plc.ts';
 import { onCleanup, runCleanups } from '../testing.ts';
 import { ModbusDriver } from './modbus.ts';
-import { decode, encode, type PlcImage } from './register-map.ts';
+import type { PlcImage } from './figures.ts';
+import { decode, encode } from './register-map.ts';
 import { SimulatedDriver } from './simulated.ts';
 
 afterEach(runCleanups);
@@ -21,7 +22,7 @@ const plcOf = async (model: string, port = 0) => {
   const plc = await startSimulatedPlc({
     host: '127.0.0.1',
     port,
-    profile: plcProfiles[model]!,
+    profile: modbusProfiles[model]!,
     machine,
   });
   onCleanup(() => plc.close());
@@ -33,8 +34,8 @@ const driverOf = (model: string, port: number) => {
     sn: machine.sn,
     host: '127.0.0.1',
     port,
-    unitId: plcProfiles[model]!.unitId,
-    profile: plcProfiles[model]!,
+    unitId: modbusProfiles[model]!.unitId,
+    profile: modbusProfiles[model]!,
     timeoutMs: 500,
     reconnectMs: 50,
   });
@@ -51,7 +52,7 @@ describe('register maps', () => {
       activeAlarms: ['E205', 'E518'],
       setpoints: [100, 185, 600],
     };
-    for (const profile of Object.values(plcProfiles)) {
+    for (const profile of Object.values(modbusProfiles)) {
       const { start, length } = spanOf(profile);
       const words = new Array<number>(length).fill(0);
       encode(profile, image, start, words);
@@ -60,7 +61,7 @@ describe('register maps', () => {
   });
 
   it('refuses a status register outside 1–3', () => {
-    const profile = plcProfiles.FX5U!;
+    const profile = modbusProfiles.FX5U!;
     const { start, length } = spanOf(profile);
     expect(() => decode(profile, start, new Array<number>(length).fill(0))).toThrow(/status/);
   });

@@ -1,7 +1,8 @@
 import type { OperationEvent } from '@linewatch/contracts/mqtt';
-import { spanOf, type PlcProfile } from '@linewatch/contracts/plc-profiles';
+import { spanOf, type ModbusProfile } from '@linewatch/contracts/plc-profiles';
 import ModbusRTU from 'modbus-serial';
 import type { DriverReading, MachineDriver } from './driver.ts';
+import { ReadingMaker } from './figures.ts';
 import { decode } from './register-map.ts';
 
 export interface ModbusMachineOptions {
@@ -10,7 +11,7 @@ export interface ModbusMachineOptions {
   port: number;
   /** Which PLC behind the address (a Modbus gateway's serial PLCs); usually the profile's. */
   unitId: number;
-  profile: PlcProfile;
+  profile: ModbusProfile;
   /** A request unanswered this long fails the read (the machine is skipped for that poll). */
   timeoutMs: number;
   /** After a failed connection or read, the next attempt waits at least this long. */
@@ -29,12 +30,15 @@ export class ModbusDriver implements MachineDriver {
   #client: ModbusRTU | null = null;
   #connecting: Promise<ModbusRTU> | null = null;
   #retryAt = 0;
-  #setpoints: number[] | null = null;
-  #events: OperationEvent[] = [];
+  readonly #readings: ReadingMaker;
 
   constructor(private readonly options: ModbusMachineOptions) {
     this.sn = options.sn;
     this.#span = spanOf(options.profile);
+    this.#readings = new ReadingMaker(
+      options.sn,
+      options.profile.setpoints.map((s) => s.name),
+    );
   }
 
   async read(now: number): Promise<DriverReading> {
@@ -46,46 +50,17 @@ export class ModbusDriver implements MachineDriver {
       this.#drop(now);
       throw error;
     }
-    const image = decode(this.options.profile, this.#span.start, words);
-    this.#noteSetpoints(now, image.setpoints);
-    const { profile } = this.options;
-    return {
-      status: image.status,
-      ...(image.idleReason && { idleReason: image.idleReason }),
-      counters: image.counters,
-      alarms: image.activeAlarms.map((code) => ({ code, active: true })),
-      params: Object.fromEntries(profile.setpoints.map((s, i) => [s.name, image.setpoints[i]!])),
-    };
+    return this.#readings.reading(now, decode(this.options.profile, this.#span.start, words));
   }
 
   takeEvents(): OperationEvent[] {
-    const events = this.#events;
-    this.#events = [];
-    return events;
+    return this.#readings.takeEvents();
   }
 
   async close(): Promise<void> {
     const client = this.#client;
     this.#client = null;
     if (client?.isOpen) await new Promise<void>((resolve) => client.close(() => resolve()));
-  }
-
-  /** An operator changed a setpoint on the machine: it goes into the operation log. */
-  #noteSetpoints(ts: number, values: number[]) {
-    const previous = this.#setpoints;
-    this.#setpoints = values;
-    if (!previous) return;
-    this.options.profile.setpoints.forEach((setpoint, i) => {
-      if (previous[i] === values[i]) return;
-      this.#events.push({
-        type: 'operation',
-        sn: this.sn,
-        ts,
-        comment: `修改${setpoint.name}`,
-        setValue: String(values[i]),
-        user: 'PLC',
-      });
-    });
   }
 
   async #connect(now: number): Promise<ModbusRTU> {

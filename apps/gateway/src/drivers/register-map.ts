@@ -1,24 +1,14 @@
-import { type PlcProfile } from '@linewatch/contracts/plc-profiles';
-import type { MachineState } from '@linewatch/contracts/mqtt';
+import { type ModbusProfile } from '@linewatch/contracts/plc-profiles';
+import { IDLE_CODES, imageOf, type PlcImage } from './figures.ts';
 
-/** What a PLC's registers hold, in the agent's terms. */
-export interface PlcImage {
-  status: MachineState;
-  idleReason?: 'upstream' | 'downstream' | undefined;
-  counters: { produced: number; ok: number; ng: number; firstPassOk: number };
-  /** Codes of the active alarms (those the profile knows). */
-  activeAlarms: string[];
-  /** In profile order. */
-  setpoints: number[];
-}
-
-type Register = PlcProfile['status'];
-
-const IDLE_REASONS = { 1: 'upstream', 2: 'downstream' } as const;
-const IDLE_CODES = { upstream: 1, downstream: 2 } as const;
+type Register = ModbusProfile['status'];
 
 /** Register words → image. `words[0]` is the register at `start`. */
-export const decode = (profile: PlcProfile, start: number, words: readonly number[]): PlcImage => {
+export const decode = (
+  profile: ModbusProfile,
+  start: number,
+  words: readonly number[],
+): PlcImage => {
   const word = (address: number) => {
     const value = words[address - start];
     if (value === undefined) throw new Error(`register ${address} not read`);
@@ -32,18 +22,14 @@ export const decode = (profile: PlcProfile, start: number, words: readonly numbe
         : [word(r.address + 1), word(r.address)];
     return high * 0x10000 + low;
   };
-  const status = value(profile.status);
-  if (status !== 1 && status !== 2 && status !== 3)
-    throw new Error(`status register holds ${status}, expected 1, 2 or 3`);
-  const idle = value(profile.idleReason);
   const activeAlarms: string[] = [];
   profile.alarmCodes.forEach((code, bit) => {
     if (word(profile.alarmWords.address + Math.floor(bit / 16)) & (1 << (bit % 16)))
       activeAlarms.push(code);
   });
-  return {
-    status,
-    idleReason: status === 1 ? IDLE_REASONS[idle as 1 | 2] : undefined,
+  return imageOf({
+    status: value(profile.status),
+    idleReason: value(profile.idleReason),
     counters: {
       produced: value(profile.counters.produced),
       ok: value(profile.counters.ok),
@@ -52,11 +38,11 @@ export const decode = (profile: PlcProfile, start: number, words: readonly numbe
     },
     activeAlarms,
     setpoints: profile.setpoints.map(value),
-  };
+  });
 };
 
 /** Image → register words from `start` (the simulated PLC's memory). */
-export const encode = (profile: PlcProfile, image: PlcImage, start: number, words: number[]) => {
+export const encode = (profile: ModbusProfile, image: PlcImage, start: number, words: number[]) => {
   const put = (r: Register, v: number) => {
     const at = r.address - start;
     if (r.type === 'uint16') {

@@ -1,6 +1,7 @@
 import { plcProfiles } from '@linewatch/contracts/plc-profiles';
 import { loadPlcProfilesFile } from '@linewatch/contracts/plc-profiles-file';
 import fs from 'node:fs';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { simulatedMachine } from '../config.ts';
@@ -9,10 +10,11 @@ import { startSimulatedPlcs, type SimulatedPlc } from './simulated-plc.ts';
 /*
  * Simulated PLCs on their own. One: `npm run plc-sim -- --port 5020 [--host 127.0.0.1]
  * [--model FX5U] [--unit-id 1] [--sn SIM-1] [--ppm 60] [--time-scale 1] [--state-dir dir]`. Many
- * (the demo): `npm run plc-sim -- --plcs plcs.json [--host …] [--state-dir dir]`, one Modbus TCP
- * server per port of the file's entries (below; entries on one port are units behind it, told
- * apart by unit id), all in this one process. Prints `listening <host>:<port> …` per PLC once it
- * accepts connections; SIGTERM / SIGINT stop them.
+ * (the demo): `npm run plc-sim -- --plcs plcs.json [--host …] [--state-dir dir]`, all in this one
+ * process: one server per port of the file's entries (below), Modbus TCP, OPC UA or S7 as the
+ * model's profile says (Modbus entries on one port are units behind it, told apart by unit id).
+ * Prints `listening <host>:<port> …` per PLC once it accepts connections; SIGTERM / SIGINT stop
+ * them.
  */
 const usage =
   "usage: plc-sim --port <port> [--host 127.0.0.1] [--model FX5U] [--unit-id <profile's>] [--sn SIM-1] [--ppm 60] [--time-scale 1] [--state-dir <dir>]\n" +
@@ -113,21 +115,56 @@ const stop = () =>
   void Promise.allSettled(plcs.map((plc) => plc.close())).then(() => process.exit(0));
 process.on('SIGTERM', stop);
 process.on('SIGINT', stop);
-const byPort = new Map<number, typeof entries>();
-for (const entry of entries) byPort.set(entry.port, [...(byPort.get(entry.port) ?? []), entry]);
-for (const [port, units] of byPort) {
-  const plc = await startSimulatedPlcs({
-    host: values.host,
-    port,
-    units: units.map(({ unitId, model, port: _, ...machine }) => ({
-      unitId,
-      profile: plcProfiles[model]!,
-      machine: { ...machine, stateDir: values['state-dir'] },
-    })),
-  }).catch((error: unknown) => fail(`plc-sim: port ${port}: ${(error as Error).message}`));
-  plcs.push(plc);
-  for (const { model, sn, unitId } of units)
-    console.log(
-      `listening ${plc.host}:${plc.port} model ${model} unit ${unitId ?? plcProfiles[model]!.unitId} sn ${sn}`,
-    );
+// Modbus entries on one port are units behind it; an OPC UA or S7 PLC has a port of its own.
+type Entry = (typeof entries)[number];
+const groups: Entry[][] = [];
+const modbusPorts = new Map<number, Entry[]>();
+for (const entry of entries) {
+  if (plcProfiles[entry.model]!.protocol !== 'modbus') {
+    groups.push([entry]);
+    continue;
+  }
+  const units = modbusPorts.get(entry.port);
+  if (units) units.push(entry);
+  else {
+    const group = [entry];
+    modbusPorts.set(entry.port, group);
+    groups.push(group);
+  }
 }
+// All at once: an OPC UA server takes seconds to start, the Modbus PLCs need not wait for it.
+await Promise.all(
+  groups.map(async (units) => {
+    const { port } = units[0]!;
+    const protocol = plcProfiles[units[0]!.model]!.protocol;
+    let plc: SimulatedPlc;
+    try {
+      plc = await startSimulatedPlcs({
+        host: values.host,
+        port,
+        units: units.map(({ unitId, model, port: _, ...machine }) => ({
+          unitId,
+          profile: plcProfiles[model]!,
+          machine: { ...machine, stateDir: values['state-dir'] },
+        })),
+        ...(values['state-dir'] && { pkiDir: path.join(values['state-dir'], 'opcua-pki') }),
+      });
+    } catch (error) {
+      // One PLC that cannot be served (node-snap7 not built) leaves the others running.
+      console.error(
+        `plc-sim: ${protocol} PLC of ${units.map((u) => u.sn).join(', ')} on port ${port} not started: ${(error as Error).message}`,
+      );
+      return;
+    }
+    plcs.push(plc);
+    for (const { model, sn, unitId } of units)
+      console.log(
+        `listening ${plc.host}:${plc.port} model ${model} (${protocol})` +
+          (protocol === 'modbus'
+            ? ` unit ${unitId ?? (plcProfiles[model] as { unitId: number }).unitId}`
+            : '') +
+          ` sn ${sn}`,
+      );
+  }),
+);
+if (plcs.length === 0) process.exit(1);

@@ -60,6 +60,8 @@ export const startModbusServer = async (
   host: string,
   port: number,
   units: Units,
+  /** Called before each request is answered (a server whose memory follows a live image). */
+  beforeRequest?: () => void,
 ): Promise<ModbusServer> => {
   const sockets = new Set<net.Socket>();
   const server = net.createServer((socket) => {
@@ -78,6 +80,7 @@ export const startModbusServer = async (
         }
         if (pending.length < 6 + length) return;
         const unitId = pending[6]!;
+        beforeRequest?.();
         const reply = respond(units, unitId, pending.subarray(MBAP, 6 + length));
         const header = Buffer.alloc(MBAP);
         header.writeUInt16BE(pending.readUInt16BE(0), 0);

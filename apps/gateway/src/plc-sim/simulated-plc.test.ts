@@ -1,4 +1,4 @@
-import { plcProfiles, spanOf } from '@linewatch/contracts/plc-profiles';
+import { modbusProfiles, spanOf } from '@linewatch/contracts/plc-profiles';
 import ModbusRTU from 'modbus-serial';
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
@@ -37,7 +37,7 @@ const clientOf = async (port: number, unitId = 1) => {
   return client;
 };
 
-const fx5u = plcProfiles.FX5U!;
+const fx5u = modbusProfiles.FX5U!;
 const end = spanOf(fx5u).start + spanOf(fx5u).length;
 
 describe('plc-sim as a Modbus server', () => {
@@ -64,11 +64,11 @@ describe('plc-sim as a Modbus server', () => {
       port: 0,
       units: [
         { unitId: 1, profile: fx5u, machine: { ...machine, sn: 'U1' } },
-        { unitId: 2, profile: plcProfiles['S7-1200']!, machine: { ...machine, sn: 'U2' } },
+        { unitId: 2, profile: modbusProfiles['S7-1200']!, machine: { ...machine, sn: 'U2' } },
       ],
     });
     onCleanup(() => plcs.close());
-    const s7 = plcProfiles['S7-1200']!;
+    const s7 = modbusProfiles['S7-1200']!;
     const two = await clientOf(plcs.port, 2);
     const status = await two.readHoldingRegisters(s7.status.address, 1);
     expect([1, 2, 3]).toContain(status.data[0]);

@@ -23,7 +23,13 @@ interface GatewayFile {
     machines: { sn: string; driver: string; plcIp: string; port: number; plcModel: string }[];
   }[];
 }
-type PlcFile = { sn: string; port: number; faultRate?: number; maintenance?: { alarm: string } }[];
+type PlcFile = {
+  sn: string;
+  port: number;
+  model: string;
+  faultRate?: number;
+  maintenance?: { alarm: string };
+}[];
 
 /** The demo's agent config and plc-sim file, written with ports 30000, 30001, … */
 const demoFiles = () => {
@@ -79,14 +85,19 @@ describe('the demo factory', () => {
     expect(plcs.filter((m) => (m.faultRate ?? 0) > 0.3).length).toBeGreaterThan(0);
   });
 
-  it('polls every published machine over Modbus TCP, a simulated PLC on a port of its own', () => {
+  it('polls every published machine, a simulated PLC on a port of its own: one over OPC UA, one over S7, the rest over Modbus TCP', () => {
     const { gateways: config, plcs } = demoFiles();
     const polled = config.gateways.flatMap((g) => g.machines);
     const portOf = new Map(plcs.map((p) => [p.sn, p.port]));
+    const modelOf = new Map(plcs.map((p) => [p.sn, p.model]));
     for (const m of polled) {
-      expect(m).toMatchObject({ driver: 'modbus', plcIp: '127.0.0.1', plcModel: 'FX5U' });
+      expect(m).toMatchObject({ plcIp: '127.0.0.1', plcModel: modelOf.get(m.sn) });
       expect(portOf.get(m.sn)).toBe(m.port);
     }
+    const kinds = polled.map((m) => `${m.driver} ${m.plcModel}`);
+    expect(kinds.filter((k) => k === 'opcua OPCUA-LW')).toHaveLength(1);
+    expect(kinds.filter((k) => k === 's7 S7-1200-S7')).toHaveLength(1);
+    expect(kinds.filter((k) => k === 'modbus FX5U')).toHaveLength(polled.length - 2);
     expect(new Set(plcs.map((p) => p.port)).size).toBe(plcs.length);
     // The spare PLC answers at the agents' Modbus port: the machine without a gateway, bound from
     // the phone with PLC IP 127.0.0.1.

@@ -1,4 +1,5 @@
 import { seedFaca } from './seed/faca.ts';
+import { defaultPlcPort, plcProfiles } from '@linewatch/contracts/plc-profiles';
 import type { FastifyBaseLogger } from 'fastify';
 import { sql, type Transaction } from 'kysely';
 import { createHmac } from 'node:crypto';
@@ -101,8 +102,15 @@ const MACHINES_PER_GATEWAY = 10;
 const HISTORY_DAYS = 90;
 /** The simulated PLC's alarm codes (apps/gateway/src/drivers/simulated.ts). */
 const ALARM_CODES = ['E101', 'E205', 'E307', 'E412', 'E518'];
-/** Every demo PLC is a Mitsubishi FX5U (its profile maps all the simulator's alarm codes). */
+/** The demo's PLCs are Mitsubishi FX5Us (their profile maps all the simulator's alarm codes)… */
 const DEMO_PLC_MODEL = 'FX5U';
+/** …but for one read over OPC UA and one Siemens read over S7comm (the first two published). */
+const DEMO_OTHER_MODELS = ['OPCUA-LW', 'S7-1200-S7'];
+const plcModelOf = (sn: string) => {
+  const published = demoMachines().filter((m) => m.simulated && m.gatewayId && !m.maintenance);
+  const at = published.findIndex((m) => m.sn === sn);
+  return DEMO_OTHER_MODELS[at] ?? DEMO_PLC_MODEL;
+};
 const OPERATOR_LINES = ['SMT一线', '组装一线'];
 
 /**
@@ -532,9 +540,9 @@ export const seedDemo = async (
             lat: m.line.lat + (random() - 0.5) * 0.1,
             gateway_id: m.gatewayId,
             plc_ip: `192.168.${10 + Math.floor(m.seed / 50)}.${(m.seed % 200) + 20}`,
-            plc_port: 502,
-            plc_unit_id: 1,
-            plc_model: DEMO_PLC_MODEL,
+            plc_port: defaultPlcPort(plcModelOf(m.sn)),
+            plc_unit_id: plcProfiles[plcModelOf(m.sn)]!.protocol === 'modbus' ? 1 : 0,
+            plc_model: plcModelOf(m.sn),
           };
         }),
       )
@@ -604,7 +612,7 @@ export const writeDemoGatewayConfig = (
   write(files.plcs, [
     ...[...published, spare].map((m) => ({
       port: portOf.get(m.sn) ?? sparePort,
-      model: DEMO_PLC_MODEL,
+      model: plcModelOf(m.sn),
       sn: m.sn,
       seed: m.seed,
       ppmTarget: m.group.ppm,
@@ -623,16 +631,18 @@ export const writeDemoGatewayConfig = (
     modbusPort: sparePort,
     // Loopback PLCs: a restarted plc-sim is read again within a second.
     modbusReconnectMs: 1000,
+    opcuaReconnectMs: 1000,
+    s7ReconnectMs: 1000,
     gateways: [...byGateway].map(([id, machines]) => ({
       id,
       password: gatewaySecret(config, id),
       bufferDir: join(dir, 'buffers', id),
       machines: machines.map((m) => ({
-        driver: 'modbus',
+        driver: plcProfiles[plcModelOf(m.sn)]!.protocol,
         sn: m.sn,
         plcIp: '127.0.0.1',
         port: portOf.get(m.sn)!,
-        plcModel: DEMO_PLC_MODEL,
+        plcModel: plcModelOf(m.sn),
       })),
     })),
   });

@@ -384,7 +384,18 @@ describe('bind and unbind from the phone', () => {
     const reply = await api(server.baseUrl, keyId).get<PlcModelOption[]>(
       gatewaysApi.plcModels.path,
     );
-    expect(reply.body.data).toContainEqual({ label: '三菱 FX5U', value: 'FX5U' });
-    expect(reply.body.data.map((m) => m.value)).toEqual(['FX5U', 'S7-1200', 'NX1P2']);
+    expect(reply.body.data).toContainEqual({
+      label: '三菱 FX5U',
+      value: 'FX5U',
+      protocol: 'modbus',
+      port: 502,
+    });
+    expect(reply.body.data.map((m) => [m.value, m.protocol, m.port])).toEqual([
+      ['FX5U', 'modbus', 502],
+      ['S7-1200', 'modbus', 502],
+      ['NX1P2', 'modbus', 502],
+      ['OPCUA-LW', 'opcua', 4840],
+      ['S7-1200-S7', 's7', 102],
+    ]);
   });
 });

@@ -7,7 +7,12 @@ import { ok } from '../http/envelope.ts';
 import { userOf } from '../plugins/auth.ts';
 import type { GatewaysService } from './service.ts';
 
-const plcModelOption = z.object({ label: z.string(), value: z.string() });
+const plcModelOption = z.object({
+  label: z.string(),
+  value: z.string(),
+  protocol: z.enum(['modbus', 'opcua', 's7']),
+  port: z.number(),
+});
 const credential = z.object({ serial: z.string(), secret: z.string() });
 const gatewayRow = z.object({
   serial: z.string(),

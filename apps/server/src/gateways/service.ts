@@ -9,7 +9,7 @@ import {
   type MaintenanceReply,
   type PlcModelOption,
 } from '@linewatch/contracts/gateways';
-import { plcProfiles } from '@linewatch/contracts/plc-profiles';
+import { defaultPlcPort, plcProfiles } from '@linewatch/contracts/plc-profiles';
 import type { GatewayCommandBody } from '@linewatch/contracts/gateway-commands';
 import type { z } from 'zod';
 import type { DeviceInfo } from '../devices/device-registry.ts';
@@ -108,7 +108,12 @@ export const createGatewaysService = (deps: GatewaysDeps) => {
 
   return {
     plcModels: (): PlcModelOption[] =>
-      Object.entries(plcProfiles).map(([value, profile]) => ({ label: profile.label, value })),
+      Object.entries(plcProfiles).map(([value, profile]) => ({
+        label: profile.label,
+        value,
+        protocol: profile.protocol,
+        port: defaultPlcPort(value),
+      })),
 
     async bind(user: SessionUser, serial: string, raw: unknown): Promise<Result> {
       const parsed = bindMessage.safeParse(raw);
@@ -123,7 +128,8 @@ export const createGatewaysService = (deps: GatewaysDeps) => {
       const plc = {
         plcIp: message.plcIp,
         plcPort: message.plcPort,
-        unitId: message.unitId ?? profile.unitId,
+        // OPC UA and S7: one PLC an address and port; the unit id is Modbus's.
+        unitId: profile.protocol === 'modbus' ? (message.unitId ?? profile.unitId) : 0,
       };
       const taken = await repo.findPlcUser(serial, plc, message.snCode);
       if (taken)

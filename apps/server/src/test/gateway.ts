@@ -109,13 +109,10 @@ export const reading = (
 // ---------------------------------------------------------------------------------------------
 // The gateway agent (apps/gateway) as a process, exactly as on an edge box
 
-interface AgentMachine {
-  sn: string;
-  seed?: number;
-  ppmTarget?: number;
-  faultRate?: number;
-  timeScale?: number;
-}
+/** A simulated machine inside the agent, or a PLC the agent reads (its config entry as is). */
+type AgentMachine =
+  | { sn: string; seed?: number; ppmTarget?: number; faultRate?: number; timeScale?: number }
+  | { sn: string; driver: 'modbus' | 'opcua' | 's7'; plcIp: string; [field: string]: unknown };
 
 export interface AgentProcess {
   child: ChildProcess;
@@ -170,13 +167,11 @@ export const runGatewayAgent = ({
         id: g.id,
         password: g.secret,
         bufferDir: join(dir, 'buffers', g.id),
-        machines: g.machines.map((m) => ({
-          driver: 'simulated',
-          faultRate: 0,
-          timeScale: 60,
-          ppmTarget: 120,
-          ...m,
-        })),
+        machines: g.machines.map((m) =>
+          'driver' in m
+            ? m
+            : { driver: 'simulated', faultRate: 0, timeScale: 60, ppmTarget: 120, ...m },
+        ),
       })),
     }),
   );

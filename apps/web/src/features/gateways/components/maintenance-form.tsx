@@ -9,6 +9,8 @@ import {
   type FieldErrors,
   type FieldValues,
   type Path,
+  type UseFormGetValues,
+  type UseFormSetValue,
 } from 'react-hook-form';
 import { useNavigate } from 'react-router';
 import { lazySchemaResolver, type SchemaLoader } from '../../../shared/use-contract-form.ts';
@@ -57,7 +59,12 @@ interface MaintenanceFormProps<T extends FieldValues> {
   command: (form: T) => { serial: string; message: BindMessage | UnbindMessage };
   submit: { label: string; color: 'primary' | 'danger'; testId: string };
   /** Inputs after the text fields (the bind form's PLC model picker). */
-  children?: (form: { control: Control<T>; errors: FieldErrors<T> }) => ReactNode;
+  children?: (form: {
+    control: Control<T>;
+    errors: FieldErrors<T>;
+    setValue: UseFormSetValue<T>;
+    getValues: UseFormGetValues<T>;
+  }) => ReactNode;
 }
 
 /**
@@ -78,6 +85,8 @@ export const MaintenanceForm = <T extends FieldValues>({
     control,
     handleSubmit,
     reset,
+    setValue,
+    getValues,
     formState: { errors },
   } = useForm<T, unknown, T>({
     resolver: lazySchemaResolver(loadSchema),
@@ -113,7 +122,7 @@ export const MaintenanceForm = <T extends FieldValues>({
             testId={field.testId}
           />
         ))}
-        {children?.({ control, errors })}
+        {children?.({ control, errors, setValue, getValues })}
         <Button
           className={styles.submit}
           data-testid={submit.testId}

@@ -78,7 +78,7 @@ const BindDevicePage = () => {
       })}
       submit={{ label: '绑定', color: 'primary', testId: 'bind-submit' }}
     >
-      {({ control, errors }) => (
+      {({ control, errors, setValue, getValues }) => (
         <>
           <div className={styles.models}>
             <span className={styles.label}>PLC型号</span>
@@ -91,7 +91,16 @@ const BindDevicePage = () => {
                   columns={2}
                   options={models.data ?? []}
                   value={field.value ? [field.value] : []}
-                  onChange={(values) => field.onChange(values[0] ?? '')}
+                  onChange={(values) => {
+                    const next = values[0] ?? '';
+                    // An OPC UA or S7 model listens on its own port (4840, 102): the port follows
+                    // the model unless the user typed one of their own.
+                    const portOf = (model: string) =>
+                      String(models.data?.find((m) => m.value === model)?.port ?? MODBUS_PORT);
+                    if (getValues('plcPort').trim() === portOf(field.value))
+                      setValue('plcPort', portOf(next));
+                    field.onChange(next);
+                  }}
                 />
               )}
             />

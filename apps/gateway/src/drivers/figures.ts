@@ -1,0 +1,88 @@
+import type { MachineState, OperationEvent } from '@linewatch/contracts/mqtt';
+import type { DriverReading } from './driver.ts';
+
+/** What a PLC holds, in the agent's terms, whatever the protocol it was read over. */
+export interface PlcImage {
+  status: MachineState;
+  idleReason?: 'upstream' | 'downstream' | undefined;
+  counters: { produced: number; ok: number; ng: number; firstPassOk: number };
+  /** Codes of the active alarms (those the profile knows). */
+  activeAlarms: string[];
+  /** In profile order. */
+  setpoints: number[];
+}
+
+/** The figures as numbers, as every protocol's profile defines them (plc-profiles.ts). */
+export interface RawFigures {
+  status: number;
+  /** 1 upstream, 2 downstream, anything else none. */
+  idleReason: number;
+  counters: PlcImage['counters'];
+  activeAlarms: string[];
+  setpoints: number[];
+}
+
+const IDLE_REASONS = { 1: 'upstream', 2: 'downstream' } as const;
+export const IDLE_CODES = { upstream: 1, downstream: 2 } as const;
+
+/** Raw figures → image; a status other than 1, 2 or 3 is a misread, never a reading. */
+export const imageOf = (raw: RawFigures): PlcImage => {
+  const { status } = raw;
+  if (status !== 1 && status !== 2 && status !== 3)
+    throw new Error(`status holds ${status}, expected 1, 2 or 3`);
+  return {
+    status,
+    idleReason: status === 1 ? IDLE_REASONS[raw.idleReason as 1 | 2] : undefined,
+    counters: raw.counters,
+    activeAlarms: raw.activeAlarms,
+    setpoints: raw.setpoints,
+  };
+};
+
+/**
+ * Images of one machine → readings, and the operation events its setpoint changes make (an
+ * operator changed a setpoint on the machine: it goes into the operation log).
+ */
+export class ReadingMaker {
+  #setpoints: number[] | null = null;
+  #events: OperationEvent[] = [];
+
+  constructor(
+    private readonly sn: string,
+    private readonly setpointNames: readonly string[],
+  ) {}
+
+  reading(now: number, image: PlcImage): DriverReading {
+    this.#noteSetpoints(now, image.setpoints);
+    return {
+      status: image.status,
+      ...(image.idleReason && { idleReason: image.idleReason }),
+      counters: image.counters,
+      alarms: image.activeAlarms.map((code) => ({ code, active: true })),
+      params: Object.fromEntries(this.setpointNames.map((name, i) => [name, image.setpoints[i]!])),
+    };
+  }
+
+  takeEvents(): OperationEvent[] {
+    const events = this.#events;
+    this.#events = [];
+    return events;
+  }
+
+  #noteSetpoints(ts: number, values: number[]) {
+    const previous = this.#setpoints;
+    this.#setpoints = values;
+    if (!previous) return;
+    this.setpointNames.forEach((name, i) => {
+      if (previous[i] === values[i]) return;
+      this.#events.push({
+        type: 'operation',
+        sn: this.sn,
+        ts,
+        comment: `修改${name}`,
+        setValue: String(values[i]),
+        user: 'PLC',
+      });
+    });
+  }
+}
