@@ -66,7 +66,12 @@ describe('a PLC model added by configuration, not code', () => {
     const models = await api(server.baseUrl, keyId).get<PlcModelOption[]>(
       gatewaysApi.plcModels.path,
     );
-    expect(models.body.data).toContainEqual({ label: '现场 基恩士 KV-8000', value: 'SITE-KV8000' });
+    expect(models.body.data).toContainEqual({
+      label: '现场 基恩士 KV-8000',
+      value: 'SITE-KV8000',
+      protocol: 'modbus',
+      port: 502,
+    });
 
     const gateway = await make.createGateway();
     const sn = await make.createDevice({ line });

@@ -21,8 +21,10 @@ afterEach(() => {
 
 const api = () =>
   fakeApi().on(gatewaysApi.plcModels, () => [
-    { label: '三菱 FX5U', value: 'FX5U' },
-    { label: '西门子 S7-1200', value: 'S7-1200' },
+    { label: '三菱 FX5U', value: 'FX5U', protocol: 'modbus', port: 502 },
+    { label: '西门子 S7-1200', value: 'S7-1200', protocol: 'modbus', port: 502 },
+    { label: 'OPC UA 服务器', value: 'OPCUA-LW', protocol: 'opcua', port: 4840 },
+    { label: '西门子 S7-1200 (S7)', value: 'S7-1200-S7', protocol: 's7', port: 102 },
   ]);
 
 /** The page is loaded lazily: a busy machine takes a few seconds the first time. */
@@ -74,6 +76,25 @@ describe('bind machine page', () => {
       expect(errorOf('bind-plc-port')).toBe('请输入正确端口（1-65535），如：502');
       expect(errorOf('bind-unit-id')).toBe('请输入正确站号（0-255），如：1');
       expect(FakeSocket.last).toBeNull();
+    },
+  );
+
+  it(
+    'sets the port to the picked model’s unless the user typed one',
+    { timeout: 30_000 },
+    async () => {
+      const { user } = renderPage(paths.bindDevice, { api: api() });
+      await ready('bind-submit');
+      const port = () => screen.getByTestId('bind-plc-port').querySelector('input')!;
+      expect(port().value).toBe('502');
+      await user.click(await screen.findByText('OPC UA 服务器'));
+      await vi.waitFor(() => expect(port().value).toBe('4840'));
+      await user.click(screen.getByText('西门子 S7-1200 (S7)'));
+      await vi.waitFor(() => expect(port().value).toBe('102'));
+      await user.clear(port());
+      await user.type(port(), '5020');
+      await user.click(screen.getByText('三菱 FX5U'));
+      expect(port().value).toBe('5020');
     },
   );
 
