@@ -38,6 +38,8 @@ export class Poller {
   #stopping = false;
   #timer: NodeJS.Timeout | undefined;
   #polling: Promise<void> = Promise.resolve();
+  /** The last poll's timestamp: each poll's is later, so a machine's readings never share one. */
+  #lastTs = -Infinity;
 
   constructor(private readonly options: PollerOptions) {
     this.#perMessage = Math.min(options.readingsPerMessage, MAX_READINGS_PER_MESSAGE);
@@ -73,7 +75,10 @@ export class Poller {
   async #poll() {
     const { heartbeatMs, log } = this.options;
     const drivers = this.options.drivers();
-    const now = this.options.now();
+    // A poll behind its schedule runs at once, on a timer whose cached loop time can put it in
+    // the same millisecond as the last one: a reading's ts is still after the one before it.
+    const now = Math.max(this.options.now(), this.#lastTs + 1);
+    this.#lastTs = now;
     const results = await Promise.allSettled(
       drivers.map(async (driver): Promise<Reading> => ({
         sn: driver.sn,
