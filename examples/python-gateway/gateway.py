@@ -68,6 +68,11 @@ class Gateway:
         self.unacked = []
         self.saved = self._load()
         self.answered = False
+        self.subscribed = False
+        # --eager plays a careless gateway: with no saved counter it reads no ack before its first
+        # message has gone out (so that message is seq 1 whatever the server answered meanwhile).
+        self.deaf = args.eager and not self.saved
+        self.deaf_to = []
         self.progress_at = time.monotonic()
         self.client = None
 
@@ -106,11 +111,21 @@ class Gateway:
         client.username_pw_set(self.serial, self.secret)
         client.will_set(self.topic("state"), self._state("offline"), qos=1, retain=True)
         client.on_connect = self._on_connect
+        client.on_subscribe = self._on_subscribe
         client.on_message = self._on_message
         client.reconnect_delay_set(min_delay=1, max_delay=10)
         self.client = client
         client.connect(self.url.hostname, self.url.port or 1883, keepalive=30)
         client.loop_start()
+        # Nothing is sent before the ack topic is subscribed: an answer to it would be lost.
+        with self.cond:
+            if not self.cond.wait_for(lambda: self.subscribed, 10):
+                raise SystemExit("no SUBACK from the broker in 10 s")
+
+    def _on_subscribe(self, _client, _userdata, _mid, _granted_qos):
+        with self.cond:
+            self.subscribed = True
+            self.cond.notify_all()
 
     def _on_connect(self, client, _userdata, _flags, rc):
         if rc != 0:
@@ -129,6 +144,10 @@ class Gateway:
             log(f"ignored a payload that is not JSON on {msg.topic}")
             return
         if msg.topic == self.topic("ack"):
+            with self.cond:
+                if self.deaf:
+                    self.deaf_to.append(payload)
+                    return
             self._on_ack(payload)
         elif msg.topic == self.topic("cmd"):
             self._on_command(payload)
@@ -143,6 +162,11 @@ class Gateway:
             self._save()
             emit({"sent": message})
             self._publish(kind, message)
+            if self.deaf:
+                self.deaf = False
+                for ack in self.deaf_to:
+                    self._on_ack(ack)
+                self.deaf_to = []
 
     def _publish(self, kind, message):
         self.client.publish(self.topic(kind), json.dumps(message, ensure_ascii=False), qos=1)
