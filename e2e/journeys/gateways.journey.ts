@@ -10,13 +10,15 @@ import { paths } from '../support/app-paths.ts';
 /**
  * The demo factory (apps/server/src/demo/seed.ts): LW-P1-012 has no gateway yet; its PLC, a
  * simulated FX5U of the demo's plc-sim process, answers at 127.0.0.1 on a port of its own (not
- * 502: the technician types it, as a site's PLC label gives it). LWGW00000001 is a running demo gateway (the agent process) whose first machine LW-S1-001
- * is registered with PLC 192.168.10.21:502 unit 1; LWGW00000099 is registered but never online.
+ * 502: the technician types it, as a site's PLC label gives it). LWGW00000001 is a running demo
+ * gateway (the agent process) whose third machine LW-S1-003, an FX5U read over Modbus (the first
+ * two are its OPC UA and S7 machines), is registered with PLC 192.168.10.23:502 unit 1;
+ * LWGW00000099 is registered but never online.
  */
 const MACHINE = 'LW-P1-012';
 const GATEWAY = 'LWGW00000001';
 const OFFLINE_GATEWAY = 'LWGW00000099';
-const TAKEN_PLC_IP = { ip: '192.168.10.21', by: 'LW-S1-001' };
+const TAKEN_PLC_IP = { ip: '192.168.10.23', by: 'LW-S1-003' };
 const BIND = {
   sn: MACHINE,
   serial: GATEWAY,
@@ -107,7 +109,7 @@ describe('gateways: a technician binds a machine to its gateway from the phone, 
     await bind.fill({ ...BIND, serial: 'NOSUCHGW0001' });
     await bind.chooseModel('三菱 FX5U');
     await submitFor(bind, '网关NOSUCHGW0001未登记，请联系管理员', 'bind-unknown-gateway');
-    // IP, port and unit id together name a PLC: LW-S1-001's three are taken.
+    // IP, port and unit id together name a PLC: LW-S1-003's three are taken.
     await bind.fill({ serial: GATEWAY, 'plc-ip': TAKEN_PLC_IP.ip, 'plc-port': '502' });
     await submitFor(
       bind,
