@@ -15,7 +15,7 @@ import { loadConfig } from './config.ts';
 import { openDatabase } from './db/database.ts';
 import { announceMachinesChanged } from './devices/device-registry.ts';
 import { createIdentityRepository } from './identity/repository.ts';
-import { instantOf, wallClockOf } from './statistics/time-range.ts';
+import { instantOf, wallClockOf } from './shared/time.ts';
 import { factories, type TestGateway, type TestLine } from './test/factories.ts';
 import { connectGateway, reading } from './test/gateway.ts';
 import { api, login } from './test/http.ts';

@@ -1,3 +1,5 @@
+import { wallClockMs } from '@linewatch/contracts/statistics-rules';
+
 const formatters = new Map<string, Intl.DateTimeFormat>();
 
 const partsFormatter = (timeZone: string) => {
@@ -23,6 +25,8 @@ const partsFormatter = (timeZone: string) => {
 interface MinuteLabels {
   day: string;
   hour: string;
+  /** 'YYYY-MM-DD HH:mm': the minute's wall clock. */
+  minute: string;
   /** The instant (epoch ms) the factory hour holding the minute began. */
   hourStart: number;
 }
@@ -43,6 +47,7 @@ const labels = (ts: number, timeZone: string): MinuteLabels => {
     out = {
       day: `${p.year}-${p.month}-${p.day}`,
       hour: `${p.hour}:00`,
+      minute: `${p.year}-${p.month}-${p.day} ${p.hour}:${p.minute}`,
       hourStart: (minute - Number(p.minute)) * 60_000,
     };
     if (zone.size >= CACHE_LIMIT) zone.clear();
@@ -64,6 +69,38 @@ export const hourLabelOf = (ts: number, timeZone: string): string => labels(ts, 
 export const hourStartOf = (ts: number, timeZone: string): number => labels(ts, timeZone).hourStart;
 
 export const HOUR_MS = 3_600_000;
+
+/** The wall-clock time of an instant in a time zone, as 'YYYY-MM-DD HH:mm:ss'. */
+export const wallClockOf = (ts: number, timeZone: string): string => {
+  const second = Math.floor((ts - Math.floor(ts / 60_000) * 60_000) / 1000);
+  return `${labels(ts, timeZone).minute}:${String(second).padStart(2, '0')}`;
+};
+
+// A statistics query turns a dozen wall-clock texts into instants: kept per zone and text, and
+// started again past CACHE_LIMIT entries.
+const instants = new Map<string, Map<string, number>>();
+
+/**
+ * The instant a wall-clock time names in a time zone. The zone's offset is read at a first guess
+ * and again at the corrected instant, which settles it across a daylight-saving change.
+ */
+export const instantOf = (wallClock: string, timeZone: string): number => {
+  let zone = instants.get(timeZone);
+  if (!zone) {
+    zone = new Map();
+    instants.set(timeZone, zone);
+  }
+  let instant = zone.get(wallClock);
+  if (instant === undefined) {
+    const guess = wallClockMs(wallClock);
+    const offsetAt = (ts: number) => wallClockMs(wallClockOf(ts, timeZone)) - ts;
+    const first = guess - offsetAt(guess);
+    instant = guess - offsetAt(first);
+    if (zone.size >= CACHE_LIMIT) zone.clear();
+    zone.set(wallClock, instant);
+  }
+  return instant;
+};
 
 /** The first minute (epoch ms) in [from, to] where `reached` holds (it holds from there on). */
 const firstMinuteWhere = (from: number, to: number, reached: (ts: number) => boolean) => {

@@ -17,9 +17,9 @@ import type { DevicesService } from '../devices/service.ts';
 import { DomainError } from '../http/envelope.ts';
 import type { SessionUser } from '../identity/service.ts';
 import { addFigures, derive, emptyFigures } from '../shared/metrics.ts';
-import { dayOf } from '../shared/time.ts';
+import { dayOf, instantOf, wallClockOf } from '../shared/time.ts';
 import type { AreaFilter, PlaceColumn, StatisticsRepository } from './repository.ts';
-import { instantOf, splitRange, wallClockOf, type RangeParts } from './time-range.ts';
+import { splitRange, type RangeParts } from './time-range.ts';
 import type { WholeDaySums } from './whole-day-sums.ts';
 
 export interface StatisticsDeps {

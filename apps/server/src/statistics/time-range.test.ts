@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { instantOf, splitRange, wallClockOf } from './time-range.ts';
+import { instantOf, wallClockOf } from '../shared/time.ts';
+import { splitRange } from './time-range.ts';
 
 const SH = 'Asia/Shanghai';
 const at = (iso: string) => Date.parse(iso);
