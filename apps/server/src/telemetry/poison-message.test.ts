@@ -1,34 +1,11 @@
 import { sql } from 'kysely';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { connectGateway, reading, type GatewayClient } from '../test/gateway.ts';
-import { factories, type TestLine } from '../test/factories.ts';
-import { ingestCounters, probes } from '../test/probes.ts';
-import { startTestServer, type TestServer } from '../test/test-server.ts';
+import { describe, expect, it } from 'vitest';
+import { reading } from '../test/gateway.ts';
+import { ingestCounters } from '../test/probes.ts';
+import { ingestSuite } from '../test/ingest-suite.ts';
 
-let server: TestServer;
-let make: ReturnType<typeof factories>;
-let db: ReturnType<typeof probes>;
-let line: TestLine;
-const clients: GatewayClient[] = [];
-
-beforeAll(async () => {
-  server = await startTestServer();
-  make = factories(server.linewatch);
-  db = probes(server.linewatch.database.db);
-  line = await make.createLine();
-});
-afterEach(async () => {
-  for (let c = clients.pop(); c; c = clients.pop()) await c.close();
-});
-afterAll(() => server?.close());
-
-const gatewayWithMachine = async () => {
-  const gateway = await make.createGateway();
-  const sn = await make.createDevice({ line, gateway });
-  const client = await connectGateway(server.mqttUrl, gateway);
-  clients.push(client);
-  return { gateway, sn, client };
-};
+const suite = ingestSuite();
+const { gatewayWithMachine } = suite;
 
 const operation = (sn: string, comment: string) => ({
   type: 'operation',
@@ -41,14 +18,14 @@ const operation = (sn: string, comment: string) => ({
 
 describe('a message the database refuses', () => {
   it('is dead-lettered and acknowledged; every gateway keeps flowing', async () => {
-    const store = server.linewatch.database.db;
+    const store = suite.server.linewatch.database.db;
     // The contracts now refuse what PostgreSQL refused (a NUL): this refuses what they accept.
     await sql`ALTER TABLE operation_logs ADD CONSTRAINT poison_for_test CHECK (comment <> 'poison')`.execute(
       store,
     );
     const a = await gatewayWithMachine();
     const b = await gatewayWithMachine();
-    const before = await ingestCounters(server.baseUrl);
+    const before = await ingestCounters(suite.server.baseUrl);
 
     await a.client.telemetry(1, [reading(a.sn, { produced: 100 })]);
     await b.client.telemetry(1, [reading(b.sn, { produced: 1_000 })]);
@@ -60,9 +37,9 @@ describe('a message the database refuses', () => {
     await b.client.waitForAck(3);
     await a.client.waitForAck(3);
 
-    expect(await db.producedTotal(a.sn)).toBe(30);
-    expect(await db.producedTotal(b.sn)).toBe(20);
-    expect(await db.lastSeq(a.gateway.id)).toBe(3);
+    expect(await suite.db.producedTotal(a.sn)).toBe(30);
+    expect(await suite.db.producedTotal(b.sn)).toBe(20);
+    expect(await suite.db.lastSeq(a.gateway.id)).toBe(3);
     const letters = await store
       .selectFrom('dead_letters')
       .selectAll()
@@ -75,7 +52,7 @@ describe('a message the database refuses', () => {
       events: [{ comment: 'poison' }],
     });
     expect(letters[0]!.error).toMatch(/poison_for_test/);
-    const after = await ingestCounters(server.baseUrl);
+    const after = await ingestCounters(suite.server.baseUrl);
     expect(after.deadLetters - before.deadLetters).toBe(1);
 
     // A's later messages are written and acknowledged as usual.
@@ -95,7 +72,7 @@ describe('a message the database refuses', () => {
   it('no longer comes from a NUL in an alarm code or a huge counter delta', async () => {
     const a = await gatewayWithMachine();
     const b = await gatewayWithMachine();
-    const before = await ingestCounters(server.baseUrl);
+    const before = await ingestCounters(suite.server.baseUrl);
 
     await a.client.telemetry(1, [reading(a.sn, { produced: 3_000_000_000 })]);
     await a.client.telemetry(2, [
@@ -111,10 +88,10 @@ describe('a message the database refuses', () => {
     await a.client.waitForAck(3);
     await b.client.waitForAck(2);
 
-    const after = await ingestCounters(server.baseUrl);
+    const after = await ingestCounters(suite.server.baseUrl);
     expect(after.malformed - before.malformed).toBe(1);
     expect(after.deadLetters).toBe(before.deadLetters);
-    expect(await db.producedTotal(b.sn)).toBe(4);
-    expect((await db.live(a.sn))?.produced).toBe(2_999_999_999);
+    expect(await suite.db.producedTotal(b.sn)).toBe(4);
+    expect((await suite.db.live(a.sn))?.produced).toBe(2_999_999_999);
   });
 });

@@ -1,38 +1,15 @@
 import type { AckMessage } from '@linewatch/contracts/mqtt';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { factories, type TestLine } from '../test/factories.ts';
-import { connectGateway, reading, type GatewayClient } from '../test/gateway.ts';
-import { ingestCounters, probes } from '../test/probes.ts';
-import { startTestServer, type TestServer } from '../test/test-server.ts';
+import { describe, expect, it } from 'vitest';
+import { reading, type GatewayClient } from '../test/gateway.ts';
+import { ingestCounters } from '../test/probes.ts';
+import { ingestSuite } from '../test/ingest-suite.ts';
 import { waitFor } from '../test/wait.ts';
 
 // What a gateway is told when the server does not apply what it sent (docs/protocol.md,
 // "Rejections"): a message numbered below what the server has, and a malformed one.
 
-let server: TestServer;
-let make: ReturnType<typeof factories>;
-let db: ReturnType<typeof probes>;
-let line: TestLine;
-const clients: GatewayClient[] = [];
-
-beforeAll(async () => {
-  server = await startTestServer();
-  make = factories(server.linewatch);
-  db = probes(server.linewatch.database.db);
-  line = await make.createLine();
-});
-afterEach(async () => {
-  for (let c = clients.pop(); c; c = clients.pop()) await c.close();
-});
-afterAll(() => server?.close());
-
-const gatewayWithMachine = async () => {
-  const gateway = await make.createGateway();
-  const sn = await make.createDevice({ line, gateway });
-  const client = await connectGateway(server.mqttUrl, gateway);
-  clients.push(client);
-  return { gateway, sn, client };
-};
+const suite = ingestSuite();
+const { gatewayWithMachine } = suite;
 
 const rejectionOf = (client: GatewayClient, seq: number | null) =>
   waitFor(() => client.replies.find((r) => r.rejected && r.rejected.seq === seq), {
@@ -50,13 +27,13 @@ describe('a gateway that numbers from 1 again (its counter was lost)', () => {
     const reply: AckMessage = await rejectionOf(client, 1);
     expect(reply).toMatchObject({ next: 4, rejected: { seq: 1, reason: 'stale' } });
     expect(reply.rejected?.detail).toMatch(/not applied/);
-    expect((await db.live(sn))?.produced).toBe(3);
+    expect((await suite.db.live(sn))?.produced).toBe(3);
 
     // Renumbered from `next`, as the reply says, the same reading counts.
     await client.telemetry(4, [reading(sn, { produced: 40 })]);
     await client.waitForAck(4);
-    expect((await db.live(sn))?.produced).toBe(40);
-    expect(await db.lastSeq(gateway.id)).toBe(4);
+    expect((await suite.db.live(sn))?.produced).toBe(40);
+    expect(await suite.db.lastSeq(gateway.id)).toBe(4);
   });
 });
 
@@ -65,7 +42,7 @@ describe('a malformed message', () => {
     const { gateway, sn, client } = await gatewayWithMachine();
     await client.telemetry(1, [reading(sn, { produced: 10 })]);
     await client.waitForAck(1);
-    const before = await ingestCounters(server.baseUrl);
+    const before = await ingestCounters(suite.server.baseUrl);
 
     await client.publish('telemetry', { seq: 2, readings: 'not a list' });
     const whole = await rejectionOf(client, 2);
@@ -76,12 +53,12 @@ describe('a malformed message', () => {
     // No hole at 2: the next message is taken at once, not held waiting for a resend of 2.
     await client.telemetry(3, [reading(sn, { produced: 20 })]);
     await client.waitForAck(3);
-    expect((await db.live(sn))?.produced).toBe(20);
+    expect((await suite.db.live(sn))?.produced).toBe(20);
 
-    const after = await ingestCounters(server.baseUrl);
+    const after = await ingestCounters(suite.server.baseUrl);
     expect(after.malformed - before.malformed).toBe(1);
     expect(after.outOfOrder - before.outOfOrder).toBe(0);
-    expect(await db.lastSeq(gateway.id)).toBe(3);
+    expect(await suite.db.lastSeq(gateway.id)).toBe(3);
   });
 
   it('keeps the good readings of a message with one bad reading, and names the bad one', async () => {
@@ -101,19 +78,19 @@ describe('a malformed message', () => {
     expect(reply.rejected).toMatchObject({ reason: 'malformed', items: [1] });
     expect(reply.rejected?.detail).toMatch(/readings\[1\]\.status/);
     await client.waitForAck(2);
-    expect((await db.live(sn))?.produced).toBe(120);
-    expect(await db.producedTotal(sn)).toBe(20);
+    expect((await suite.db.live(sn))?.produced).toBe(120);
+    expect(await suite.db.producedTotal(sn)).toBe(20);
   });
 
   it('is rejected without a seq when none can be read, and counted', async () => {
     const { sn, client } = await gatewayWithMachine();
     await client.telemetry(1, [reading(sn, { produced: 1 })]);
     await client.waitForAck(1);
-    const before = (await ingestCounters(server.baseUrl)).malformed;
+    const before = (await ingestCounters(suite.server.baseUrl)).malformed;
     await client.publish('telemetry', Buffer.from('{"seq": 1, "readings": [ not json'));
     const reply = await rejectionOf(client, null);
     expect(reply.rejected).toMatchObject({ reason: 'malformed' });
     expect(reply.rejected?.detail).toMatch(/JSON/);
-    expect((await ingestCounters(server.baseUrl)).malformed).toBe(before + 1);
+    expect((await ingestCounters(suite.server.baseUrl)).malformed).toBe(before + 1);
   });
 });
