@@ -22,6 +22,50 @@ export interface RawFigures {
   setpoints: number[];
 }
 
+/**
+ * A profile that names each figure by an address in the PLC (an OPC UA node id, an S7 data block
+ * address): the protocol's field for an alarm's or a setpoint's address is `key`.
+ */
+export interface AddressedProfile<K extends string> {
+  status: string;
+  idleReason: string;
+  counters: Record<keyof PlcImage['counters'], string>;
+  alarms: readonly ({ code: string } & Record<K, string>)[];
+  setpoints: readonly Record<K, string>[];
+}
+
+/** Every address a profile reads, once each (status, idle reason, counters, alarms, setpoints). */
+export const addressesOf = <K extends string>(profile: AddressedProfile<K>, key: K): string[] => [
+  ...new Set([
+    profile.status,
+    profile.idleReason,
+    profile.counters.produced,
+    profile.counters.ok,
+    profile.counters.ng,
+    profile.counters.firstPassOk,
+    ...profile.alarms.map((a) => a[key]),
+    ...profile.setpoints.map((s) => s[key]),
+  ]),
+];
+
+/** The raw figures of a profile, each read by `number` at its address. */
+export const rawFiguresOf = <K extends string>(
+  profile: AddressedProfile<K>,
+  key: K,
+  number: (address: string) => number,
+): RawFigures => ({
+  status: number(profile.status),
+  idleReason: number(profile.idleReason),
+  counters: {
+    produced: number(profile.counters.produced),
+    ok: number(profile.counters.ok),
+    ng: number(profile.counters.ng),
+    firstPassOk: number(profile.counters.firstPassOk),
+  },
+  activeAlarms: profile.alarms.filter((a) => number(a[key]) !== 0).map((a) => a.code),
+  setpoints: profile.setpoints.map((s) => number(s[key])),
+});
+
 const IDLE_REASONS = { 1: 'upstream', 2: 'downstream' } as const;
 export const IDLE_CODES = { upstream: 1, downstream: 2 } as const;
 

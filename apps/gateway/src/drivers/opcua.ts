@@ -8,7 +8,7 @@ import type {
   UserIdentityInfo,
 } from 'node-opcua-client';
 import type { DriverReading, MachineDriver } from './driver.ts';
-import { imageOf, ReadingMaker } from './figures.ts';
+import { addressesOf, imageOf, rawFiguresOf, ReadingMaker } from './figures.ts';
 
 export interface OpcuaMachineOptions {
   sn: string;
@@ -49,17 +49,6 @@ const loadOpcua = async () => ({
 });
 
 /** The figures of a profile in one list of node ids, and back. */
-const nodesOf = (profile: OpcuaProfile) => [
-  profile.status,
-  profile.idleReason,
-  profile.counters.produced,
-  profile.counters.ok,
-  profile.counters.ng,
-  profile.counters.firstPassOk,
-  ...profile.alarms.map((a) => a.nodeId),
-  ...profile.setpoints.map((s) => s.nodeId),
-];
-
 /** A Variant's value as a number: Int64/UInt64 come as [high, low] 32-bit halves. */
 const numberOf = (nodeId: string, value: unknown): number => {
   if (typeof value === 'number' && Number.isFinite(value)) return value;
@@ -95,7 +84,7 @@ export class OpcuaDriver implements MachineDriver {
 
   constructor(private readonly options: OpcuaMachineOptions) {
     this.sn = options.sn;
-    this.#nodes = nodesOf(options.profile);
+    this.#nodes = addressesOf(options.profile, 'nodeId');
     this.#values = this.#nodes.map(() => null);
     this.#readings = new ReadingMaker(
       options.sn,
@@ -246,23 +235,13 @@ export class OpcuaDriver implements MachineDriver {
   }
 
   #imageOf(values: readonly (DataValue | null)[]) {
-    const number = (i: number) => {
-      const nodeId = this.#nodes[i]!;
-      const value = values[i];
+    const number = (nodeId: string) => {
+      const value = values[this.#nodes.indexOf(nodeId)];
       if (!value) throw new Error(`OPC UA ${nodeId}: no value yet`);
       if (!value.statusCode.isGood()) throw new Error(`OPC UA ${nodeId}: ${value.statusCode.name}`);
       return numberOf(nodeId, value.value.value);
     };
-    const { alarms, setpoints } = this.options.profile;
-    const alarmsAt = 6;
-    const setpointsAt = alarmsAt + alarms.length;
-    return imageOf({
-      status: number(0),
-      idleReason: number(1),
-      counters: { produced: number(2), ok: number(3), ng: number(4), firstPassOk: number(5) },
-      activeAlarms: alarms.filter((_, k) => number(alarmsAt + k) !== 0).map((a) => a.code),
-      setpoints: setpoints.map((_, k) => number(setpointsAt + k)),
-    });
+    return imageOf(rawFiguresOf(this.options.profile, 'nodeId', number));
   }
 }
 

@@ -2,7 +2,7 @@ import type { OperationEvent } from '@linewatch/contracts/mqtt';
 import type { S7Profile } from '@linewatch/contracts/plc-profiles';
 import NodeS7 from 'nodes7';
 import type { DriverReading, MachineDriver } from './driver.ts';
-import { imageOf, ReadingMaker } from './figures.ts';
+import { addressesOf, imageOf, rawFiguresOf, ReadingMaker } from './figures.ts';
 
 export interface S7MachineOptions {
   sn: string;
@@ -18,17 +18,6 @@ export interface S7MachineOptions {
 }
 
 /** The profile's figures as the addresses nodes7 reads, in one list. */
-const addressesOf = (profile: S7Profile) => [
-  profile.status,
-  profile.idleReason,
-  profile.counters.produced,
-  profile.counters.ok,
-  profile.counters.ng,
-  profile.counters.firstPassOk,
-  ...profile.alarms.map((a) => a.address),
-  ...profile.setpoints.map((s) => s.address),
-];
-
 /**
  * One Siemens PLC over S7comm (ISO-on-TCP, nodes7): the figures at the data block addresses of
  * its profile, read in one go each poll (nodes7 packs them into as few requests as the PDU
@@ -46,7 +35,7 @@ export class S7Driver implements MachineDriver {
 
   constructor(private readonly options: S7MachineOptions) {
     this.sn = options.sn;
-    this.#addresses = [...new Set(addressesOf(options.profile))];
+    this.#addresses = addressesOf(options.profile, 'address');
     this.#readings = new ReadingMaker(
       options.sn,
       options.profile.setpoints.map((s) => s.name),
@@ -68,21 +57,9 @@ export class S7Driver implements MachineDriver {
       if (typeof value !== 'number') throw new Error(`S7 ${address} holds ${String(value)}`);
       return value;
     };
-    const { profile } = this.options;
     return this.#readings.reading(
       now,
-      imageOf({
-        status: number(profile.status),
-        idleReason: number(profile.idleReason),
-        counters: {
-          produced: number(profile.counters.produced),
-          ok: number(profile.counters.ok),
-          ng: number(profile.counters.ng),
-          firstPassOk: number(profile.counters.firstPassOk),
-        },
-        activeAlarms: profile.alarms.filter((a) => number(a.address) !== 0).map((a) => a.code),
-        setpoints: profile.setpoints.map((s) => number(s.address)),
-      }),
+      imageOf(rawFiguresOf(this.options.profile, 'address', number)),
     );
   }
 
