@@ -2,6 +2,7 @@ import type { OperationEvent } from '@linewatch/contracts/mqtt';
 import { spanOf, type ModbusProfile } from '@linewatch/contracts/plc-profiles';
 import ModbusRTU from 'modbus-serial';
 import type { DriverReading, MachineDriver } from './driver.ts';
+import { PlcConnection } from './connection.ts';
 import { ReadingMaker } from './figures.ts';
 import { decode } from './register-map.ts';
 
@@ -27,14 +28,25 @@ export interface ModbusMachineOptions {
 export class ModbusDriver implements MachineDriver {
   readonly sn: string;
   readonly #span: { start: number; length: number };
-  #client: ModbusRTU | null = null;
-  #connecting: Promise<ModbusRTU> | null = null;
-  #retryAt = 0;
+  readonly #connection: PlcConnection<ModbusRTU>;
   readonly #readings: ReadingMaker;
 
   constructor(private readonly options: ModbusMachineOptions) {
     this.sn = options.sn;
     this.#span = spanOf(options.profile);
+    this.#connection = new PlcConnection({
+      what: `PLC ${options.host}:${options.port}`,
+      reconnectMs: options.reconnectMs,
+      open: async () => {
+        const client = new ModbusRTU();
+        client.setTimeout(options.timeoutMs);
+        await client.connectTCP(options.host, { port: options.port, timeout: options.timeoutMs });
+        client.setID(options.unitId);
+        return client;
+      },
+      isOpen: (client) => client.isOpen,
+      close: (client) => new Promise<void>((resolve) => client.close(() => resolve())),
+    });
     this.#readings = new ReadingMaker(
       options.sn,
       options.profile.setpoints.map((s) => s.name),
@@ -42,14 +54,11 @@ export class ModbusDriver implements MachineDriver {
   }
 
   async read(now: number): Promise<DriverReading> {
-    const client = await this.#connect(now);
-    let words: number[];
-    try {
-      words = (await client.readHoldingRegisters(this.#span.start, this.#span.length)).data;
-    } catch (error) {
-      this.#drop(now);
-      throw error;
-    }
+    const { start, length } = this.#span;
+    const words = await this.#connection.use(
+      now,
+      async (client) => (await client.readHoldingRegisters(start, length)).data,
+    );
     return this.#readings.reading(now, decode(this.options.profile, this.#span.start, words));
   }
 
@@ -57,41 +66,7 @@ export class ModbusDriver implements MachineDriver {
     return this.#readings.takeEvents();
   }
 
-  async close(): Promise<void> {
-    const client = this.#client;
-    this.#client = null;
-    if (client?.isOpen) await new Promise<void>((resolve) => client.close(() => resolve()));
-  }
-
-  async #connect(now: number): Promise<ModbusRTU> {
-    if (this.#client?.isOpen) return this.#client;
-    if (now < this.#retryAt)
-      throw new Error(`PLC ${this.options.host}:${this.options.port} unreachable, retry later`);
-    this.#connecting ??= (async () => {
-      const client = new ModbusRTU();
-      client.setTimeout(this.options.timeoutMs);
-      try {
-        await client.connectTCP(this.options.host, {
-          port: this.options.port,
-          timeout: this.options.timeoutMs,
-        });
-      } catch (error) {
-        this.#retryAt = Date.now() + this.options.reconnectMs;
-        throw error;
-      }
-      client.setID(this.options.unitId);
-      this.#client = client;
-      return client;
-    })().finally(() => {
-      this.#connecting = null;
-    });
-    return this.#connecting;
-  }
-
-  #drop(now: number) {
-    const client = this.#client;
-    this.#client = null;
-    this.#retryAt = now + this.options.reconnectMs;
-    if (client?.isOpen) client.close(() => undefined);
+  close(): Promise<void> {
+    return this.#connection.close();
   }
 }

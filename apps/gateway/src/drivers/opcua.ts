@@ -48,7 +48,6 @@ const loadOpcua = async () => ({
   ...(await import('node-opcua-certificate-manager')),
 });
 
-/** The figures of a profile in one list of node ids, and back. */
 /** A Variant's value as a number: Int64/UInt64 come as [high, low] 32-bit halves. */
 const numberOf = (nodeId: string, value: unknown): number => {
   if (typeof value === 'number' && Number.isFinite(value)) return value;

@@ -2,6 +2,7 @@ import type { OperationEvent } from '@linewatch/contracts/mqtt';
 import type { S7Profile } from '@linewatch/contracts/plc-profiles';
 import NodeS7 from 'nodes7';
 import type { DriverReading, MachineDriver } from './driver.ts';
+import { PlcConnection } from './connection.ts';
 import { addressesOf, imageOf, rawFiguresOf, ReadingMaker } from './figures.ts';
 
 export interface S7MachineOptions {
@@ -17,7 +18,6 @@ export interface S7MachineOptions {
   reconnectMs: number;
 }
 
-/** The profile's figures as the addresses nodes7 reads, in one list. */
 /**
  * One Siemens PLC over S7comm (ISO-on-TCP, nodes7): the figures at the data block addresses of
  * its profile, read in one go each poll (nodes7 packs them into as few requests as the PDU
@@ -29,13 +29,19 @@ export class S7Driver implements MachineDriver {
   readonly sn: string;
   readonly #addresses: string[];
   readonly #readings: ReadingMaker;
-  #client: NodeS7 | null = null;
-  #connecting: Promise<NodeS7> | null = null;
-  #retryAt = 0;
+  readonly #connection: PlcConnection<NodeS7>;
 
   constructor(private readonly options: S7MachineOptions) {
     this.sn = options.sn;
     this.#addresses = addressesOf(options.profile, 'address');
+    this.#connection = new PlcConnection({
+      what: `S7 PLC ${options.host}:${options.port}`,
+      reconnectMs: options.reconnectMs,
+      open: () => this.#open(),
+      // nodes7 keeps no state worth asking: a connection is dropped when a read over it fails.
+      isOpen: () => true,
+      close: (client) => new Promise<void>((resolve) => client.dropConnection(() => resolve())),
+    });
     this.#readings = new ReadingMaker(
       options.sn,
       options.profile.setpoints.map((s) => s.name),
@@ -43,14 +49,7 @@ export class S7Driver implements MachineDriver {
   }
 
   async read(now: number): Promise<DriverReading> {
-    const client = await this.#connect(now);
-    let values: Record<string, number | boolean | string>;
-    try {
-      values = await this.#readAll(client);
-    } catch (error) {
-      this.#drop(now);
-      throw error;
-    }
+    const values = await this.#connection.use(now, (client) => this.#readAll(client));
     const number = (address: string) => {
       const value = values[address];
       if (typeof value === 'boolean') return value ? 1 : 0;
@@ -67,11 +66,8 @@ export class S7Driver implements MachineDriver {
     return this.#readings.takeEvents();
   }
 
-  async close(): Promise<void> {
-    this.#retryAt = Infinity;
-    const client = this.#client ?? (await this.#connecting?.catch(() => null));
-    this.#client = null;
-    if (client) await new Promise<void>((resolve) => client.dropConnection(() => resolve()));
+  close(): Promise<void> {
+    return this.#connection.close();
   }
 
   #readAll(client: NodeS7) {
@@ -93,14 +89,12 @@ export class S7Driver implements MachineDriver {
     });
   }
 
-  async #connect(now: number): Promise<NodeS7> {
-    if (this.#client) return this.#client;
-    const { host, port, rack, slot, timeoutMs, reconnectMs } = this.options;
-    if (now < this.#retryAt) throw new Error(`S7 PLC ${host}:${port} unreachable, retry later`);
-    this.#connecting ??= new Promise<NodeS7>((resolve, reject) => {
+  /** A connected client with the profile's addresses added; rejects (and drops it) on failure. */
+  #open(): Promise<NodeS7> {
+    const { host, port, rack, slot, timeoutMs } = this.options;
+    return new Promise<NodeS7>((resolve, reject) => {
       const client = new NodeS7({ silent: true });
       const fail = (error: unknown) => {
-        this.#retryAt = Date.now() + reconnectMs;
         client.dropConnection();
         reject(error instanceof Error ? error : new Error(`S7 ${host}:${port}: ${String(error)}`));
       };
@@ -112,19 +106,8 @@ export class S7Driver implements MachineDriver {
         clearTimeout(timer);
         if (error) return fail(error);
         client.addItems(this.#addresses);
-        this.#client = client;
         resolve(client);
       });
-    }).finally(() => {
-      this.#connecting = null;
     });
-    return this.#connecting;
-  }
-
-  #drop(now: number) {
-    const client = this.#client;
-    this.#client = null;
-    this.#retryAt = now + this.options.reconnectMs;
-    client?.dropConnection();
   }
 }
