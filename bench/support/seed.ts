@@ -99,7 +99,7 @@ export const seedBenchFactory = async (
 
 /**
  * The admin `bench` and `machines` machines B-000001… on `lines` lines of three product groups
- * each, with targets, placed in Shenzhen; no gateway. In SQL: 10,000 machines in a second.
+ * each, with targets, placed in ten cities of five provinces; no gateway. In SQL: 10,000 machines in a second.
  */
 export const seedMachines = async (db: Db, machines: number, lines = 20) => {
   await db
@@ -118,11 +118,19 @@ export const seedMachines = async (db: Db, machines: number, lines = 20) => {
     select l.id, l.name || '-工序' || g from production_lines l cross join generate_series(1, 3) g`.execute(
     db,
   );
+  // Spread over five provinces of China, two cities each, so every level of the map has areas.
   await sql`insert into devices (sn_code, device_name, line_id, group_id, ppm_target, yield_target,
-      use_rate_target, produce_target_number, ng_target_number, province, city, lng, lat)
+      use_rate_target, produce_target_number, ng_target_number, country, province, city, lng, lat)
     select 'B-' || lpad(i::text, 6, '0'), '基准机' || i, l.id,
       (select g.id from product_groups g where g.line_id = l.id order by g.id limit 1 offset i % 3),
-      60, 97, 80, 60 * 60 * 20, 500, '广东省', '深圳市', 114 + (i % 100) / 1000.0, 22.5
+      60, 97, 80, 60 * 60 * 20, 500, '中国', p.province, p.cities[1 + i % 2],
+      p.lng + (i % 100) / 1000.0, p.lat
     from generate_series(1, ${machines}) i
-    join production_lines l on l.sort = 1 + i % ${lines}`.execute(db);
+    join production_lines l on l.sort = 1 + i % ${lines}
+    join (values (0, '广东省', array['深圳市', '东莞市'], 114.0, 22.5),
+                 (1, '江苏省', array['苏州市', '南京市'], 120.6, 31.3),
+                 (2, '浙江省', array['杭州市', '宁波市'], 120.2, 30.3),
+                 (3, '四川省', array['成都市', '绵阳市'], 104.1, 30.7),
+                 (4, '上海市', array['上海市', '上海市'], 121.5, 31.2))
+      as p(k, province, cities, lng, lat) on p.k = i % 5`.execute(db);
 };

@@ -26,6 +26,17 @@ export interface DeviceInfo {
   yieldTarget: number;
   superiorityRateTarget: number;
   useRateTarget: number;
+  /** Where the machine stands, as the map's levels name it ('' when not said), and its position. */
+  place: MachinePlace;
+}
+
+export interface MachinePlace {
+  country: string;
+  province: string;
+  city: string;
+  /** Both or neither: a machine without a position is counted but not drawn. */
+  lng: number | null;
+  lat: number | null;
 }
 
 /** A production line with machines, and its machines in SN order. */
@@ -105,6 +116,11 @@ export class DeviceRegistry {
         'd.yield_target',
         'd.superiority_rate_target',
         'd.use_rate_target',
+        'd.country',
+        'd.province',
+        'd.city',
+        'd.lng',
+        'd.lat',
       ])
       .orderBy('l.sort')
       .orderBy('l.id')
@@ -128,6 +144,13 @@ export class DeviceRegistry {
         yieldTarget: r.yield_target,
         superiorityRateTarget: r.superiority_rate_target,
         useRateTarget: r.use_rate_target,
+        place: {
+          country: r.country,
+          province: r.province,
+          city: r.city,
+          lng: r.lng !== null && r.lat !== null ? r.lng : null,
+          lat: r.lng !== null && r.lat !== null ? r.lat : null,
+        },
       };
       devices.set(device.sn, device);
       const line = lines.at(-1);

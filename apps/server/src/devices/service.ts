@@ -204,6 +204,20 @@ export const createDevicesService = ({
       return { data, total };
     },
 
+    /**
+     * Visits every machine the user may see with its live status now, as the list counts it: the
+     * map's areas count from here, from memory, so they always agree with the list.
+     */
+    async eachVisible(
+      user: SessionUser,
+      visit: (device: DeviceInfo, status: DeviceStatus) => void,
+      now = Date.now(),
+    ): Promise<void> {
+      const selection: Selection = { lineIds: await visibleLineIds(user) };
+      for (const machines of selectMachines(registry.lines(), selection))
+        for (const d of machines) visit(d, live.statusOf(d.sn, now));
+    },
+
     /** How many of the machines the user may see (narrowed like the list) are in each status. */
     async statusSummary(
       user: SessionUser,

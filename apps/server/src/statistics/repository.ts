@@ -2,17 +2,6 @@ import { sql, type Expression, type SqlBool } from 'kysely';
 import type { Db } from '../db/database.ts';
 import { ADDED_COLUMNS, figuresFromRow, type Figures } from '../shared/metrics.ts';
 
-/** Which machines: the user's lines (null: every line, an admin). */
-export interface MachineFilter {
-  lineIds: number[] | null;
-}
-
-const machines = (db: Db, f: MachineFilter) => {
-  const q = db.selectFrom('devices as d').innerJoin('production_lines as l', 'l.id', 'd.line_id');
-  if (!f.lineIds) return q;
-  return f.lineIds.length ? q.where('d.line_id', 'in', f.lineIds) : q.where(sql<boolean>`false`);
-};
-
 /** Sums of the additive figures, and the best observed minute as `max_minute_produced`. */
 const summed = (maxMinute: Expression<number>) => [
   'sn_code' as const,
@@ -20,56 +9,7 @@ const summed = (maxMinute: Expression<number>) => [
   sql<number>`max(${maxMinute})`.as('max_minute_produced'),
 ];
 
-/** A machine's place, by the column the map's levels name it. */
-export type PlaceColumn = 'country' | 'province' | 'city';
-/** An area of the map: every machine (null), or those whose `column` is `name`. */
-export type AreaFilter = { column: PlaceColumn; name: string } | null;
-
-const inArea = (db: Db, f: MachineFilter, area: AreaFilter) => {
-  const q = machines(db, f);
-  return area ? q.where(`d.${area.column}`, '=', area.name) : q;
-};
-
-/** device_live's status codes (the reading's: 1 idle, 2 running, 3 fault). */
-const countWithStatus = (status: 1 | 2 | 3, onlineSince: Date) =>
-  sql<number>`(count(*) filter (where dl.ts >= ${onlineSince} and dl.status = ${status}))::int`;
-
 export const createStatisticsRepository = (db: Db) => ({
-  /**
-   * An area's machines by status, counted in SQL from each machine's last committed reading
-   * (device_live, one flush behind the live state, ≤ 100 ms): one row whatever the machine count.
-   * A machine silent since before `onlineSince`, or never heard, is off line.
-   */
-  async statusCounts(f: MachineFilter, area: AreaFilter, onlineSince: Date) {
-    return inArea(db, f, area)
-      .leftJoin('device_live as dl', 'dl.sn_code', 'd.sn_code')
-      .select([
-        sql<number>`count(*)::int`.as('total'),
-        countWithStatus(2, onlineSince).as('running'),
-        countWithStatus(1, onlineSince).as('standby'),
-        countWithStatus(3, onlineSince).as('error'),
-      ])
-      .executeTakeFirstOrThrow();
-  },
-
-  /**
-   * An area's machines grouped by `by` (a region of the next level), named regions only, each
-   * with its count and the mean position of its placed machines (null when none is placed).
-   */
-  regions: (f: MachineFilter, area: AreaFilter, by: PlaceColumn) => {
-    const placed = sql`d.lng is not null and d.lat is not null`;
-    return inArea(db, f, area)
-      .where(`d.${by}`, '<>', '')
-      .select([
-        sql<string>`${sql.ref(`d.${by}`)}`.as('name'),
-        sql<number>`count(*)::int`.as('value'),
-        sql<number | null>`avg(d.lng) filter (where ${placed})`.as('lng'),
-        sql<number | null>`avg(d.lat) filter (where ${placed})`.as('lat'),
-      ])
-      .groupBy(`d.${by}`)
-      .execute();
-  },
-
   /** Each machine's sums over a run of whole days (rollup_day); none: no rollup in them. */
   async daySums(sns: string[], days: { first: string; last: string }) {
     const rows = await db

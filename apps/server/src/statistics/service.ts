@@ -1,5 +1,4 @@
 import { ReplyCode } from '@linewatch/contracts/envelope';
-import { OFFLINE_AFTER_MS } from '@linewatch/contracts/limits';
 import {
   type MapPoint,
   type MapStatus,
@@ -13,12 +12,14 @@ import {
   statisticsMessages,
   type MapLevel,
 } from '@linewatch/contracts/statistics-rules';
+import type { DeviceStatus } from '@linewatch/contracts/devices';
+import type { MachinePlace } from '../devices/device-registry.ts';
 import type { DevicesService } from '../devices/service.ts';
 import { DomainError } from '../http/envelope.ts';
 import type { SessionUser } from '../identity/service.ts';
 import { addFigures, derive, emptyFigures } from '../shared/metrics.ts';
 import { dayOf, instantOf, wallClockOf } from '../shared/time.ts';
-import type { AreaFilter, PlaceColumn, StatisticsRepository } from './repository.ts';
+import type { StatisticsRepository } from './repository.ts';
 import { splitRange, type RangeParts } from './time-range.ts';
 import type { WholeDaySums } from './whole-day-sums.ts';
 
@@ -28,7 +29,7 @@ export interface StatisticsDeps {
    * Line visibility, the product lines and groups, and the visible machines in the lists' order
    * (the device registry), as the device list has them.
    */
-  devices: Pick<DevicesService, 'visibleLineIds' | 'menu' | 'machines'>;
+  devices: Pick<DevicesService, 'eachVisible' | 'menu' | 'machines'>;
   /** Whole past days' sums kept between requests. */
   wholeDays: WholeDaySums;
   timeZone: string;
@@ -50,6 +51,8 @@ interface StatisticsInput {
 const badInput = (message: string, path: string) =>
   new DomainError(ReplyCode.badInput, message, { errors: [{ path, message }] });
 
+type PlaceColumn = 'country' | 'province' | 'city';
+
 /** Which machines an area holds, and by which field its next level is grouped. */
 const AREA: Record<MapLevel, { within: PlaceColumn | null; by: PlaceColumn }> = {
   world: { within: null, by: 'country' },
@@ -61,10 +64,19 @@ const AREA: Record<MapLevel, { within: PlaceColumn | null; by: PlaceColumn }> = 
 
 const DAY_MS = 86_400_000;
 
+/** The map's count of each live status. */
+const STATUS_FIELD = {
+  running: 'runningNum',
+  standBy: 'standbyNum',
+  error: 'errorNum',
+  offLine: 'offLineNum',
+} as const satisfies Record<DeviceStatus, keyof MapStatus>;
+
 export const createStatisticsService = ({ repo, devices, wholeDays, timeZone }: StatisticsDeps) => {
-  const areaOf = ({ mapLevel, positionName }: MapArea): AreaFilter => {
+  /** Whether a machine's place is inside the area (every place for the world). */
+  const areaOf = ({ mapLevel, positionName }: MapArea) => {
     const { within } = AREA[mapLevel];
-    return within ? { column: within, name: positionName } : null;
+    return (place: MachinePlace) => within === null || place[within] === positionName;
   };
 
   /**
@@ -102,35 +114,58 @@ export const createStatisticsService = ({ repo, devices, wholeDays, timeZone }: 
 
   return {
     /**
-     * The area's visible machines by live status (spec section 3, map status): off line after
-     * OFFLINE_AFTER_MS of silence, as the device list counts them. Counted in SQL.
+     * The area's visible machines by live status (spec section 3, map status), counted from the
+     * device registry and the live state as the device list counts them (off line after
+     * OFFLINE_AFTER_MS of silence): the same figures, from memory, whatever the machine count.
      */
     async mapStatus(user: SessionUser, area: MapArea, now = Date.now()): Promise<MapStatus> {
-      const c = await repo.statusCounts(
-        { lineIds: await devices.visibleLineIds(user) },
-        areaOf(area),
-        new Date(now - OFFLINE_AFTER_MS),
-      );
-      return {
-        totalNum: c.total,
-        runningNum: c.running,
-        standbyNum: c.standby,
-        errorNum: c.error,
-        offLineNum: c.total - c.running - c.standby - c.error,
+      const inArea = areaOf(area);
+      const c: MapStatus = {
+        totalNum: 0,
+        runningNum: 0,
+        standbyNum: 0,
+        errorNum: 0,
+        offLineNum: 0,
       };
+      await devices.eachVisible(
+        user,
+        (d, status) => {
+          if (!inArea(d.place)) return;
+          c.totalNum += 1;
+          c[STATUS_FIELD[status]] += 1;
+        },
+        now,
+      );
+      return c;
     },
 
-    /** The area's next-level regions with their machine counts and mean position (in SQL). */
+    /**
+     * The area's next-level regions (named ones only) with their machine counts and the mean
+     * position of their placed machines (null when none is placed).
+     */
     async mapPoints(user: SessionUser, area: MapArea): Promise<MapPoint[]> {
-      const regions = await repo.regions(
-        { lineIds: await devices.visibleLineIds(user) },
-        areaOf(area),
-        AREA[area.mapLevel].by,
-      );
-      return regions.map((r) => ({
-        name: r.name,
+      const inArea = areaOf(area);
+      const by = AREA[area.mapLevel].by;
+      const regions = new Map<
+        string,
+        { value: number; placed: number; lng: number; lat: number }
+      >();
+      await devices.eachVisible(user, ({ place }) => {
+        const name = place[by];
+        if (!name || !inArea(place)) return;
+        let r = regions.get(name);
+        if (!r) regions.set(name, (r = { value: 0, placed: 0, lng: 0, lat: 0 }));
+        r.value += 1;
+        if (place.lng !== null && place.lat !== null) {
+          r.placed += 1;
+          r.lng += place.lng;
+          r.lat += place.lat;
+        }
+      });
+      return [...regions].map(([name, r]) => ({
+        name,
         value: r.value,
-        coord: r.lng !== null && r.lat !== null ? [r.lng, r.lat] : null,
+        coord: r.placed > 0 ? [r.lng / r.placed, r.lat / r.placed] : null,
       }));
     },
 

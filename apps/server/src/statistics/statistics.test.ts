@@ -8,6 +8,11 @@ import {
 } from '@linewatch/contracts/statistics';
 import { statisticsMessages } from '@linewatch/contracts/statistics-rules';
 import { statisticsApi } from '@linewatch/contracts/statistics-api';
+import { adminApi } from '@linewatch/contracts/admin-api';
+import type { AdminMachine, Page } from '@linewatch/contracts/admin';
+import { devicesApi } from '@linewatch/contracts/devices-api';
+import type { StatusSummary } from '@linewatch/contracts/devices';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { factories, type TestGroup, type TestLine } from '../test/factories.ts';
 import { connectGateway, reading, type GatewayClient } from '../test/gateway.ts';
@@ -281,6 +286,54 @@ describe('device map', () => {
     expect(await points(operator, 'city', '深圳市')).toEqual([
       { name: '深圳市', value: 2, coord: shenzhen.coord },
     ]);
+  });
+
+  it('counts as the device list does, machine for machine', async () => {
+    for (const client of [operator, admin]) {
+      const summary = await okData(
+        client.get<StatusSummary>(devicesApi.statusSummary.path, { isFollow: '0' }),
+      );
+      expect(await status(client, 'world')).toEqual({
+        totalNum: summary.running + summary.standBy + summary.error + summary.offLine,
+        runningNum: summary.running,
+        standbyNum: summary.standBy,
+        errorNum: summary.error,
+        offLineNum: summary.offLine,
+      });
+    }
+  });
+
+  it('moves a machine on the map as soon as an admin changes its place', async () => {
+    const rows = await okData(
+      admin.get<Page<AdminMachine>>(adminApi.machines.path, {
+        pageIndex: 1,
+        pageSize: 50,
+        keyword: sns[3]!,
+      }),
+    );
+    const german = rows.data.find((m) => m.snCode === sns[3]);
+    expect(german?.country).toBe('德国');
+    const move = (country: string, province: string, city: string) =>
+      okData(
+        admin.post<AdminMachine>(adminApi.updateMachine.path, {
+          ...german!,
+          country,
+          province,
+          city,
+        }),
+      );
+    await move('中国', '江苏省', '苏州市');
+    try {
+      expect(await points(operator, 'world')).toEqual([
+        { name: '中国', value: 6, coord: expect.any(Array) as unknown },
+      ]);
+      expect(await points(operator, 'province', '江苏省')).toEqual([
+        { name: '苏州市', value: 2, coord: [120.6, 31.3] },
+      ]);
+    } finally {
+      await move('德国', '', '');
+    }
+    expect(await status(operator, 'country', '德国')).toMatchObject({ totalNum: 1 });
   });
 
   it('refuses a level it does not know and a level below world without a place (0400)', async () => {
