@@ -13,6 +13,18 @@ export const freePort = () =>
     });
   });
 
+/**
+ * Every server a bench started and has not stopped: killed when the bench exits, however it
+ * exits (a crash, an unhandled rejection, Ctrl-C), so none is left running to skew the next
+ * measurement. 'exit' listeners run on uncaught errors too; signals are turned into an exit.
+ */
+const running = new Set<ChildProcessByStdio<null, Readable, null>>();
+process.once('exit', () => {
+  for (const child of running) child.kill('SIGKILL');
+});
+for (const signal of ['SIGINT', 'SIGTERM'] as const)
+  process.once(signal, () => process.exit(signal === 'SIGINT' ? 130 : 143));
+
 export interface BenchServer {
   baseUrl: string;
   process: ChildProcessByStdio<null, Readable, null>;
@@ -50,6 +62,8 @@ export const startServer = async ({
       stdio: ['ignore', 'pipe', 'inherit'],
     },
   );
+  running.add(child);
+  child.once('exit', () => running.delete(child));
   const baseUrl = await new Promise<string>((done, fail) => {
     let out = '';
     child.stdout.on('data', (chunk: Buffer) => {
