@@ -5,6 +5,7 @@ import { RouterProvider } from 'react-router/dom';
 import './app/global.css';
 import { createQueryClient, Providers } from './app/providers.tsx';
 import { routes } from './app/routes.tsx';
+import { registerServiceWorker } from './app/service-worker.ts';
 import { rememberLoadedUrl } from './shared/client-env.ts';
 import { setNavigator } from './shared/navigation.ts';
 
@@ -27,3 +28,8 @@ if (root) {
     ),
   );
 }
+
+registerServiceWorker({
+  production: import.meta.env.PROD,
+  container: 'serviceWorker' in navigator ? navigator.serviceWorker : undefined,
+});
