@@ -12,7 +12,7 @@ interface ReloadOnce {
 
 /** A page's chunk that could not be fetched because the network is gone (RouteError says so). */
 export class ChunkOfflineError extends Error {
-  constructor(readonly cause: unknown) {
+  constructor(override readonly cause: unknown) {
     super('page chunk not loaded: offline');
     this.name = 'ChunkOfflineError';
   }

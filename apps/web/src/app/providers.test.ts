@@ -1,6 +1,7 @@
 import { onlineManager } from '@tanstack/react-query';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createQueryClient } from './providers.tsx';
+import { useSession } from '../shared/session-store.ts';
+import { createQueryClient, forgetOnSignOut } from './providers.tsx';
 
 afterEach(() => onlineManager.setOnline(true));
 
@@ -18,5 +19,19 @@ describe('the query client offline', () => {
       status: 'error',
       fetchStatus: 'idle',
     });
+  });
+});
+
+describe('the query client at sign-out', () => {
+  it('forgets every user’s data when the session ends, not before', () => {
+    const client = createQueryClient();
+    const stop = forgetOnSignOut(client);
+    useSession.getState().signIn('key-1');
+    client.setQueryData(['devices', 'list', {}], ['LW-S1-001']);
+    useSession.getState().signIn('key-1');
+    expect(client.getQueryData(['devices', 'list', {}])).toEqual(['LW-S1-001']);
+    useSession.getState().clear();
+    expect(client.getQueryCache().getAll()).toHaveLength(0);
+    stop();
   });
 });

@@ -1,5 +1,6 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
+import { useSession } from '../shared/session-store.ts';
 
 export const createQueryClient = () =>
   new QueryClient({
@@ -13,9 +14,22 @@ export const createQueryClient = () =>
         refetchOnWindowFocus: false,
         staleTime: 15_000,
         networkMode: 'always',
+        // What a screen showed stays a day after it closed (TanStack's default is 5 min): the
+        // last-known data it shows when reopened offline, with its age.
+        gcTime: 24 * 60 * 60_000,
       },
       mutations: { retry: false, networkMode: 'always' },
     },
+  });
+
+/**
+ * Empties the cache when the session ends (a sign-out, or the server no longer knowing it): what
+ * one user's screens showed must not be shown, offline or for a moment, to the next one signing in
+ * on the same phone. Returns the unsubscribe.
+ */
+export const forgetOnSignOut = (client: QueryClient): (() => void) =>
+  useSession.subscribe((state, previous) => {
+    if (previous.keyId && !state.keyId) client.clear();
   });
 
 export const Providers = ({ client, children }: { client: QueryClient; children: ReactNode }) => (

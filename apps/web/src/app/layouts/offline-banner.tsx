@@ -10,13 +10,14 @@ const AGE_TICK_MS = 30_000;
 
 /**
  * When the oldest data on the screen was fetched (epoch ms), 0 when it shows none: the queries
- * the mounted pages observe. What the screen shows is at least that old.
+ * the mounted pages observe (a real-time page's too, which its socket fills). What the screen
+ * shows is at least that old.
  */
 export const oldestShownData = (client: QueryClient): number => {
   let oldest = 0;
   for (const query of client.getQueryCache().getAll()) {
     const { data, dataUpdatedAt } = query.state;
-    if (!query.isActive() || data === undefined || dataUpdatedAt === 0) continue;
+    if (query.getObserversCount() === 0 || data === undefined || dataUpdatedAt === 0) continue;
     if (oldest === 0 || dataUpdatedAt < oldest) oldest = dataUpdatedAt;
   }
   return oldest;
