@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { paths } from './src/shared/paths.ts';
 import { identityApi } from '@linewatch/contracts/identity-api';
-import { pageHtmlFile, pageShell, readRouteModules, SESSION_PATH } from './vite-route-preloads.ts';
+import { pageHtmlFile } from './src/sw/shell.ts';
+import { pageShell, readRouteModules, SESSION_PATH } from './vite-route-preloads.ts';
 
 // import.meta.url is not a file: URL under jsdom; vitest gives the directory.
 const webRoot = `${import.meta.dirname}/`;

@@ -3,6 +3,7 @@ import { join, relative, resolve } from 'node:path';
 import ts from 'typescript';
 import type { Plugin } from 'vite';
 import { asksForSession } from './src/app/guard.ts';
+import { pageHtmlFile } from './src/sw/shell.ts';
 
 /*
  * A copy of index.html per page, with a <link rel="modulepreload"> for each chunk the page's first
@@ -115,9 +116,6 @@ export const readRouteModules = (webRoot: string): { path: string; modules: stri
   visit(source, []);
   return routes;
 };
-
-/** The dist file of each route's HTML copy: /faca/addQuestion → pages/faca/addQuestion.html. */
-export const pageHtmlFile = (path: string): string => `pages${path}.html`;
 
 /**
  * identityApi.session.path (the test holds them equal): Vite loads its config with Node, which

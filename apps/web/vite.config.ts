@@ -2,6 +2,8 @@ import react from '@vitejs/plugin-react';
 import ts from 'typescript';
 import { defineConfig, type Plugin } from 'vite';
 import { compression } from 'vite-plugin-compression2';
+import { VitePWA } from 'vite-plugin-pwa';
+import { appIcons, ICON_SIZES, iconFile } from './vite-app-icons.ts';
 import { mapData } from './vite-map-data.ts';
 import { routePreloads } from './vite-route-preloads.ts';
 
@@ -72,6 +74,42 @@ export default defineConfig({
     mapData(),
     inlineEntryCss(),
     routePreloads(),
+    appIcons(),
+    // The installable app and its service worker (src/sw/sw.ts; docs/architecture.md, "Offline").
+    VitePWA({
+      strategies: 'injectManifest',
+      srcDir: 'src/sw',
+      filename: 'sw.ts',
+      // Registered by the app after the page's load (app/service-worker.ts), not by a script
+      // of the plugin's in the first screen.
+      injectRegister: false,
+      manifest: {
+        name: 'Linewatch',
+        short_name: '产线监控',
+        description: '产线设备实时监控',
+        lang: 'zh-CN',
+        start_url: '/',
+        scope: '/',
+        display: 'standalone',
+        background_color: '#ffffff',
+        theme_color: '#1677ff',
+        icons: ICON_SIZES.map((size) => ({
+          src: `/${iconFile(size)}`,
+          sizes: `${size}x${size}`,
+          type: 'image/png',
+          purpose: 'any maskable',
+        })),
+      },
+      injectManifest: {
+        // The app shell, every route's shell and every chunk; not the .br/.gz copies (the
+        // browser asks for the file and the server picks a copy), nor the map's GeoJSON (tens of
+        // MB, fetched only when the map drills there), nor the build's records under .vite/.
+        globPatterns: ['**/*.{js,html,png}'],
+        globIgnores: ['.vite/**', 'map/**', 'sw.js'],
+        // ECharts' chunk is ~1 MB before compression.
+        maximumFileSizeToCacheInBytes: 3 * 1024 * 1024,
+      },
+    }),
     // Not the build's records under .vite/ (the chunk graph for bench/web), which nobody is sent.
     compression({ threshold: 1024, exclude: /^\.vite\//, logLevel: 'silent' }),
   ],

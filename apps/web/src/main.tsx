@@ -3,8 +3,9 @@ import { createRoot } from 'react-dom/client';
 import { createBrowserRouter } from 'react-router';
 import { RouterProvider } from 'react-router/dom';
 import './app/global.css';
-import { createQueryClient, Providers } from './app/providers.tsx';
+import { createQueryClient, forgetOnSignOut, Providers } from './app/providers.tsx';
 import { routes } from './app/routes.tsx';
+import { registerServiceWorker } from './app/service-worker.ts';
 import { rememberLoadedUrl } from './shared/client-env.ts';
 import { setNavigator } from './shared/navigation.ts';
 
@@ -13,6 +14,9 @@ rememberLoadedUrl();
 const router = createBrowserRouter(routes);
 setNavigator((to, options) => void router.navigate(to, options));
 
+const client = createQueryClient();
+forgetOnSignOut(client);
+
 const root = document.getElementById('root');
 if (root) {
   // As a transition, the first render is cut into 5 ms slices the browser can paint and take a tap
@@ -20,10 +24,15 @@ if (root) {
   startTransition(() =>
     createRoot(root).render(
       <StrictMode>
-        <Providers client={createQueryClient()}>
+        <Providers client={client}>
           <RouterProvider router={router} />
         </Providers>
       </StrictMode>,
     ),
   );
 }
+
+registerServiceWorker({
+  production: import.meta.env.PROD,
+  container: 'serviceWorker' in navigator ? navigator.serviceWorker : undefined,
+});

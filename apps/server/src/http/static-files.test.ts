@@ -24,6 +24,10 @@ writeWithCopies(
   (variant) => `<!doctype html><title>task ${variant}</title>`,
 );
 
+// The service worker and the web manifest, written at the root by vite-plugin-pwa.
+writeFileSync(join(webDist, 'sw.js'), 'self.skipWaiting();');
+writeFileSync(join(webDist, 'manifest.webmanifest'), '{"name":"Linewatch"}');
+
 let server: TestServer;
 beforeAll(async () => {
   server = await startTestServer({ WEB_DIST: webDist });
@@ -75,5 +79,21 @@ describe('the built web app', () => {
     expect(await (await get('/faca/task/other', 'gzip')).text()).toBe(
       '<!doctype html><title>gzip</title>',
     );
+  });
+
+  it('sends the service worker as JavaScript, revalidated every time, allowed as a worker', async () => {
+    const worker = await get('/sw.js', 'identity');
+    expect(worker.status).toBe(200);
+    expect(worker.headers.get('content-type')).toMatch(/^(text|application)\/javascript/);
+    // A cached sw.js would keep phones on an old build (and its precache) for the cache's life.
+    expect(worker.headers.get('cache-control')).toBe('no-cache');
+    expect(worker.headers.get('content-security-policy')).toMatch(/worker-src 'self'/);
+  });
+
+  it('sends the web manifest as a manifest', async () => {
+    const manifest = await get('/manifest.webmanifest', 'identity');
+    expect(manifest.status).toBe(200);
+    expect(manifest.headers.get('content-type')).toMatch(/^application\/manifest\+json/);
+    expect(await manifest.json()).toEqual({ name: 'Linewatch' });
   });
 });

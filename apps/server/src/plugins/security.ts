@@ -45,6 +45,10 @@ export const securityPlugin = fp(
             (request: IncomingMessage) => ownSockets(request.headers.host),
             ...(publicSocket ? [publicSocket] : []),
           ],
+          // The app's service worker and web manifest (docs/architecture.md, "Offline"), named
+          // explicitly: old webview kernels do not all fall back from worker-src to default-src.
+          'worker-src': ["'self'"],
+          'manifest-src': ["'self'"],
           'upgrade-insecure-requests': null,
         },
       },

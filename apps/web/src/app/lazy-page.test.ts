@@ -1,6 +1,11 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createElement } from 'react';
-import { lazyPage, loadReloadingOnce, preloadMatchedPages } from './lazy-page.ts';
+import {
+  ChunkOfflineError,
+  lazyPage,
+  loadReloadingOnce,
+  preloadMatchedPages,
+} from './lazy-page.ts';
 import { paths } from '../shared/paths.ts';
 
 describe('page chunk loading', () => {
@@ -8,7 +13,12 @@ describe('page chunk loading', () => {
     const reload = vi.fn();
     const failing = () =>
       Promise.reject(new TypeError('Failed to fetch dynamically imported module'));
-    const options = { pathname: paths.deviceList, storage: sessionStorage, reload };
+    const options = {
+      pathname: paths.deviceList,
+      storage: sessionStorage,
+      reload,
+      offline: () => false,
+    };
 
     let settled = false;
     void loadReloadingOnce(failing, options).finally(() => (settled = true));
@@ -22,11 +32,27 @@ describe('page chunk loading', () => {
 
   it('clears the flag once the chunk loads, so a later failure may reload again', async () => {
     const reload = vi.fn();
-    const options = { pathname: paths.center, storage: sessionStorage, reload };
+    const options = {
+      pathname: paths.center,
+      storage: sessionStorage,
+      reload,
+      offline: () => false,
+    };
     sessionStorage.setItem(`lw-chunk-reload:${paths.center}`, '1');
     await expect(loadReloadingOnce(() => Promise.resolve('page'), options)).resolves.toBe('page');
     void loadReloadingOnce(() => Promise.reject(new Error('gone')), options);
     await vi.waitFor(() => expect(reload).toHaveBeenCalledTimes(1));
+  });
+
+  it('offline, never reloads (the browser’s error page would replace the app): it says so', async () => {
+    const reload = vi.fn();
+    const options = { pathname: paths.map, storage: sessionStorage, reload, offline: () => true };
+    const failing = () =>
+      Promise.reject(new TypeError('Failed to fetch dynamically imported module'));
+    await expect(loadReloadingOnce(failing, options)).rejects.toBeInstanceOf(ChunkOfflineError);
+    expect(reload).not.toHaveBeenCalled();
+    // Nothing spent: back online, a failure may still reload once.
+    expect(sessionStorage.getItem(`lw-chunk-reload:${paths.map}`)).toBeNull();
   });
 
   it('fetches the chunks of the layout and the page a location matches, each once', async () => {

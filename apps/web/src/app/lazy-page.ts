@@ -1,19 +1,32 @@
 import { isValidElement, lazy, type ComponentType, type LazyExoticComponent } from 'react';
 import { matchRoutes, type RouteObject } from 'react-router';
+import { isOffline, useConnectivity } from '../shared/connectivity.ts';
 
 interface ReloadOnce {
   pathname: string;
   storage: Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
   reload: () => void;
+  /** No network or no server: a reload would replace the app with the browser's error page. */
+  offline: () => boolean;
+}
+
+/** A page's chunk that could not be fetched because the network is gone (RouteError says so). */
+export class ChunkOfflineError extends Error {
+  constructor(override readonly cause: unknown) {
+    super('page chunk not loaded: offline');
+    this.name = 'ChunkOfflineError';
+  }
 }
 
 /**
  * Loads a page chunk. One that fails (usually a deploy replaced it) reloads the same path once;
- * a flag in session storage stops a reload loop when the chunk is really gone.
+ * a flag in session storage stops a reload loop when the chunk is really gone. Offline it does
+ * not reload (the browser would show its own offline page instead of the app): it fails with a
+ * ChunkOfflineError, which the route's error screen shows as an in-app offline notice.
  */
 export const loadReloadingOnce = async <T>(
   load: () => Promise<T>,
-  { pathname, storage, reload }: ReloadOnce,
+  { pathname, storage, reload, offline }: ReloadOnce,
 ) => {
   const flag = `lw-chunk-reload:${pathname}`;
   try {
@@ -21,6 +34,7 @@ export const loadReloadingOnce = async <T>(
     storage.removeItem(flag);
     return module;
   } catch (error) {
+    if (offline()) throw new ChunkOfflineError(error);
     if (storage.getItem(flag) !== null) throw error;
     storage.setItem(flag, '1');
     reload();
@@ -42,6 +56,7 @@ export const lazyPage = <P extends object>(
       pathname: window.location.pathname,
       storage: sessionStorage,
       reload: () => window.location.reload(),
+      offline: () => isOffline(useConnectivity.getState()),
     }));
   return Object.assign(lazy(start), { preload: start });
 };

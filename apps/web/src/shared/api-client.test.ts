@@ -4,6 +4,7 @@ import { REQUEST_TIMEOUT_MS } from '@linewatch/contracts/limits';
 import { Toast } from 'antd-mobile';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError, call } from './api-client.ts';
+import { useConnectivity } from './connectivity.ts';
 import { webMessages } from './messages.ts';
 import { setNavigator } from './navigation.ts';
 import { useSession } from './session-store.ts';
@@ -32,6 +33,7 @@ afterEach(() => {
   navigate.mockReset();
   toastShow.mockClear();
   useSession.getState().clear();
+  useConnectivity.setState({ browserOffline: false, unreachable: false });
 });
 
 const toastTexts = () =>
@@ -165,5 +167,25 @@ describe('api client', () => {
     await vi.advanceTimersByTimeAsync(REQUEST_TIMEOUT_MS);
     await expect(outcome).resolves.toMatchObject({ code: 'timeout' });
     await vi.waitFor(() => expect(toastTexts()).toEqual([webMessages.timeout]));
+  });
+
+  it('fails at once with the network message while the browser is offline, sending nothing', async () => {
+    // Offline, a user waited out the whole request timeout before (加载中 for 30 s and more).
+    window.dispatchEvent(new Event('offline'));
+    await expect(call(devicesApi.processMenu, {})).rejects.toMatchObject({ code: 'network' });
+    expect(fetchMock).not.toHaveBeenCalled();
+    await vi.waitFor(() => expect(toastTexts()).toEqual([webMessages.networkError]));
+    window.dispatchEvent(new Event('online'));
+    fetchMock.mockReturnValueOnce(reply({ code: '0000', data: [] }));
+    await expect(call(devicesApi.processMenu, {})).resolves.toEqual([]);
+  });
+
+  it('marks the server unreachable on a failed request, and reached again on any reply', async () => {
+    fetchMock.mockRejectedValueOnce(new TypeError('Failed to fetch'));
+    await expect(call(devicesApi.processMenu, {})).rejects.toMatchObject({ code: 'network' });
+    expect(useConnectivity.getState().unreachable).toBe(true);
+    fetchMock.mockReturnValueOnce(reply({ code: '0001', msg: '用户名或密码错误' }));
+    await expect(call(devicesApi.processMenu, {})).rejects.toMatchObject({ code: '0001' });
+    expect(useConnectivity.getState().unreachable).toBe(false);
   });
 });

@@ -1,6 +1,7 @@
 import type { Endpoint } from '@linewatch/contracts/endpoint';
 import { messages, ReplyCode } from '@linewatch/contracts/envelope';
 import { KEY_ID_HEADER, REQUEST_TIMEOUT_MS } from '@linewatch/contracts/limits';
+import { browserIsOffline, noteServerReached, noteServerUnreachable } from './connectivity.ts';
 import { webMessages } from './messages.ts';
 import { expireSession } from './session-expired.ts';
 import { useSession } from './session-store.ts';
@@ -66,7 +67,9 @@ const settle = <T>(reply: unknown): T => {
 /**
  * fetch under the app's request timeout, with the body read by `read` under the same timer and
  * the session's keyId sent. A dropped connection or no answer in time is toasted and thrown as an
- * ApiError; a cancellation by the caller's `signal` is thrown as it is, silently.
+ * ApiError; a cancellation by the caller's `signal` is thrown as it is, silently. While the
+ * browser says it is offline nothing is sent: the network error comes at once, not after the
+ * timeout (docs/architecture.md, "Offline").
  */
 export const fetchInTime = async <T>(
   url: string,
@@ -74,6 +77,7 @@ export const fetchInTime = async <T>(
   read: (response: Response, aborted: () => boolean) => Promise<T>,
   signal?: AbortSignal,
 ): Promise<T> => {
+  if (browserIsOffline()) return fail(ClientCode.network, webMessages.networkError);
   const controller = new AbortController();
   let timedOut = false;
   const timer = setTimeout(() => {
@@ -92,10 +96,15 @@ export const fetchInTime = async <T>(
       credentials: 'same-origin',
       signal: controller.signal,
     });
+    noteServerReached();
     return await read(response, () => controller.signal.aborted);
   } catch (error) {
-    if (timedOut) return fail(ClientCode.timeout, webMessages.timeout);
+    if (timedOut) {
+      noteServerUnreachable();
+      return fail(ClientCode.timeout, webMessages.timeout);
+    }
     if (signal?.aborted) throw error;
+    noteServerUnreachable();
     return fail(ClientCode.network, webMessages.networkError);
   } finally {
     clearTimeout(timer);

@@ -37,3 +37,12 @@ export const formatDateTime = (iso: string): string => {
   const pad = (n: number) => String(n).padStart(2, '0');
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}`;
 };
+
+/** How old data is, as the offline banner says it: 刚刚, 3分钟前, 2小时前, 5天前. */
+export const formatAge = (ageMs: number): string => {
+  const minutes = Math.floor(Math.max(0, ageMs) / 60_000);
+  if (minutes < 1) return '刚刚';
+  if (minutes < 60) return `${minutes}分钟前`;
+  const hours = Math.floor(minutes / 60);
+  return hours < 24 ? `${hours}小时前` : `${Math.floor(hours / 24)}天前`;
+};

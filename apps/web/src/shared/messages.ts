@@ -13,4 +13,8 @@ export const webMessages = {
   loading: '加载中',
   loadMore: '加载更多',
   downloadFailed: '下载失败',
+  /** The offline banner (app/layouts/offline-banner.tsx): 离线 · 数据更新于 3分钟前. */
+  offline: '离线',
+  dataAge: (age: string) => `数据更新于 ${age}`,
+  retry: '重试',
 } as const;

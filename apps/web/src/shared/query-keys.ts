@@ -25,6 +25,10 @@ export const queryKeys = {
     list: (filter: Partial<MachineListQuery>) => ['devices', 'list', filter] as const,
     summary: (filter: StatusSummaryQuery) => ['devices', 'summary', filter] as const,
   },
+  telemetry: {
+    /** One machine's last real-time payload (its socket's; kept to be shown offline). */
+    realtime: (snCode: string) => ['telemetry', 'realtime', snCode] as const,
+  },
   history: {
     /** One machine's history and log (figures, DT, table, stop alarms, operation log). */
     all: ['history'] as const,

@@ -150,4 +150,44 @@ describe('socket client', () => {
     vi.advanceTimersByTime(SOCKET_RETRY_MS * 2);
     expect(FakeSocket.created).toHaveLength(2);
   });
+
+  it('back online, reconnects at once instead of after the retry delay, and asks afresh', () => {
+    const connection = open();
+    latest().serverOpens();
+    latest().serverCloses(1006);
+    expect(FakeSocket.created).toHaveLength(1);
+    window.dispatchEvent(new Event('online'));
+    expect(FakeSocket.created).toHaveLength(2);
+    latest().serverOpens();
+    expect(latest().sent).toEqual([hello]);
+    // The pending retry was replaced, not added to.
+    vi.advanceTimersByTime(SOCKET_RETRY_MS);
+    expect(FakeSocket.created).toHaveLength(2);
+    connection.close();
+  });
+
+  it('back from the background, asks an open socket for a fresh snapshot at once', () => {
+    const connection = open();
+    latest().serverOpens();
+    const visibility = vi.spyOn(document, 'visibilityState', 'get').mockReturnValue('hidden');
+    document.dispatchEvent(new Event('visibilitychange'));
+    expect(latest().sent).toEqual([hello]);
+    visibility.mockReturnValue('visible');
+    document.dispatchEvent(new Event('visibilitychange'));
+    expect(latest().sent).toEqual([hello, hello]);
+    expect(FakeSocket.created).toHaveLength(1);
+    connection.close();
+    // A closed connection no longer listens.
+    window.dispatchEvent(new Event('online'));
+    expect(FakeSocket.created).toHaveLength(1);
+    visibility.mockRestore();
+  });
+
+  it('does not reconnect on resume after the server said the close was final', () => {
+    open({ shouldReconnect: () => false });
+    latest().serverOpens();
+    latest().serverCloses(4403);
+    window.dispatchEvent(new Event('online'));
+    expect(FakeSocket.created).toHaveLength(1);
+  });
 });

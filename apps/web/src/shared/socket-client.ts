@@ -44,7 +44,12 @@ export const socketUrl = (path: string): string => {
   return `${scheme}//${window.location.host}${path}`;
 };
 
-/** The one socket client: reconnects after retryMs on close or error, resends hello on a timer. */
+/**
+ * The one socket client: reconnects after retryMs on close or error, resends hello on a timer.
+ * When the network comes back (`online`) or the webview comes back from the background
+ * (`visibilitychange` to visible, where timers were frozen) it resumes at once: a dropped socket
+ * reconnects without waiting out the retry delay, an open one is sent hello for a fresh snapshot.
+ */
 export const openSocket = (options: SocketClientOptions): SocketConnection => {
   const {
     retryMs = SOCKET_RETRY_MS,
@@ -113,10 +118,28 @@ export const openSocket = (options: SocketClientOptions): SocketConnection => {
     target.onclose = (event) => drop(target, event.code);
   }
 
+  const resume = () => {
+    if (stopped) return;
+    if (socket) {
+      // Open: ask for the current state now. Still connecting: its open will ask.
+      sendHello();
+      return;
+    }
+    clearTimeout(retryTimer);
+    connect();
+  };
+  const onVisibility = () => {
+    if (document.visibilityState === 'visible') resume();
+  };
+  window.addEventListener('online', resume);
+  document.addEventListener('visibilitychange', onVisibility);
+
   connect();
 
   return {
     close: () => {
+      window.removeEventListener('online', resume);
+      document.removeEventListener('visibilitychange', onVisibility);
       stopped = true;
       clearTimeout(retryTimer);
       clearInterval(resendTimer);

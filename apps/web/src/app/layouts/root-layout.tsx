@@ -5,8 +5,9 @@ import { canAccess } from '../guard.ts';
 import { handleOf, pageTitle } from '../route-handle.ts';
 import { NotFound } from '../screens/not-found.tsx';
 import { PageLoading } from '../screens/page-loading.tsx';
+import { OfflineBanner } from './offline-banner.tsx';
 
-/** Titles, scroll position and role filtering for every route. */
+/** Titles, scroll position, role filtering and the offline banner for every route. */
 export const RootLayout = () => {
   const handles = useMatches().map(handleOf);
   const roles = useSession((state) => state.roles);
@@ -21,6 +22,7 @@ export const RootLayout = () => {
   return (
     <>
       <ScrollRestoration />
+      <OfflineBanner />
       <Suspense fallback={<PageLoading />}>{denied ? <NotFound /> : <Outlet />}</Suspense>
     </>
   );

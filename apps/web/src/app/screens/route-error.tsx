@@ -2,13 +2,39 @@ import { Button } from 'antd-mobile';
 import { ExclamationCircleOutline } from 'antd-mobile-icons';
 import { isRouteErrorResponse, useRouteError } from 'react-router';
 import { BlankState } from '../../shared/components/blank-state.tsx';
+import { isOffline, useConnectivity } from '../../shared/connectivity.ts';
 import { webMessages } from '../../shared/messages.ts';
+import { toastFailure } from '../../shared/toast.ts';
+import { ChunkOfflineError } from '../lazy-page.ts';
 import { NotFound } from './not-found.tsx';
 
-/** A page that could not be loaded or crashed: offer a reload instead of a white screen. */
+/**
+ * A page that could not be loaded or crashed: offer a reload instead of a white screen. Offline
+ * (a page whose code never reached this phone) it says so inside the app, and its retry reloads
+ * only once the network is back: a reload offline would show the browser's own error page.
+ */
 export const RouteError = () => {
   const error = useRouteError();
+  const offline = useConnectivity(isOffline);
   if (isRouteErrorResponse(error) && error.status === 404) return <NotFound />;
+  const retry = () => {
+    if (isOffline(useConnectivity.getState())) toastFailure(webMessages.networkError);
+    else window.location.reload();
+  };
+  if (offline || error instanceof ChunkOfflineError) {
+    return (
+      <BlankState
+        icon={<ExclamationCircleOutline />}
+        title={webMessages.networkError}
+        description="此页面需联网后打开"
+        testId="route-offline"
+      >
+        <Button color="primary" onClick={retry}>
+          {webMessages.retry}
+        </Button>
+      </BlankState>
+    );
+  }
   return (
     <BlankState
       icon={<ExclamationCircleOutline />}
@@ -16,7 +42,7 @@ export const RouteError = () => {
       description="请检查网络后重试"
       testId="route-error"
     >
-      <Button color="primary" onClick={() => window.location.reload()}>
+      <Button color="primary" onClick={retry}>
         重新加载
       </Button>
     </BlankState>

@@ -1,6 +1,8 @@
 import { SOCKET_RETRY_MS } from '@linewatch/contracts/limits';
 import type { RealtimePayload } from '@linewatch/contracts/socket';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, renderHook } from '@testing-library/react';
+import type { ReactNode } from 'react';
 import { Toast } from 'antd-mobile';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { setNavigator } from '../../shared/navigation.ts';
@@ -39,6 +41,8 @@ const open = () =>
 const push = async (data: unknown) => {
   act(() => current().onmessage?.(new MessageEvent('message', { data: JSON.stringify(data) })));
   await act(() => vi.dynamicImportSettled());
+  // The query cache tells its observers on the next tick.
+  await act(() => vi.advanceTimersByTimeAsync(0));
 };
 const serverClose = (code: number) =>
   act(() => current().onclose?.(new CloseEvent('close', { code })));
@@ -53,7 +57,13 @@ const payload = (overrides: Partial<RealtimePayload> = {}): RealtimePayload =>
 const navigate = vi.fn();
 vi.spyOn(Toast, 'show').mockImplementation(() => ({ close: () => {} }));
 
+let client = new QueryClient();
+const wrapper = ({ children }: { children: ReactNode }) => (
+  <QueryClientProvider client={client}>{children}</QueryClientProvider>
+);
+
 beforeEach(() => {
+  client = new QueryClient();
   vi.useFakeTimers();
   sockets.length = 0;
   setNavigator(navigate);
@@ -66,7 +76,7 @@ afterEach(() => {
 
 describe('real-time data', () => {
   it('asks for the machine, never with keyId in the address, and shows what the server pushes', async () => {
-    const { result } = renderHook(() => useRealtime('SN-1', createSocket));
+    const { result } = renderHook(() => useRealtime('SN-1', createSocket), { wrapper });
     expect(current().url).toMatch(/\/ws\/realtime\/SN-1$/);
     expect(current().url).not.toContain('key-1');
     expect(current().protocols).toEqual(['linewatch', 'lw-key.key-1']);
@@ -81,7 +91,7 @@ describe('real-time data', () => {
   });
 
   it('ignores messages that break the contract or belong to another machine', async () => {
-    const { result } = renderHook(() => useRealtime('SN-1', createSocket));
+    const { result } = renderHook(() => useRealtime('SN-1', createSocket), { wrapper });
     open();
     await push({ MsgType: 'machineList', SN: 'SN-1' });
     await push(payload({ SN: 'SN-2' }));
@@ -91,7 +101,7 @@ describe('real-time data', () => {
   });
 
   it('checks a message that arrives before the check has loaded, and the next in order', async () => {
-    const { result } = renderHook(() => useRealtime('SN-1', createSocket));
+    const { result } = renderHook(() => useRealtime('SN-1', createSocket), { wrapper });
     open();
     act(() => {
       current().onmessage?.(
@@ -108,7 +118,7 @@ describe('real-time data', () => {
   });
 
   it('flags the dropped connection and clears the flag once reconnected', () => {
-    const { result } = renderHook(() => useRealtime('SN-1', createSocket));
+    const { result } = renderHook(() => useRealtime('SN-1', createSocket), { wrapper });
     open();
     serverClose(1006);
     expect(result.current.disconnected).toBe(true);
@@ -122,7 +132,7 @@ describe('real-time data', () => {
 
   it('signs out on 4405 without retrying', () => {
     window.history.replaceState(null, '', links.currentDataReport('SN-1'));
-    renderHook(() => useRealtime('SN-1', createSocket));
+    renderHook(() => useRealtime('SN-1', createSocket), { wrapper });
     open();
     serverClose(4405);
     act(() => {
@@ -136,7 +146,7 @@ describe('real-time data', () => {
   });
 
   it('stops on 4403 and reports the machine as not visible', () => {
-    const { result } = renderHook(() => useRealtime('SN-1', createSocket));
+    const { result } = renderHook(() => useRealtime('SN-1', createSocket), { wrapper });
     open();
     serverClose(4403);
     act(() => {
@@ -147,7 +157,7 @@ describe('real-time data', () => {
   });
 
   it('stops on 4404 and reports the machine as unknown', () => {
-    const { result } = renderHook(() => useRealtime('SN-1', createSocket));
+    const { result } = renderHook(() => useRealtime('SN-1', createSocket), { wrapper });
     open();
     serverClose(4404);
     act(() => {
@@ -159,7 +169,19 @@ describe('real-time data', () => {
   });
 
   it('opens nothing without a machine', () => {
-    renderHook(() => useRealtime(null, createSocket));
+    renderHook(() => useRealtime(null, createSocket), { wrapper });
     expect(sockets).toHaveLength(0);
+  });
+
+  it('keeps the last payload for the page to show offline, and shows it when reopened', async () => {
+    const first = renderHook(() => useRealtime('SN-1', createSocket), { wrapper });
+    open();
+    await push(payload({ deviceName: 'M-1' }));
+    first.unmount();
+    // Reopened with no network: the socket does not open, the last payload is there.
+    const { result } = renderHook(() => useRealtime('SN-1', createSocket), { wrapper });
+    serverClose(1006);
+    expect(result.current.payload?.deviceName).toBe('M-1');
+    expect(result.current.disconnected).toBe(true);
   });
 });

@@ -7,13 +7,19 @@ import {
   type RealtimeClientMessage,
   type RealtimePayload,
 } from '@linewatch/contracts/socket';
+import { skipToken, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
+import { queryKeys } from '../../shared/query-keys.ts';
 import { expireSession } from '../../shared/session-expired.ts';
 import { useSession } from '../../shared/session-store.ts';
 import { openSocket, socketUrl, type SocketFactory } from '../../shared/socket-client.ts';
 import { toastFailure } from '../../shared/toast.ts';
 
 export interface RealtimeState {
+  /**
+   * The machine's last payload: the socket's latest, or offline the last one this phone got
+   * (kept in the query cache, whose age the offline banner shows).
+   */
   payload: RealtimePayload | null;
   /** The socket dropped and a reconnect is pending. */
   disconnected: boolean;
@@ -23,8 +29,9 @@ export interface RealtimeState {
   unknown: boolean;
 }
 
-const initial: RealtimeState = {
-  payload: null,
+type Connection = Omit<RealtimeState, 'payload'>;
+
+const initial: Connection = {
   disconnected: false,
   denied: false,
   unknown: false,
@@ -39,7 +46,13 @@ const loadPayloadCheck = () =>
 
 /** Live data of one machine over its real-time socket (contracts telemetry-api.ts). */
 export const useRealtime = (snCode: string | null, createSocket?: SocketFactory): RealtimeState => {
-  const [state, setState] = useState<RealtimeState>(initial);
+  const [state, setState] = useState<Connection>(initial);
+  const client = useQueryClient();
+  // Filled by the socket only (skipToken: never fetched).
+  const { data: payload = null } = useQuery<RealtimePayload>({
+    queryKey: queryKeys.telemetry.realtime(snCode ?? ''),
+    queryFn: skipToken,
+  });
 
   useEffect(() => {
     setState(initial);
@@ -72,7 +85,7 @@ export const useRealtime = (snCode: string | null, createSocket?: SocketFactory)
           (realtimePayload) => {
             const parsed = realtimePayload.safeParse(data);
             if (live && parsed.success && parsed.data.SN === snCode) {
-              setState((current) => ({ ...current, payload: parsed.data }));
+              client.setQueryData(queryKeys.telemetry.realtime(snCode), parsed.data);
             }
           },
           () => undefined,
@@ -106,7 +119,7 @@ export const useRealtime = (snCode: string | null, createSocket?: SocketFactory)
       live = false;
       connection.close();
     };
-  }, [snCode, createSocket]);
+  }, [snCode, createSocket, client]);
 
-  return state;
+  return { ...state, payload: snCode ? payload : null };
 };

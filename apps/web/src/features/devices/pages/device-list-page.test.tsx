@@ -5,10 +5,11 @@ import {
   type StatusSummary,
 } from '@linewatch/contracts/devices';
 import { devicesApi } from '@linewatch/contracts/devices-api';
-import { screen, within } from '@testing-library/react';
+import { act, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Toast } from 'antd-mobile';
 import { paths } from '../../../shared/paths.ts';
+import { queryKeys } from '../../../shared/query-keys.ts';
 import { buildLineNode, buildMachineCard } from '../../../testing/builders.ts';
 import { failure, fakeApi } from '../../../testing/fake-api.ts';
 import { FakeSocket } from '../../../testing/fake-socket.ts';
@@ -258,6 +259,24 @@ describe('device list page', () => {
     } finally {
       machines[0]!.deviceStatus = 'running';
       vi.useRealTimers();
+    }
+  });
+
+  it('offline, keeps showing the lines it had when their refresh fails', async () => {
+    const { client } = openList();
+    await vi.waitFor(() =>
+      expect(within(group('line:L1')).getAllByTestId('device-card')).toHaveLength(15),
+    );
+    window.dispatchEvent(new Event('offline'));
+    try {
+      await act(() => client.refetchQueries({ type: 'active' }));
+      // The page has drawn the failed refreshes (the cache tells it on the next tick).
+      await act(() => new Promise((resolve) => setTimeout(resolve, 0)));
+      expect(client.getQueryState(queryKeys.devices.menu())?.status).toBe('error');
+      // Its last answer still draws the lines and their cards.
+      expect(within(group('line:L1')).getAllByTestId('device-card')).toHaveLength(15);
+    } finally {
+      window.dispatchEvent(new Event('online'));
     }
   });
 

@@ -111,7 +111,9 @@ const DeviceListPage = () => {
 
   let content;
   if (menu.isPending) content = <ListState state="loading" />;
-  else if (menu.isError) content = <ListState state="error" onRetry={() => void menu.refetch()} />;
+  // A refresh that failed (offline) keeps the lines of the last answer: the banner says how old.
+  else if (menu.isError && !menu.data)
+    content = <ListState state="error" onRetry={() => void menu.refetch()} />;
   else if (showResult) {
     content = (
       <DeviceGroup
@@ -210,7 +212,7 @@ const DeviceListPage = () => {
         <MenuDrawer
           visible={menuOpen}
           menu={menu.data}
-          failed={menu.isError}
+          failed={menu.isError && !menu.data}
           selection={selection}
           onRetry={() => void menu.refetch()}
           onClose={() => setMenuOpen(false)}

@@ -113,6 +113,27 @@ describe('device history page', { timeout: 30_000 }, () => {
     expect(screen.getByTestId('history-tab-top')).toBeTruthy();
   });
 
+  it('never shows the previous day’s chart under a day still loading, or one that failed', async () => {
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const before = addDays(defaultDay(), -1);
+    const api = fakeApi().on(historyApi.history, async (q) => {
+      if (q.beginTime !== before) return reply([row(String(q.beginTime))]);
+      await held;
+      // The network went while it loaded (offline, the api client fails it at once).
+      return failure('network', '网络异常，请检查网络连接');
+    });
+    const { user } = renderPage(links.machine(paths.deviceHistory, 'SN-1'), { api });
+    await screen.findByTestId('param-chart', {}, FIRST);
+    await user.click(screen.getByTestId('history-prev'));
+    await vi.waitFor(() => expect(api.calls(historyApi.history)).toHaveLength(2));
+    expect(screen.queryByTestId('param-chart')).toBeNull();
+    expect(screen.getByTestId('list-state').dataset.state).toBe('loading');
+    release();
+    await vi.waitFor(() => expect(screen.getByTestId('list-state').dataset.state).toBe('error'));
+    expect(screen.queryByTestId('param-chart')).toBeNull();
+  });
+
   it('stops the day arrows at the calendar’s ends: 2014 and today', async () => {
     // Only the clock is faked: the page opens on 2014-01-01, the first day of the calendar.
     vi.useFakeTimers({ toFake: ['Date'] });

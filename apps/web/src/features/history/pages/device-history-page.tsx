@@ -88,10 +88,15 @@ const DeviceHistoryPage = () => {
     else setRange({ from, to });
   };
 
-  const data = history.data;
-  const title = data
-    ? `${data.nickDeviceName || data.deviceName}（${data.nickSnCode || data.snCode}）`
+  // The machine's name does not change with the period: the previous period's reply names it
+  // while the next loads (a period that failed shows the SN).
+  const named = history.data;
+  const title = named
+    ? `${named.nickDeviceName || named.deviceName}（${named.nickSnCode || named.snCode}）`
     : snCode;
+  // The figures only of the period shown: the previous day's chart under a new date (kept while
+  // it loads, and for good when it failed offline) would be read as that day's.
+  const data = history.isPlaceholderData ? undefined : history.data;
   // A day with nothing recorded shows only its notice, alarms or not.
   const hasTop = Boolean(data?.hasData) && (data?.dtTop.length ?? 0) > 0;
   const activeTab = tab === 'top' && !hasTop ? 'param' : tab;
@@ -119,10 +124,7 @@ const DeviceHistoryPage = () => {
       );
     }
     if (asTable) {
-      if (byWeek) {
-        if (history.isPlaceholderData) return <Waiting query={history} testId="week" />;
-        return <DetailTable rows={data.threeParamList} byWeek />;
-      }
+      if (byWeek) return <DetailTable rows={data.threeParamList} byWeek />;
       if (!detail.data) return <Waiting query={detail} testId="detail" />;
       return <DetailTable rows={detail.data.detailData} />;
     }
