@@ -14,6 +14,7 @@ import { paths } from '../../../shared/paths.ts';
 import { toastFailure } from '../../../shared/toast.ts';
 import { useAddFollow, useCancelFollow, useFollowSettings } from '../api.ts';
 import styles from './follow-setting-page.module.css';
+import { useGoBack } from '../../../shared/use-go-back.ts';
 
 // Opened by a tap on 停机时长超过: the picker loads then (OnFirstOpen), its popup brings react-spring.
 const Picker = lazy(() =>
@@ -73,7 +74,7 @@ const SwitchItem = ({
  * shown once the first machine's settings are here, so no tap is overwritten by their arrival.
  */
 const FollowSettingPage = () => {
-  const navigate = useNavigate();
+  const goBack = useGoBack();
   const [params] = useSearchParams();
   const snCodes = (params.get('snCode') ?? '').split(',').filter(Boolean);
   const settings = useFollowSettings(snCodes[0] ?? '');
@@ -85,7 +86,7 @@ const FollowSettingPage = () => {
   if (!settings.data)
     return (
       <div className={styles.page}>
-        <NavBar onBack={() => void navigate(-1)}>订阅设置</NavBar>
+        <NavBar onBack={goBack}>订阅设置</NavBar>
         <ListState
           state={settings.isError ? 'error' : 'loading'}
           onRetry={() => void settings.refetch()}
@@ -103,6 +104,7 @@ const SettingsForm = ({
   settings: FollowSettings;
 }) => {
   const navigate = useNavigate();
+  const goBack = useGoBack();
   const add = useAddFollow();
   const cancel = useCancelFollow();
   const [form, setForm] = useState<Form>(() => formOf(settings));
@@ -125,12 +127,12 @@ const SettingsForm = ({
       toastFailure(subscriptionMessages.needReportType);
       return;
     }
-    add.mutate({ ...form, snCode: snCodes.join(',') }, { onSuccess: () => void navigate(-1) });
+    add.mutate({ ...form, snCode: snCodes.join(',') }, { onSuccess: goBack });
   };
 
   return (
     <div className={styles.page}>
-      <NavBar onBack={() => void navigate(-1)}>订阅设置</NavBar>
+      <NavBar onBack={goBack}>订阅设置</NavBar>
       <div className={styles.machines} data-testid="follow-machines">
         {snCodes.length === 1
           ? snCodes[0]

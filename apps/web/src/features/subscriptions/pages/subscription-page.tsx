@@ -19,6 +19,7 @@ import {
 import { RowSwipe } from '../components/row-swipe.tsx';
 import { SubscribedTag } from '../components/subscribed-tag.tsx';
 import styles from './subscription-page.module.css';
+import { useGoBack } from '../../../shared/use-go-back.ts';
 
 /** Spec section 9: search debounce 1000 ms, search-open debounce 500 ms. */
 const SEARCH_DEBOUNCE_MS = 1000;
@@ -38,6 +39,7 @@ const Picker = lazy(() =>
 /** /subscription: every visible machine with its figures and whether it is subscribed (spec section 2). */
 const SubscriptionPage = () => {
   const navigate = useNavigate();
+  const goBack = useGoBack();
   const [nameTag, setNameTag] = useState('');
   const [group, setGroup] = useState('');
   const [selectorOpen, setSelectorOpen] = useState(false);
@@ -79,7 +81,7 @@ const SubscriptionPage = () => {
   return (
     <div className={styles.page}>
       <NavBar
-        onBack={() => void navigate(-1)}
+        onBack={goBack}
         right={
           <a
             onClick={() => {
