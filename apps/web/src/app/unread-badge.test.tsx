@@ -1,7 +1,7 @@
 import { alertsApi } from '@linewatch/contracts/alerts-api';
 import { focusManager } from '@tanstack/react-query';
 import { act, screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { paths } from '../shared/paths.ts';
 import { fakeApi } from '../testing/fake-api.ts';
 import { renderPage } from '../testing/render-page.tsx';
@@ -24,6 +24,9 @@ const inboxOf = (unread: number) => ({
 const tabBadge = () =>
   within(screen.getByTestId('tab-center')).queryByText(/^\d+\+?$/)?.textContent ?? null;
 const rowBadge = () => screen.queryByTestId('center-messages-unread')?.textContent ?? null;
+
+// Pages load lazily; on a busy machine a few navigations take more than the default 5 s.
+vi.setConfig({ testTimeout: 20_000 });
 
 describe('unread messages badge', () => {
   it('shows the unread count on the 个人中心 tab and its 消息 row, and follows new messages when the app comes back to the front', async () => {
