@@ -131,9 +131,21 @@ describe('alerts: an operator subscribes to a machine and hears about it', () =>
       await list().row(sn).tap();
     }
     await expect.poll(() => list().selectAll.textContent()).toContain('全选（2）');
+    // Asked first; a cancel of the question says 取消操作 and changes nothing.
     await list().batchCancel.tap();
+    let question = await list().confirmation();
+    expect(await question.textContent()).toContain('确定取消所选 2 台机台的订阅？');
+    await journey.shot(journey.page, 'batch-cancel-confirm');
+    await list().answer(question, '取消');
+    await expectToast('取消操作', 'batch-cancel-cancelled');
+    for (const sn of FOLLOWED) expect(await list().subscribedTag(sn).count()).toBe(1);
+    await list().batchCancel.tap();
+    question = await list().confirmation();
+    await list().answer(question, '确定');
+    await toast().waitForText('已取消订阅');
     for (const sn of FOLLOWED) await list().subscribedTag(sn).waitFor({ state: 'detached' });
     expect(await list().subscribedTag(IN_FAULT).count()).toBe(1);
+    await toast().waitUntilGone();
     await journey.shot(journey.page, 'batch-cancelled');
     await list().selectMode.tap();
   });
@@ -238,9 +250,21 @@ describe('alerts: an operator subscribes to a machine and hears about it', () =>
   it('deletes the subscription with a swipe', async () => {
     await journey.page.goto(paths.subscription);
     await list().waitUntilLoaded();
+    // A machine not subscribed offers no 删除 (LW-S1-001 was cancelled above).
+    await list().swipe(FOLLOWED[0]!);
+    expect(await list().action(FOLLOWED[0]!, '删除').count()).toBe(0);
+    await journey.shot(journey.page, 'swipe-not-subscribed');
+    await journey.page.reload();
+    await list().waitUntilLoaded();
     await list().swipe(IN_FAULT);
     await list().action(IN_FAULT, '删除').tap();
+    const question = await list().confirmation();
+    expect(await question.textContent()).toContain(`确定取消 ${IN_FAULT} 的订阅？`);
+    await list().answer(question, '确定');
+    await toast().waitForText('已取消订阅');
+    await journey.shot(journey.page, 'swipe-deleted-toast');
     await list().subscribedTag(IN_FAULT).waitFor({ state: 'detached' });
+    await toast().waitUntilGone();
     await journey.shot(journey.page, 'swipe-deleted');
   });
 

@@ -9,6 +9,7 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest';
 import { links } from '../../../shared/paths.ts';
 import { failure, fakeApi } from '../../../testing/fake-api.ts';
+import { answerDialog, dialogsNow, newDialog } from '../../../testing/dialogs.ts';
 import { renderPage } from '../../../testing/render-page.tsx';
 
 const settings: FollowSettings = {
@@ -130,7 +131,9 @@ describe('follow setting page', () => {
       {},
       { timeout: 5000 },
     );
+    const before = dialogsNow();
     await user.click(screen.getByTestId('follow-cancel'));
+    answerDialog(await newDialog(before, '确定取消 SN-1 的订阅？'), '确定');
     await screen.findByText(
       `${subscriptionMessages.cancelFailed}：数据库不可用`,
       {},

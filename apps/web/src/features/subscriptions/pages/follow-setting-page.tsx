@@ -12,7 +12,7 @@ import { ListState } from '../../../shared/components/list-state.tsx';
 import { OnFirstOpen } from '../../../shared/components/on-first-open.tsx';
 import { paths } from '../../../shared/paths.ts';
 import { toastFailure } from '../../../shared/toast.ts';
-import { useAddFollow, useCancelFollow, useFollowSettings } from '../api.ts';
+import { useAddFollow, useConfirmedCancel, useFollowSettings } from '../api.ts';
 import styles from './follow-setting-page.module.css';
 import { useGoBack } from '../../../shared/use-go-back.ts';
 
@@ -106,7 +106,7 @@ const SettingsForm = ({
   const navigate = useNavigate();
   const goBack = useGoBack();
   const add = useAddFollow();
-  const cancel = useCancelFollow();
+  const cancel = useConfirmedCancel();
   const [form, setForm] = useState<Form>(() => formOf(settings));
   const [pickerOpen, setPickerOpen] = useState(false);
 
@@ -209,10 +209,8 @@ const SettingsForm = ({
         {settings.isFollow || snCodes.length > 1 ? (
           <Button
             block
-            loading={cancel.isPending}
-            onClick={() =>
-              cancel.mutate(snCodes, { onSuccess: () => void navigate(paths.subscription) })
-            }
+            loading={cancel.pending}
+            onClick={() => void cancel.run(snCodes, () => void navigate(paths.subscription))}
             data-testid="follow-cancel"
           >
             取消关注

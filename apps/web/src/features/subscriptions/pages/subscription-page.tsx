@@ -10,7 +10,7 @@ import { links } from '../../../shared/paths.ts';
 import { toastFailure } from '../../../shared/toast.ts';
 import { useDebouncedValue } from '../../../shared/use-debounced-value.ts';
 import {
-  useCancelFollow,
+  useConfirmedCancel,
   useFollowPages,
   useProductGroups,
   useSnCodeChunks,
@@ -52,7 +52,7 @@ const SubscriptionPage = () => {
   );
   const pages = useFollowPages(filter);
   const groups = useProductGroups();
-  const cancel = useCancelFollow();
+  const cancel = useConfirmedCancel();
   const rows: FollowRow[] = pages.data?.pages.flatMap((p) => p.data) ?? [];
   // The SN selector's search and queries: it fetches 500 ms after it opens (spec section 9).
   const [selectorText, setSelectorText] = useState('');
@@ -134,7 +134,7 @@ const SubscriptionPage = () => {
             color="danger"
             onClick={() => {
               const sns = requireSelection();
-              if (sns) cancel.mutate(sns, { onSuccess: () => setSelected(new Set()) });
+              if (sns) void cancel.run(sns, () => setSelected(new Set()));
             }}
             data-testid="subscription-batch-cancel"
           >
@@ -159,12 +159,17 @@ const SubscriptionPage = () => {
                 color: 'primary',
                 onClick: () => void navigate(links.followSetting([row.snCode])),
               },
-              {
-                key: 'delete',
-                text: '删除',
-                color: 'danger',
-                onClick: () => cancel.mutate([row.snCode]),
-              },
+              // Only a subscription can be deleted.
+              ...(row.isFollow
+                ? [
+                    {
+                      key: 'delete',
+                      text: '删除',
+                      color: 'danger' as const,
+                      onClick: () => void cancel.run([row.snCode]),
+                    },
+                  ]
+                : []),
             ]}
           >
             <div
