@@ -11,6 +11,7 @@ import { Chart, type ChartOption } from '../../../shared/charts/chart.tsx';
 import { BlankState } from '../../../shared/components/blank-state.tsx';
 import { downloadReport, useReport } from '../api.ts';
 import styles from './alerts-pages.module.css';
+import { machineRefusalOf } from '../../../shared/refusal.ts';
 import { useGoBack } from '../../../shared/use-go-back.ts';
 
 /** Each chart names its series above the plot (the tabs hold several lines or bars). */
@@ -118,11 +119,17 @@ const ReportOf = ({
 }) => {
   const report = useReport(query);
   const data = report.data;
+  const refused = machineRefusalOf(report.error);
   const options = useMemo(
     () =>
       data ? { three: threeParamOption(data), dt: dtOption(data), alarm: alarmOption(data) } : null,
     [data],
   );
+  // A machine the user may not see (or none has this SN): said once, nothing to download.
+  if (refused)
+    return (
+      <BlankState icon={<ExclamationCircleOutline />} title={refused} testId="report-refused" />
+    );
   return (
     <>
       <div className={styles.toolbar}>

@@ -142,6 +142,17 @@ describe('follow setting page', () => {
     expect(api.calls(subscriptionsApi.delFollows)).toEqual([{ snCodes: 'SN-1' }]);
   });
 
+  it('says 无权查看，请联系管理员 for a machine the user may not see, with no retry and no form', async () => {
+    const { api } = server();
+    api.on(subscriptionsApi.followSettings, () => failure('0403', '无权查看，请联系管理员', 403));
+    renderPage(links.followSetting(['LW-S2-001']), { api });
+    const refusal = await screen.findByTestId('follow-refused', {}, { timeout: 5000 });
+    expect(refusal.textContent).toContain('无权查看，请联系管理员');
+    expect(screen.queryByText(listMessages.retry)).toBeNull();
+    expect(screen.queryByTestId('follow-save')).toBeNull();
+    expect(api.calls(subscriptionsApi.followSettings)).toHaveLength(1);
+  });
+
   it('shows the form only with the settings; a failed read offers a retry', async () => {
     const { api } = server();
     let fail = true;

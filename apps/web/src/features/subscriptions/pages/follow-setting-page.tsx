@@ -14,6 +14,7 @@ import { paths } from '../../../shared/paths.ts';
 import { toastFailure } from '../../../shared/toast.ts';
 import { useAddFollow, useConfirmedCancel, useFollowSettings } from '../api.ts';
 import styles from './follow-setting-page.module.css';
+import { machineRefusalOf } from '../../../shared/refusal.ts';
 import { useGoBack } from '../../../shared/use-go-back.ts';
 
 // Opened by a tap on 停机时长超过: the picker loads then (OnFirstOpen), its popup brings react-spring.
@@ -82,6 +83,14 @@ const FollowSettingPage = () => {
   if (snCodes.length === 0)
     return (
       <BlankState icon={<ExclamationCircleOutline />} title={subscriptionMessages.selectMachine} />
+    );
+  const refused = machineRefusalOf(settings.error);
+  if (refused)
+    return (
+      <div className={styles.page}>
+        <NavBar onBack={goBack}>订阅设置</NavBar>
+        <BlankState icon={<ExclamationCircleOutline />} title={refused} testId="follow-refused" />
+      </div>
     );
   if (!settings.data)
     return (
