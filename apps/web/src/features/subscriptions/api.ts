@@ -53,7 +53,11 @@ export const useCancelFollow = () => {
       toastSuccess(subscriptionMessages.cancelled);
       return invalidate();
     },
-    onError: failed(subscriptionMessages.cancelFailed),
+    // 删除有误，请重新进入页面操作 (nothing left to delete: the page was stale) reloads it too.
+    onError: (error: Error) => {
+      failed(subscriptionMessages.cancelFailed)(error);
+      return invalidate();
+    },
   });
 };
 

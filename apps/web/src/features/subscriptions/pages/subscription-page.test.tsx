@@ -139,6 +139,26 @@ describe('subscription page', () => {
     );
   });
 
+  it('a delete of a subscription already gone says 删除有误，请重新进入页面操作 and reloads the list', async () => {
+    const { api } = server();
+    api.on(subscriptionsApi.delFollows, () =>
+      failure('0404', subscriptionMessages.deleteGone, 404),
+    );
+    const { user } = renderPage(paths.subscription, { api });
+    await firstPage();
+    const listed = api.calls(subscriptionsApi.list).length;
+    const swiped = screen.getAllByTestId('subscription-row')[2]!.closest('.adm-swipe-action')!;
+    const before = dialogsNow();
+    await user.click(within(swiped as HTMLElement).getByText('删除'));
+    answerDialog(await newDialog(before, '确定取消 SN-02 的订阅？'), '确定');
+    await screen.findByText(
+      `${subscriptionMessages.cancelFailed}：${subscriptionMessages.deleteGone}`,
+      {},
+      { timeout: 5000 },
+    );
+    await waitFor(() => expect(api.calls(subscriptionsApi.list).length).toBeGreaterThan(listed));
+  });
+
   it('the SN selector opens after 500 ms, loads 20 a chunk each 500 ms apart, searches after 1000 ms and tags the followed', async () => {
     const { api } = server();
     renderPage(paths.subscription, { api });
