@@ -1,6 +1,11 @@
 import ExcelJS from 'exceljs';
-import { describe, expect, it } from 'vitest';
+import type { Endpoint } from '@linewatch/contracts/endpoint';
+import { identityApi } from '@linewatch/contracts/identity-api';
+import { KEY_ID_COOKIE, KEY_ID_HEADER } from '@linewatch/contracts/limits';
+import { subscriptionsApi } from '@linewatch/contracts/subscriptions-api';
+import { describe, expect, inject, it } from 'vitest';
 import { FaultAlarmPage, MessagesPage, ReportPage, SetPage } from '../pages/alerts.page.ts';
+import { CenterPage } from '../pages/center.page.ts';
 import { LoginPage } from '../pages/login.page.ts';
 import { FollowSettingPage, SubscriptionListPage } from '../pages/subscriptions.page.ts';
 import { Toast } from '../pages/toast.ts';
@@ -22,6 +27,18 @@ const FOLLOWED = ['LW-S1-001', 'LW-S1-002'];
 
 describe('alerts: an operator subscribes to a machine and hears about it', () => {
   const journey = useJourney('alerts');
+  /** The page's own session (its keyId cookie), as another client holding it would use it. */
+  const keyIdOfPage = async () =>
+    (await journey.page.context().cookies()).find((c) => c.name === KEY_ID_COOKIE)?.value ?? '';
+  const asOperator = async <Input, Reply>(endpoint: Endpoint<Input, Reply>, body: Input) => {
+    const reply = await fetch(inject('baseUrl') + endpoint.path, {
+      method: endpoint.method,
+      headers: { 'content-type': 'application/json', [KEY_ID_HEADER]: await keyIdOfPage() },
+      body: JSON.stringify(body),
+    });
+    const envelope = (await reply.json()) as { code: string; msg: string };
+    expect(envelope.code, envelope.msg).toBe('0000');
+  };
   const list = () => new SubscriptionListPage(journey.page);
   const settings = () => new FollowSettingPage(journey.page);
   const toast = () => new Toast(journey.page);
@@ -44,6 +61,40 @@ describe('alerts: an operator subscribes to a machine and hears about it', () =>
     expect(await list().subscribedTag(IN_FAULT).count()).toBe(1);
     await toast().waitUntilGone();
     await journey.shot(page, 'subscription-list');
+  });
+
+  it('sees a new alarm message on the 个人中心 tab and its 消息 row without a reload', async () => {
+    const { page } = journey;
+    await page.goto(paths.center);
+    const center = new CenterPage(page);
+    await center.waitUntilShown();
+    // The inbox is asked once the page is up: what it holds now (the E518 alarm message, maybe).
+    await page.waitForLoadState('networkidle');
+    const before = Number((await center.tabBadge()) || 0);
+    expect(await center.messagesBadge()).toBe(before ? String(before) : '');
+    await journey.shot(page, 'center-unread-before');
+    // A stop reminder of 5 minutes turned on elsewhere: LW-S1-005 has been in fault for hours,
+    // so the engine writes a 停机提醒 message within its next look (every 15 s of readings).
+    await asOperator(subscriptionsApi.addFollow, {
+      snCode: IN_FAULT,
+      alarm: true,
+      realTimeReminder: true,
+      timeLength: 5 * 60_000,
+    });
+    const url = page.url();
+    await expect
+      .poll(async () => Number((await center.tabBadge()) || 0), {
+        timeout: 60_000,
+        interval: 1_000,
+      })
+      .toBeGreaterThan(before);
+    expect(await center.messagesBadge()).toBe(await center.tabBadge());
+    expect(page.url()).toBe(url);
+    await journey.shot(page, 'center-new-unread');
+    // Back as the demo has it (alarm messages on, nothing else): the next steps start from there.
+    await asOperator(subscriptionsApi.addFollow, { snCode: IN_FAULT, alarm: true });
+    await page.goto(paths.subscription);
+    await list().waitUntilLoaded();
   });
 
   it('swipes a machine to the left and edits its subscription', async () => {
@@ -131,9 +182,21 @@ describe('alerts: an operator subscribes to a machine and hears about it', () =>
       await list().row(sn).tap();
     }
     await expect.poll(() => list().selectAll.textContent()).toContain('全选（2）');
+    // Asked first; a cancel of the question says 取消操作 and changes nothing.
     await list().batchCancel.tap();
+    let question = await list().confirmation();
+    expect(await question.textContent()).toContain('确定取消所选 2 台机台的订阅？');
+    await journey.shot(journey.page, 'batch-cancel-confirm');
+    await list().answer(question, '取消');
+    await expectToast('取消操作', 'batch-cancel-cancelled');
+    for (const sn of FOLLOWED) expect(await list().subscribedTag(sn).count()).toBe(1);
+    await list().batchCancel.tap();
+    question = await list().confirmation();
+    await list().answer(question, '确定');
+    await toast().waitForText('已取消订阅');
     for (const sn of FOLLOWED) await list().subscribedTag(sn).waitFor({ state: 'detached' });
     expect(await list().subscribedTag(IN_FAULT).count()).toBe(1);
+    await toast().waitUntilGone();
     await journey.shot(journey.page, 'batch-cancelled');
     await list().selectMode.tap();
   });
@@ -238,9 +301,21 @@ describe('alerts: an operator subscribes to a machine and hears about it', () =>
   it('deletes the subscription with a swipe', async () => {
     await journey.page.goto(paths.subscription);
     await list().waitUntilLoaded();
+    // A machine not subscribed offers no 删除 (LW-S1-001 was cancelled above).
+    await list().swipe(FOLLOWED[0]!);
+    expect(await list().action(FOLLOWED[0]!, '删除').count()).toBe(0);
+    await journey.shot(journey.page, 'swipe-not-subscribed');
+    await journey.page.reload();
+    await list().waitUntilLoaded();
     await list().swipe(IN_FAULT);
     await list().action(IN_FAULT, '删除').tap();
+    const question = await list().confirmation();
+    expect(await question.textContent()).toContain(`确定取消 ${IN_FAULT} 的订阅？`);
+    await list().answer(question, '确定');
+    await toast().waitForText('已取消订阅');
+    await journey.shot(journey.page, 'swipe-deleted-toast');
     await list().subscribedTag(IN_FAULT).waitFor({ state: 'detached' });
+    await toast().waitUntilGone();
     await journey.shot(journey.page, 'swipe-deleted');
   });
 
@@ -262,5 +337,34 @@ describe('alerts: an operator subscribes to a machine and hears about it', () =>
     } finally {
       await tab.close();
     }
+  });
+
+  it('says 请重新登录 on the login page when the session ends elsewhere, then goes back', async () => {
+    const { page } = journey;
+    await page.goto(paths.center);
+    const center = new CenterPage(page);
+    await center.waitUntilShown();
+    // The session ends server-side: signed out by another client holding the same session.
+    const keyId = await keyIdOfPage();
+    const out = await fetch(inject('baseUrl') + identityApi.signOut.path, {
+      method: 'POST',
+      headers: { [KEY_ID_HEADER]: keyId },
+    });
+    expect(out.status).toBe(200);
+    // The user acts (opens 消息): the next request is refused with 0405. (The badge's poll may
+    // be refused first; either way the app lands on the login page.)
+    await page
+      .getByTestId('center-messages')
+      .tap({ timeout: 5_000 })
+      .catch(() => {});
+    const login = new LoginPage(page);
+    await page.getByTestId('login-reason').waitFor();
+    expect(currentPath(page)).toMatch(/^\/login\?/);
+    expect(await page.getByTestId('login-reason').textContent()).toBe('请重新登录');
+    const redirect = new URL(page.url()).searchParams.get('redirect');
+    await toast().waitUntilGone();
+    await journey.shot(page, 'session-expired-login');
+    await login.signIn('operator', 'Operator@2026');
+    await expect.poll(() => currentPath(page)).toBe(redirect);
   });
 });

@@ -13,6 +13,18 @@ export class CenterPage {
     this.dialog = page.locator('.adm-dialog-body');
   }
 
+  /** The unread count on the 个人中心 tab ('' when there is none). */
+  async tabBadge(): Promise<string> {
+    const badge = this.page.getByTestId('tab-center').locator('.adm-badge-content');
+    return (await badge.count()) ? ((await badge.textContent()) ?? '').trim() : '';
+  }
+
+  /** The unread count on the 消息 row ('' when there is none). */
+  async messagesBadge(): Promise<string> {
+    const badge = this.page.getByTestId('center-messages-unread');
+    return (await badge.count()) ? ((await badge.textContent()) ?? '').trim() : '';
+  }
+
   async waitUntilShown(): Promise<void> {
     await this.logoutItem.waitFor();
   }

@@ -57,6 +57,20 @@ export class SubscriptionListPage {
     await waitUntilSettled(this.action(sn, '编辑'));
   }
 
+  /** The confirmation a cancel asks (its question), once shown and still. */
+  async confirmation(): Promise<Locator> {
+    const dialog = this.page.locator('.adm-dialog-body');
+    await waitUntilSettled(dialog);
+    await waitUntilSettled(this.page.locator('.adm-dialog .adm-mask'));
+    return dialog;
+  }
+
+  /** Answers the confirmation (确定 or 取消) and waits for it to go. */
+  async answer(dialog: Locator, button: '确定' | '取消'): Promise<void> {
+    await dialog.getByRole('button', { name: button }).tap();
+    await dialog.waitFor({ state: 'detached' });
+  }
+
   /** The 已订阅 tag of a row (none when the machine is not followed). */
   subscribedTag(sn: string): Locator {
     return this.row(sn).locator('.adm-tag', { hasText: '已订阅' });

@@ -100,15 +100,19 @@ const ngReasonWhenNg = <T extends { ngReason?: string | undefined }>(
     ctx.addIssue({ code: 'custom', path: ['ngReason'], message: facaMessages.ngReason });
 };
 
-/** POST addOrUpdateCaInfo; handler is user ids, comma-separated (spec section 3). */
+/**
+ * POST addOrUpdateCaInfo; handler is user ids, comma-separated (spec section 3). The fields are
+ * in the order of spec section 5 (corrective action, related FA, handler, due date, NG reason):
+ * the form says the first problem zod finds, and zod finds them in key order.
+ */
 export const caInfoBody = z
   .object({
     id: optionalId,
     facaInfoId: id,
+    caDescription: required(facaMessages.caDescription),
     faInfoId: z
       .union([id, z.literal('')], { error: facaMessages.faInfoId })
       .refine((v) => v !== '', facaMessages.faInfoId),
-    caDescription: required(facaMessages.caDescription),
     handler: text(facaMessages.handler, facaMessages.handler)
       .trim()
       .regex(/^\d{1,9}(,\d{1,9}){0,19}$/, facaMessages.handler),

@@ -15,6 +15,8 @@ export const historyMessages = {
   badPage: '页码必须是正整数',
   badPageSize: '每页条数应为 1 到 100 的整数',
   badPageType: '统计方式只能是 date 或 week',
+  /** A query without a condition it needs (its dates): spec section 8. */
+  needCondition: '请补充查询条件',
 } as const;
 
 /** Spec section 9: a range spans at most 31 days; the calendar runs 2014–2050. */
@@ -37,12 +39,18 @@ const snCode = z
   .max(64)
   .pipe(text());
 
-const date = z.string({ error: historyMessages.badDate }).pipe(
-  calendarDate(historyMessages.badDate).refine((d) => {
-    const year = Number(d.slice(0, 4));
-    return !isCalendarDate(d) || (year >= CALENDAR_MIN_YEAR && year <= CALENDAR_MAX_YEAR);
-  }, historyMessages.outOfCalendar),
-);
+// Left out: the query lacks a condition (请补充查询条件); there but not a date: badDate.
+const date = z
+  .string({
+    error: (issue) =>
+      issue.input == null ? historyMessages.needCondition : historyMessages.badDate,
+  })
+  .pipe(
+    calendarDate(historyMessages.badDate).refine((d) => {
+      const year = Number(d.slice(0, 4));
+      return !isCalendarDate(d) || (year >= CALENDAR_MIN_YEAR && year <= CALENDAR_MAX_YEAR);
+    }, historyMessages.outOfCalendar),
+  );
 
 /**
  * A date range's order and span, checked once both ends are real dates. Whether the end is in the

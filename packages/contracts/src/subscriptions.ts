@@ -8,6 +8,10 @@ export const subscriptionMessages = {
   needReportType: '若选择统计，则至少选择一种报表类型',
   selectMachine: '请先选择机台',
   cancelFailed: '取消关注失败',
+  /** After a cancel went through (the list, the batch, the settings page). */
+  cancelled: '已取消订阅',
+  /** A delete whose target is not (or no longer) the user's follow (spec section 8). */
+  deleteGone: '删除有误，请重新进入页面操作',
   followFailed: '关注失败',
   badTimeLength: '告警停机时长应为 0 到 1 小时 55 分，以 5 分钟为步长',
   badIds: '请选择要删除的订阅',

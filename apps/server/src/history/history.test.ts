@@ -108,6 +108,17 @@ describe('history and log endpoints: bad queries get the spec message and 0400',
     }
   });
 
+  it('a query without its dates: 请补充查询条件 (spec section 8)', async () => {
+    for (const e of every) {
+      const reply = await api(server.baseUrl, keyId).get(e.path, { snCode: sn });
+      expect(reply.status, e.path).toBe(400);
+      expect(reply.body, e.path).toMatchObject({
+        code: '0400',
+        msg: historyMessages.needCondition,
+      });
+    }
+  });
+
   it('no machine, a bad page type, a bad page', async () => {
     const base = api(server.baseUrl, keyId);
     const noSn = await base.get(historyApi.history.path, {

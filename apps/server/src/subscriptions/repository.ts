@@ -39,6 +39,9 @@ const changingFollows = <T>(db: Db, userId: number, write: (tx: Db) => Promise<T
     return result;
   });
 
+/** Rolls a delete back when one of its targets was not there. */
+class FollowsGone extends Error {}
+
 export const createSubscriptionsRepository = (db: Db) => ({
   /** Follows the machines with these settings (a follow that exists takes the new settings). */
   upsert: (userId: number, sns: string[], s: FollowSettingsRow): Promise<number> =>
@@ -71,16 +74,28 @@ export const createSubscriptionsRepository = (db: Db) => ({
       return rows.length;
     }),
 
-  deleteByIds: (userId: number, ids: number[]): Promise<number> =>
-    changingFollows(db, userId, async (tx) => {
-      const rows = await tx
-        .deleteFrom('user_follows')
-        .where('user_id', '=', userId)
-        .where('id', 'in', ids)
-        .returning('id')
-        .execute();
-      return rows.length;
-    }),
+  /**
+   * Deletes these follows of the user, all or none: null (nothing deleted) when one of the ids is
+   * not theirs or no longer there.
+   */
+  deleteByIds: async (userId: number, ids: number[]): Promise<number | null> => {
+    const wanted = new Set(ids).size;
+    try {
+      return await changingFollows(db, userId, async (tx) => {
+        const rows = await tx
+          .deleteFrom('user_follows')
+          .where('user_id', '=', userId)
+          .where('id', 'in', ids)
+          .returning('id')
+          .execute();
+        if (rows.length !== wanted) throw new FollowsGone();
+        return rows.length;
+      });
+    } catch (error) {
+      if (error instanceof FollowsGone) return null;
+      throw error;
+    }
+  },
 
   async find(userId: number, sn: string) {
     return db

@@ -36,7 +36,7 @@ export const subscriptionsRoutes: FastifyPluginAsyncZod<{
     async (request) => ok({ count: await s.unfollow(userOf(request), request.body.snCode) }),
   );
   app.post(api.delFollows.path, { schema: { body: delFollowsBody, ...changed } }, async (request) =>
-    ok({ count: await s.unfollow(userOf(request), request.body.snCodes) }),
+    ok({ count: await s.unfollow(userOf(request), request.body.snCodes, true) }),
   );
   app.post(api.deleteOne.path, { schema: { body: followIdBody, ...changed } }, async (request) =>
     ok({ count: await s.deleteByIds(userOf(request), [request.body.id]) }),

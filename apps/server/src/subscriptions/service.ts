@@ -8,10 +8,12 @@ import type {
   snCodesQuery,
   userDictQuery,
 } from '@linewatch/contracts/subscriptions';
+import { ReplyCode } from '@linewatch/contracts/envelope';
 import { PAGE_SIZE } from '@linewatch/contracts/limits';
+import { subscriptionMessages } from '@linewatch/contracts/subscriptions';
 import type { z } from 'zod';
 import type { DevicesService } from '../devices/service.ts';
-import { forbidden, notFound } from '../http/envelope.ts';
+import { DomainError, forbidden, notFound } from '../http/envelope.ts';
 import type { SessionUser } from '../identity/service.ts';
 import type { SubscriptionsRepository } from './repository.ts';
 
@@ -27,6 +29,8 @@ const dictItemOf = (r: { sn_code: string; nick_sn_code: string }): DictItem => (
   label: r.nick_sn_code || r.sn_code,
   value: r.sn_code,
 });
+
+const deleteGone = () => new DomainError(ReplyCode.notFound, subscriptionMessages.deleteGone);
 
 export const createSubscriptionsService = ({ repo, devices }: SubscriptionsDeps) => {
   /** Every SN must be a machine the user may see: one hidden machine refuses the whole batch. */
@@ -46,17 +50,28 @@ export const createSubscriptionsService = ({ repo, devices }: SubscriptionsDeps)
       return count;
     },
 
-    async unfollow(user: SessionUser, snList: string[]): Promise<number> {
+    /**
+     * Cancels the follows of these machines. `asDelete` (delFollows, a delete in the spec):
+     * with none of them followed there was nothing to delete — the page is stale — and the reply
+     * says 删除有误，请重新进入页面操作 (spec section 8); machines of the batch not followed are
+     * otherwise no-ops (全选 then 批量取消).
+     */
+    async unfollow(user: SessionUser, snList: string[], asDelete = false): Promise<number> {
       const sns = [...new Set(snList)];
       await requireVisible(user, sns);
       const count = await repo.deleteBySns(user.userId, sns);
       devices.followsChanged([user.userId]);
+      if (asDelete && count === 0) throw deleteGone();
       return count;
     },
 
-    /** Only the user's own follows can go: ids of others' match nothing. */
+    /**
+     * Only the user's own follows can go, all or none: an id that is not (or no longer) one of
+     * them deletes nothing and says 删除有误，请重新进入页面操作 (spec section 8).
+     */
     async deleteByIds(user: SessionUser, ids: number[]): Promise<number> {
       const count = await repo.deleteByIds(user.userId, ids);
+      if (count === null) throw deleteGone();
       devices.followsChanged([user.userId]);
       return count;
     },

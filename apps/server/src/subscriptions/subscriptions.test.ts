@@ -173,9 +173,21 @@ describe('subscriptions', () => {
     expect((await user.post(subscriptionsApi.deleteOne.path, { id: id8 })).body.data).toEqual({
       count: 1,
     });
+    // A delete whose target is gone (a stale page, another user's id) says 删除有误，请重新进入页面
+    // 操作 and deletes nothing, not even the ids that were there (spec section 8).
+    const gone = await user.post(subscriptionsApi.deleteByIds.path, { ids: `${id9},999999` });
+    expect(gone.body).toMatchObject({ code: '0404', msg: subscriptionMessages.deleteGone });
+    expect((await settings(visible[9]!)).isFollow).toBe(true);
+    const goneOne = await user.post(subscriptionsApi.deleteOne.path, { id: id8 });
+    expect(goneOne.body).toMatchObject({ code: '0404', msg: subscriptionMessages.deleteGone });
     expect(
-      (await user.post(subscriptionsApi.deleteByIds.path, { ids: `${id9},999999` })).body.data,
+      (await user.post(subscriptionsApi.deleteByIds.path, { ids: `${id9}` })).body.data,
     ).toEqual({ count: 1 });
+    // delFollows of machines none of which is followed any more: the same words.
+    const stale = await user.post(subscriptionsApi.delFollows.path, {
+      snCodes: `${visible[6]},${visible[7]}`,
+    });
+    expect(stale.body).toMatchObject({ code: '0404', msg: subscriptionMessages.deleteGone });
     const bad = await user.post(subscriptionsApi.deleteByIds.path, { ids: 'a,b' });
     expect(bad.body).toMatchObject({ code: '0400', msg: subscriptionMessages.badIds });
     expect((await followsInDb()).map((r) => r.sn_code)).toEqual(visible.slice(0, 3));

@@ -68,12 +68,12 @@ export const guardLoader = async ({ request }: LoaderFunctionArgs): Promise<Resp
         // The api client cleared the session; inside WeChat it is leaving for authorisation
         // (a document navigation): render nothing meanwhile.
         if (isWeChat()) return new Promise<never>(() => {});
-        return redirect(links.login(url.pathname + url.search));
+        return redirect(links.loginAgain(url.pathname + url.search));
       }
       // The menu could not be loaded, or nothing answered (spec section 8): sign in again.
       useSession.getState().clear();
       toastFailure(webMessages.reLogin);
-      return redirect(links.login(url.pathname + url.search));
+      return redirect(links.loginAgain(url.pathname + url.search));
     }
   }
   return null;

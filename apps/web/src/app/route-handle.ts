@@ -1,4 +1,5 @@
 import type { UIMatch } from 'react-router';
+import type { ParentOf } from '../shared/use-go-back.ts';
 
 /** Route metadata: the page title and the roles a route asks for. */
 export interface RouteHandle {
@@ -6,6 +7,8 @@ export interface RouteHandle {
   roles?: readonly string[];
   /** Administration: only admins (features/admin's gate shows anyone else 无权查看). */
   admin?: boolean;
+  /** Where back goes with no history in the app (opened from a message link): shared/use-go-back.ts. */
+  parent?: ParentOf;
 }
 
 export const handleOf = (match: UIMatch): RouteHandle => match.handle ?? {};

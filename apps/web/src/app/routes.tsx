@@ -7,7 +7,7 @@ import { NotFound } from './screens/not-found.tsx';
 import { PageLoading } from './screens/page-loading.tsx';
 import { Refresh } from './screens/refresh.tsx';
 import { RouteError } from './screens/route-error.tsx';
-import { paths } from '../shared/paths.ts';
+import { links, paths } from '../shared/paths.ts';
 
 // The layouts too: a tab page needs no device tabs (whose ink bar animates with react-spring), and
 // the many pages under neither need no tab bar.
@@ -65,6 +65,21 @@ const SetPage = lazyPage(() => import('../features/alerts/pages/set-page.tsx'));
 const handle = (title: string, roles?: readonly string[]): RouteHandle =>
   roles ? { title, roles } : { title };
 
+/**
+ * A report of one machine goes back to that machine's page; of several, or none, to 个人中心
+ * (where the user's messages and subscriptions are).
+ */
+const reportParent = (query: URLSearchParams): string => {
+  const snCodes = (query.get('snCode') ?? '').split(',').filter(Boolean);
+  return snCodes.length === 1 ? links.currentDataReport(snCodes[0]!) : paths.center;
+};
+
+/** An FA or CA form goes back to its question's FACA page. */
+const faOrCaParent = (query: URLSearchParams): string => {
+  const id = Number(query.get('facaInfoId'));
+  return Number.isInteger(id) && id > 0 ? links.facaEditFaca(id) : paths.faca;
+};
+
 export const routes: RouteObject[] = [
   {
     id: 'root',
@@ -116,28 +131,76 @@ export const routes: RouteObject[] = [
           { path: paths.deviceLog, handle: handle('设备日志'), element: <DeviceLogPage /> },
         ],
       },
-      { path: paths.bindDevice, handle: handle('绑定机台'), element: <BindDevicePage /> },
-      { path: paths.unboundDevice, handle: handle('解绑机台'), element: <UnbindDevicePage /> },
-      { path: paths.followSetting, handle: handle('订阅设置'), element: <FollowSettingPage /> },
+      {
+        path: paths.bindDevice,
+        handle: { ...handle('绑定机台'), parent: paths.center },
+        element: <BindDevicePage />,
+      },
+      {
+        path: paths.unboundDevice,
+        handle: { ...handle('解绑机台'), parent: paths.center },
+        element: <UnbindDevicePage />,
+      },
+      {
+        path: paths.followSetting,
+        handle: { ...handle('订阅设置'), parent: paths.subscription },
+        element: <FollowSettingPage />,
+      },
       {
         path: paths.deviceStatistics,
-        handle: handle('设备统计'),
+        handle: { ...handle('设备统计'), parent: paths.deviceList },
         element: <StatisticsPage />,
       },
       {
         path: paths.subscription,
-        handle: handle('我的订阅', ['msgList', 'subscriptionList']),
+        handle: { ...handle('我的订阅', ['msgList', 'subscriptionList']), parent: paths.set },
         element: <SubscriptionPage />,
       },
-      { path: paths.set, handle: handle('设置'), element: <SetPage /> },
-      { path: paths.messages, handle: handle('消息', ['msgList']), element: <MessagesPage /> },
-      { path: paths.report, handle: handle('日报/周报'), element: <ReportPage /> },
-      { path: paths.faca, handle: handle('FACA'), element: <FacaListPage /> },
-      { path: paths.facaAddQuestion, handle: handle('新增问题'), element: <AddQuestionPage /> },
-      { path: paths.facaEditFaca, handle: handle('编辑FACA'), element: <EditFacaPage /> },
-      { path: paths.facaEditFaOrCa, handle: handle('编辑FA/CA'), element: <EditFaOrCaPage /> },
-      { path: paths.facaTask, handle: handle('我的任务'), element: <TaskListPage /> },
-      { path: paths.facaEditTask, handle: handle('任务详情'), element: <TaskDetailPage /> },
+      {
+        path: paths.set,
+        handle: { ...handle('设置'), parent: paths.center },
+        element: <SetPage />,
+      },
+      {
+        path: paths.messages,
+        handle: { ...handle('消息', ['msgList']), parent: paths.center },
+        element: <MessagesPage />,
+      },
+      {
+        path: paths.report,
+        handle: { ...handle('日报/周报'), parent: reportParent },
+        element: <ReportPage />,
+      },
+      {
+        path: paths.faca,
+        handle: { ...handle('FACA'), parent: paths.center },
+        element: <FacaListPage />,
+      },
+      {
+        path: paths.facaAddQuestion,
+        handle: { ...handle('新增问题'), parent: paths.faca },
+        element: <AddQuestionPage />,
+      },
+      {
+        path: paths.facaEditFaca,
+        handle: { ...handle('编辑FACA'), parent: paths.faca },
+        element: <EditFacaPage />,
+      },
+      {
+        path: paths.facaEditFaOrCa,
+        handle: { ...handle('编辑FA/CA'), parent: faOrCaParent },
+        element: <EditFaOrCaPage />,
+      },
+      {
+        path: paths.facaTask,
+        handle: { ...handle('我的任务'), parent: paths.center },
+        element: <TaskListPage />,
+      },
+      {
+        path: paths.facaEditTask,
+        handle: { ...handle('任务详情'), parent: paths.facaTask },
+        element: <TaskDetailPage />,
+      },
       // administration (admins only; the server refuses anyone else with 0403)
       {
         handle: { admin: true } satisfies RouteHandle,

@@ -84,7 +84,7 @@ describe('api client', () => {
     );
     await expect(call(devicesApi.processMenu, {})).rejects.toMatchObject({ code: '0405' });
     expect(useSession.getState().keyId).toBeNull();
-    expect(navigate).toHaveBeenCalledWith(links.login(`${paths.deviceList}?nameTag=SN`), {
+    expect(navigate).toHaveBeenCalledWith(links.loginAgain(`${paths.deviceList}?nameTag=SN`), {
       replace: true,
     });
     await vi.waitFor(() => expect(toastTexts()).toEqual(['请重新登录']));

@@ -63,11 +63,20 @@ export interface FacaPrefill {
   timeLength?: number;
 }
 
+/** The login page's `reason` when a session ended: it says 请重新登录. */
+export const LOGIN_AGAIN = 'expired';
+
 /** Builders for the routes that take query parameters. */
 export const links = {
   /** /login?redirect=…[&code=…&state=…] (code and state: back from WeChat's authorisation) */
   login: (redirect: string, code?: string | null, state?: string | null): string =>
     withQuery(paths.login, { redirect, code, state }),
+  /**
+   * /login?redirect=…&reason=expired: the session ended (reply 0405, socket 4405, the user info
+   * could not be loaded); the login page says 请重新登录 for as long as it is shown.
+   */
+  loginAgain: (redirect: string): string =>
+    withQuery(paths.login, { redirect, reason: LOGIN_AGAIN }),
   /** /refresh?redirect=… reloads the route it names. */
   refresh: (redirect: string): string => withQuery(paths.refresh, { redirect }),
   /**

@@ -16,7 +16,8 @@ export const wechatAuthorizeUrl = (redirect: string): string =>
 /**
  * The server no longer knows this keyId (reply 0405, socket close 4405): clear it and sign in
  * again, back to where the user was — through WeChat's authorisation inside WeChat (a bound
- * account is signed in again without typing), the login page elsewhere.
+ * account is signed in again without typing), the login page elsewhere, which says 请重新登录
+ * (the toast alone was gone by the time the lazily loaded login page showed).
  */
 export const expireSession = (): void => {
   useSession.getState().clear();
@@ -26,5 +27,5 @@ export const expireSession = (): void => {
     window.location.assign(wechatAuthorizeUrl(currentPath()));
     return;
   }
-  navigateTo(links.login(currentPath()), { replace: true });
+  navigateTo(links.loginAgain(currentPath()), { replace: true });
 };

@@ -1,3 +1,4 @@
+import { alertsApi } from '@linewatch/contracts/alerts-api';
 import type { Endpoint } from '@linewatch/contracts/endpoint';
 import { ReplyCode } from '@linewatch/contracts/envelope';
 
@@ -114,6 +115,8 @@ export const fakeApi = () => {
     fetch,
     unhandled,
   };
+  // Every tab page asks how many messages are unread (shared/unread.ts): none, unless a test says.
+  api.on(alertsApi.unread, () => ({ unread: 0 }));
   return api;
 };
 

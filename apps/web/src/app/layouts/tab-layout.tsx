@@ -5,6 +5,7 @@ import { Outlet, useLocation, useNavigate } from 'react-router';
 import { PageLoading } from '../screens/page-loading.tsx';
 import styles from './tab-layout.module.css';
 import { paths } from '../../shared/paths.ts';
+import { badgeOf, useUnreadCount } from '../../shared/unread.ts';
 
 const tabs = [
   { path: paths.map, title: '设备地图', icon: <EnvironmentOutline />, testId: 'tab-map' },
@@ -21,6 +22,8 @@ const tabs = [
 const TabLayout = () => {
   const { pathname } = useLocation();
   const navigate = useNavigate();
+  // Unread messages show on the tab that leads to them (个人中心 → 消息).
+  const unread = badgeOf(useUnreadCount());
   return (
     <div className={styles.layout}>
       <main className={styles.content}>
@@ -38,7 +41,13 @@ const TabLayout = () => {
         data-testid="tab-bar"
       >
         {tabs.map((tab) => (
-          <TabBar.Item key={tab.path} icon={tab.icon} title={tab.title} data-testid={tab.testId} />
+          <TabBar.Item
+            key={tab.path}
+            icon={tab.icon}
+            title={tab.title}
+            badge={tab.path === paths.center ? unread : undefined}
+            data-testid={tab.testId}
+          />
         ))}
       </TabBar>
     </div>

@@ -4,6 +4,7 @@ import { subscriptionMessages } from '@linewatch/contracts/subscriptions';
 import { subscriptionsApi } from '@linewatch/contracts/subscriptions-api';
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { call } from '../../shared/api-client.ts';
+import { confirmAction } from '../../shared/confirm.ts';
 import { nextPageByTotalNum } from '../../shared/list-state.ts';
 import { queryKeys } from '../../shared/query-keys.ts';
 import { toastFailure, toastSuccess } from '../../shared/toast.ts';
@@ -48,9 +49,35 @@ export const useCancelFollow = () => {
   return useMutation({
     mutationFn: (snCodes: readonly string[]) =>
       call(subscriptionsApi.delFollows, { snCodes: snCodes.join(',') }),
-    onSuccess: () => invalidate(),
-    onError: failed(subscriptionMessages.cancelFailed),
+    onSuccess: () => {
+      toastSuccess(subscriptionMessages.cancelled);
+      return invalidate();
+    },
+    // 删除有误，请重新进入页面操作 (nothing left to delete: the page was stale) reloads it too.
+    onError: (error: Error) => {
+      failed(subscriptionMessages.cancelFailed)(error);
+      return invalidate();
+    },
   });
+};
+
+/** The question before cancelling: one machine by its SN, a batch by its count. */
+export const cancelQuestion = (snCodes: readonly string[]): string =>
+  snCodes.length === 1
+    ? `确定取消 ${snCodes[0]} 的订阅？`
+    : `确定取消所选 ${snCodes.length} 台机台的订阅？`;
+
+/**
+ * Cancels the subscriptions once the user confirms (a cancel of the dialog says 取消操作, spec
+ * section 8; a success says 已取消订阅): every way to cancel goes through here.
+ */
+export const useConfirmedCancel = () => {
+  const cancel = useCancelFollow();
+  const run = async (snCodes: readonly string[], onDone?: () => void) => {
+    if (!(await confirmAction(cancelQuestion(snCodes)))) return;
+    cancel.mutate(snCodes, { onSuccess: () => onDone?.() });
+  };
+  return { run, pending: cancel.isPending };
 };
 
 export type FollowFilter = Pick<FollowListQuery, 'produceGroup' | 'nameTag'>;

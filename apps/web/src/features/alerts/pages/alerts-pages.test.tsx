@@ -5,7 +5,7 @@ import { Toast } from 'antd-mobile';
 import { describe, expect, it, vi } from 'vitest';
 import { webMessages } from '../../../shared/messages.ts';
 import { links, paths } from '../../../shared/paths.ts';
-import { fakeApi } from '../../../testing/fake-api.ts';
+import { failure, fakeApi } from '../../../testing/fake-api.ts';
 import { renderPage } from '../../../testing/render-page.tsx';
 
 const reportOf = (snCode: string): ReportReply => ({
@@ -67,6 +67,17 @@ describe('report page', () => {
     await waitFor(() => expect(screen.getByTestId('report-title').textContent).toContain('SN-B'), {
       timeout: 5000,
     });
+  });
+
+  it('says 无权查看，请联系管理员 for a machine the user may not see, with no Excel button', async () => {
+    const api = fakeApi().on(alertsApi.report, () =>
+      failure('0403', '无权查看，请联系管理员', 403),
+    );
+    renderPage(links.report('LW-S2-001', 'date', '2026-11-22'), { api });
+    const refusal = await screen.findByTestId('report-refused', {}, { timeout: 5000 });
+    expect(refusal.textContent).toContain('无权查看，请联系管理员');
+    expect(screen.queryByTestId('report-download')).toBeNull();
+    expect(screen.queryByTestId('report-chart')).toBeNull();
   });
 
   it('saves the workbook under the machine and kind, and frees its URL only once the save has begun', async () => {

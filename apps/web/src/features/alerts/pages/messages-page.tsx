@@ -5,10 +5,12 @@ import { StartFacaButton } from '../../../shared/components/start-faca-button.ts
 import { listStateOf } from '../../../shared/list-state.ts';
 import { useInbox, useMarkRead } from '../api.ts';
 import styles from './alerts-pages.module.css';
+import { useGoBack } from '../../../shared/use-go-back.ts';
 
 /** /messages: the in-app inbox (the msgList role), newest first; opening a message reads it. */
 const MessagesPage = () => {
   const navigate = useNavigate();
+  const goBack = useGoBack();
   const inbox = useInbox();
   const markRead = useMarkRead();
   const messages = inbox.data?.pages.flatMap((p) => p.data) ?? [];
@@ -16,7 +18,7 @@ const MessagesPage = () => {
   return (
     <div className={styles.page}>
       <NavBar
-        onBack={() => void navigate(-1)}
+        onBack={goBack}
         right={
           unread > 0 ? (
             <Button

@@ -6,11 +6,13 @@ import {
 import { Button, NavBar, Selector, Tabs } from 'antd-mobile';
 import { ExclamationCircleOutline } from 'antd-mobile-icons';
 import { useMemo, useState } from 'react';
-import { useNavigate, useSearchParams } from 'react-router';
+import { useSearchParams } from 'react-router';
 import { Chart, type ChartOption } from '../../../shared/charts/chart.tsx';
 import { BlankState } from '../../../shared/components/blank-state.tsx';
 import { downloadReport, useReport } from '../api.ts';
 import styles from './alerts-pages.module.css';
+import { machineRefusalOf } from '../../../shared/refusal.ts';
+import { useGoBack } from '../../../shared/use-go-back.ts';
 
 /** Each chart names its series above the plot (the tabs hold several lines or bars). */
 const frame = {
@@ -53,7 +55,7 @@ const alarmOption = (r: ReportReply): ChartOption => ({
 
 /** /report?snCode=a,b&alarmType=date|week&beginTime=…: the daily/weekly report a report message opens. */
 const ReportPage = () => {
-  const navigate = useNavigate();
+  const goBack = useGoBack();
   const [params] = useSearchParams();
   const snCodes = (params.get('snCode') ?? '').split(',').filter(Boolean);
   const [snCode, setSnCode] = useState(snCodes[0] ?? '');
@@ -81,7 +83,7 @@ const ReportPage = () => {
 
   return (
     <div className={styles.page}>
-      <NavBar onBack={() => void navigate(-1)}>{alarmType === 'week' ? '周报' : '日报'}</NavBar>
+      <NavBar onBack={goBack}>{alarmType === 'week' ? '周报' : '日报'}</NavBar>
       {snCodes.length > 1 ? (
         <div className={styles.toolbar}>
           <Selector
@@ -117,11 +119,17 @@ const ReportOf = ({
 }) => {
   const report = useReport(query);
   const data = report.data;
+  const refused = machineRefusalOf(report.error);
   const options = useMemo(
     () =>
       data ? { three: threeParamOption(data), dt: dtOption(data), alarm: alarmOption(data) } : null,
     [data],
   );
+  // A machine the user may not see (or none has this SN): said once, nothing to download.
+  if (refused)
+    return (
+      <BlankState icon={<ExclamationCircleOutline />} title={refused} testId="report-refused" />
+    );
   return (
     <>
       <div className={styles.toolbar}>

@@ -4,6 +4,7 @@ import { useNavigate } from 'react-router';
 import { paths } from '../../../shared/paths.ts';
 import { useChannels, useSaveChannels } from '../api.ts';
 import styles from './alerts-pages.module.css';
+import { useGoBack } from '../../../shared/use-go-back.ts';
 
 /**
  * /set: where alerts reach this person, and their account. A channel the person cannot get (not
@@ -11,6 +12,7 @@ import styles from './alerts-pages.module.css';
  */
 const SetPage = () => {
   const navigate = useNavigate();
+  const goBack = useGoBack();
   const channels = useChannels();
   const save = useSaveChannels();
   const [form, setForm] = useState({ wechat: true, dingtalk: true, webhookUrl: '' });
@@ -21,7 +23,7 @@ const SetPage = () => {
   const c = channels.data;
   return (
     <div className={styles.page}>
-      <NavBar onBack={() => void navigate(-1)}>设置</NavBar>
+      <NavBar onBack={goBack}>设置</NavBar>
       <List header="账号">
         <List.Item extra={c?.account.psnCode}>工号</List.Item>
         <List.Item extra={c?.account.nickName || c?.account.name}>姓名</List.Item>

@@ -1,7 +1,7 @@
 import { Button, NavBar } from 'antd-mobile';
 import type { ReactNode } from 'react';
-import { useNavigate } from 'react-router';
 import styles from './page-frame.module.css';
+import { useGoBack } from '../../../shared/use-go-back.ts';
 
 /** A FACA page: its title bar with back, and the page below it. */
 export const PageFrame = ({
@@ -13,10 +13,10 @@ export const PageFrame = ({
   right?: ReactNode;
   children: ReactNode;
 }) => {
-  const navigate = useNavigate();
+  const goBack = useGoBack();
   return (
     <div className={styles.page}>
-      <NavBar onBack={() => void navigate(-1)} right={right} className={styles.bar}>
+      <NavBar onBack={goBack} right={right} className={styles.bar}>
         {title}
       </NavBar>
       {children}

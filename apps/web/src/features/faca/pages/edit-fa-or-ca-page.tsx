@@ -3,7 +3,7 @@ import { caStatusLabels } from '@linewatch/contracts/faca-labels';
 import { facaApi } from '@linewatch/contracts/faca-api';
 import { Input, Selector } from 'antd-mobile';
 import { Controller, useWatch } from 'react-hook-form';
-import { useNavigate, useSearchParams } from 'react-router';
+import { useSearchParams } from 'react-router';
 import { ListState } from '../../../shared/components/list-state.tsx';
 import { ListForm, ListFormItem } from '../../../shared/components/list-form.tsx';
 import { useHandlers, useQuestion } from '../api.ts';
@@ -11,6 +11,7 @@ import { MediaFields } from '../components/media-fields.tsx';
 import { PageFrame, SubmitFooter } from '../components/page-frame.tsx';
 import { useFacaForm } from '../components/use-faca-form.ts';
 import { FormTextArea } from '../components/form-text-area.tsx';
+import { useGoBack } from '../../../shared/use-go-back.ts';
 
 interface FaValues {
   faDescription: string;
@@ -19,7 +20,7 @@ interface FaValues {
 }
 
 const FaForm = ({ q, id }: { q: FacaInfo; id: number | null }) => {
-  const navigate = useNavigate();
+  const goBack = useGoBack();
   const fa = q.faInfos.find((f) => f.id === id);
   const { form, pending, submit } = useFacaForm({
     defaultValues: {
@@ -36,7 +37,7 @@ const FaForm = ({ q, id }: { q: FacaInfo; id: number | null }) => {
       faPicIds: values.pics.map((p) => p.id),
       faVideoIds: values.videos.map((p) => p.id),
     }),
-    onSaved: () => void navigate(-1),
+    onSaved: goBack,
   });
   return (
     <>
@@ -68,7 +69,7 @@ interface CaValues {
 }
 
 const CaForm = ({ q, id }: { q: FacaInfo; id: number | null }) => {
-  const navigate = useNavigate();
+  const goBack = useGoBack();
   const handlers = useHandlers(q.snCode);
   const ca = q.faInfos.flatMap((f) => f.caInfos).find((c) => c.id === id);
   const { form, pending, submit } = useFacaForm({
@@ -96,7 +97,7 @@ const CaForm = ({ q, id }: { q: FacaInfo; id: number | null }) => {
       caPicIds: values.pics.map((p) => p.id),
       caVideoIds: values.videos.map((p) => p.id),
     }),
-    onSaved: () => void navigate(-1),
+    onSaved: goBack,
   });
   const { control } = form;
   const caStatus = useWatch({ control, name: 'caStatus' });

@@ -34,6 +34,17 @@ const QuestionCard = ({ q, onOpen }: { q: FacaInfo; onOpen: () => void }) => (
   </div>
 );
 
+/** The conditions of a search in a line (the panel folds after a search, this stays). */
+const filterSummary = (filter: QuestionFilter): string =>
+  [
+    filter.snCode ? `SN码：${filter.snCode}` : '',
+    filter.warningContent ? `报警内容：${filter.warningContent}` : '',
+    filter.workmanship ? `工艺类型：${filter.workmanship}` : '',
+    filter.facaStatus ? `状态：${facaStatusLabels[Number(filter.facaStatus)] ?? ''}` : '',
+  ]
+    .filter(Boolean)
+    .join('，');
+
 const FacaListPage = () => {
   const navigate = useNavigate();
   const workmanships = useOptions('workmanship');
@@ -44,6 +55,10 @@ const FacaListPage = () => {
   const pages = useQuestionPages(filter);
   const items = pages.data?.pages.flatMap((p) => p.content) ?? [];
   const searching = Object.values(filter).some(Boolean);
+  const reset = () => {
+    setDraft({});
+    setFilter({});
+  };
 
   return (
     <PageFrame
@@ -63,7 +78,17 @@ const FacaListPage = () => {
         activeKey={searchOpen ? ['search'] : []}
         onChange={(keys) => setSearchOpen(keys.includes('search'))}
       >
-        <Collapse.Panel key="search" title="搜索" data-testid="faca-search-toggle">
+        <Collapse.Panel
+          key="search"
+          title={
+            searching && !searchOpen ? (
+              <span data-testid="faca-active-filter">搜索：{filterSummary(filter)}</span>
+            ) : (
+              '搜索'
+            )
+          }
+          data-testid="faca-search-toggle"
+        >
           <Input
             placeholder="设备SN码"
             value={draft.snCode ?? ''}
@@ -89,10 +114,7 @@ const FacaListPage = () => {
             onChange={(v) => setDraft({ ...draft, facaStatus: v[0] ?? '' })}
           />
           <SearchActions
-            onReset={() => {
-              setDraft({});
-              setFilter({});
-            }}
+            onReset={reset}
             onSearch={() => {
               setFilter(draft);
               setSearchOpen(false);

@@ -2,7 +2,7 @@ import type { CaInfo, FacaInfo, FaInfo, Page } from '@linewatch/contracts/faca';
 import { facaApi } from '@linewatch/contracts/faca-api';
 import { fireEvent, screen, within } from '@testing-library/react';
 import { Toast } from 'antd-mobile';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { links, paths } from '../../../shared/paths.ts';
 import { fakeApi } from '../../../testing/fake-api.ts';
 import { renderPage } from '../../../testing/render-page.tsx';
@@ -84,6 +84,17 @@ const facaServer = (questions: FacaInfo[]) =>
 
 afterEach(() => Toast.clear());
 
+/** The texts of the toasts shown from now on, in order. */
+const spyToasts = () => {
+  const toasts: string[] = [];
+  const spy = vi.spyOn(Toast, 'show').mockImplementation((props) => {
+    if (typeof props === 'object' && typeof props.content === 'string') toasts.push(props.content);
+    return { close: () => {} };
+  });
+  onTestFinished(() => spy.mockRestore());
+  return toasts;
+};
+
 /** The first render of a lazy page loads its chunk: on a busy machine that takes a while. */
 const LAZY = { timeout: 15_000 };
 
@@ -98,6 +109,31 @@ describe('FACA list', () => {
     expect(flags.textContent).toBe('FACA未分配任务逾期');
     expect(api.calls(facaApi.facaInfoPage)[0]).toMatchObject({ pageNum: '1', pageSize: '5' });
   });
+});
+
+describe('FACA search', () => {
+  it('folds the panel after a search and keeps the active conditions in view; 重置 clears them', async () => {
+    const many = [question({ id: 1, snCode: 'SN-1' }), question({ id: 2, snCode: 'SN-2' })];
+    const { user, api } = renderPage(paths.faca, { api: facaServer(many) });
+    await vi.waitFor(() => expect(screen.getAllByTestId('faca-card')).toHaveLength(2), LAZY);
+    expect(screen.queryByTestId('faca-active-filter')).toBeNull();
+    await user.click(screen.getByText('搜索'));
+    await user.type(screen.getByTestId('faca-search-sn').querySelector('input')!, 'SN-1');
+    await user.click(screen.getAllByText('FACA').find((n) => n.closest('.adm-selector-item'))!);
+    await user.click(screen.getByTestId('faca-search-submit'));
+    await vi.waitFor(() => expect(screen.getAllByTestId('faca-card')).toHaveLength(1));
+    expect(api.calls(facaApi.facaInfoPage).at(-1)).toMatchObject({
+      snCode: 'SN-1',
+      facaStatus: '1',
+    });
+    expect(screen.getByTestId('faca-active-filter').textContent).toBe(
+      '搜索：SN码：SN-1，状态：FACA',
+    );
+    await user.click(screen.getByTestId('faca-active-filter'));
+    await user.click(screen.getByTestId('faca-search-reset'));
+    await vi.waitFor(() => expect(screen.getAllByTestId('faca-card')).toHaveLength(2));
+    expect(screen.queryByTestId('faca-active-filter')).toBeNull();
+  }, 30_000);
 });
 
 describe('add question', () => {
@@ -142,6 +178,22 @@ describe('add question', () => {
 });
 
 describe('CA form', () => {
+  it('asks for the corrective action before the related FA, in the spec’s order', async () => {
+    const toasts = spyToasts();
+    const api = fakeApi()
+      .on(facaApi.getFacaById, () => question({ id: 42, faInfos: [fa({})] }))
+      .on(facaApi.getHandlerList, () => [{ userId: 5, name: '李工' }])
+      .on(facaApi.addOrUpdateCaInfo, () => ({ id: 9 }));
+    const { user } = renderPage(links.facaEditFaOrCa(42, 'CA'), { api });
+    await screen.findByPlaceholderText('请输入纠正措施', {}, LAZY);
+    await user.click(screen.getByTestId('ca-submit'));
+    await vi.waitFor(() => expect(toasts).toEqual(['请输入纠正措施']));
+    await user.type(screen.getByPlaceholderText('请输入纠正措施'), '清洗吸嘴');
+    await user.click(screen.getByTestId('ca-submit'));
+    await vi.waitFor(() => expect(toasts).toEqual(['请输入纠正措施', '请选择关联FA']));
+    expect(api.calls(facaApi.addOrUpdateCaInfo)).toEqual([]);
+  }, 30_000);
+
   it('asks for the NG reason when the status is NG, with the spec message, then saves', async () => {
     const api = fakeApi()
       .on(facaApi.getFacaById, () => question({ id: 42, faInfos: [fa({})] }))

@@ -3,7 +3,7 @@ import { CA_STATUS } from '@linewatch/contracts/faca-labels';
 import { facaApi } from '@linewatch/contracts/faca-api';
 import { Selector } from 'antd-mobile';
 import { Controller, useWatch } from 'react-hook-form';
-import { useNavigate, useSearchParams } from 'react-router';
+import { useSearchParams } from 'react-router';
 import { ListForm, ListFormItem } from '../../../shared/components/list-form.tsx';
 import { ListState } from '../../../shared/components/list-state.tsx';
 import { useQuestion } from '../api.ts';
@@ -12,6 +12,7 @@ import { Card, PageFrame, SubmitFooter } from '../components/page-frame.tsx';
 import { CaInfoView, FaInfoView, QuestionInfo } from '../components/question-card.tsx';
 import { useFacaForm } from '../components/use-faca-form.ts';
 import { FormTextArea } from '../components/form-text-area.tsx';
+import { useGoBack } from '../../../shared/use-go-back.ts';
 
 interface TaskValues {
   treatment: string;
@@ -20,7 +21,7 @@ interface TaskValues {
 }
 
 const TaskDetailPage = () => {
-  const navigate = useNavigate();
+  const goBack = useGoBack();
   const [params] = useSearchParams();
   const facaInfoId = Number(params.get('facaInfoId')) || null;
   const faInfoId = Number(params.get('faInfoId'));
@@ -36,7 +37,7 @@ const TaskDetailPage = () => {
       ngReason: values.ngReason,
       picIds: values.pics.map((p) => p.id),
     }),
-    onSaved: () => void navigate(-1),
+    onSaved: goBack,
   });
   const { control } = form;
   const treatment = useWatch({ control, name: 'treatment' });

@@ -12,11 +12,11 @@ import {
   type UseFormGetValues,
   type UseFormSetValue,
 } from 'react-hook-form';
-import { useNavigate } from 'react-router';
 import { lazySchemaResolver, type SchemaLoader } from '../../../shared/use-contract-form.ts';
 import { useMaintenance } from '../use-maintenance.ts';
 import styles from './maintenance-form.module.css';
 import { TextField } from './text-field.tsx';
+import { useGoBack } from '../../../shared/use-go-back.ts';
 
 /** One text input of a maintenance form; `testId` names the input and its message. */
 interface TextFieldSpec<T extends FieldValues> {
@@ -80,7 +80,7 @@ export const MaintenanceForm = <T extends FieldValues>({
   submit,
   children,
 }: MaintenanceFormProps<T>) => {
-  const navigate = useNavigate();
+  const goBack = useGoBack();
   const {
     control,
     handleSubmit,
@@ -96,7 +96,7 @@ export const MaintenanceForm = <T extends FieldValues>({
 
   return (
     <div className={styles.page}>
-      <NavBar onBack={() => void navigate(-1)} style={{ background: '#fff' }}>
+      <NavBar onBack={goBack} style={{ background: '#fff' }}>
         {title}
       </NavBar>
       <form

@@ -1,8 +1,9 @@
 import type { LoginForm as LoginFormValues } from '@linewatch/contracts/identity';
 import { identityMessages } from '@linewatch/contracts/identity-messages';
 import { DotLoading } from 'antd-mobile';
-import { Link } from 'react-router';
-import { paths } from '../../../shared/paths.ts';
+import { Link, useSearchParams } from 'react-router';
+import { webMessages } from '../../../shared/messages.ts';
+import { LOGIN_AGAIN, paths } from '../../../shared/paths.ts';
 import { toastFailure } from '../../../shared/toast.ts';
 import { useLoginMutation, type BindIdentity, type LoginClient } from '../api.ts';
 import { useFinishSignIn } from '../use-finish-sign-in.ts';
@@ -25,6 +26,9 @@ interface LoginShellProps {
 export const LoginShell = ({ client, subtitle, identity, checking = false }: LoginShellProps) => {
   const finish = useFinishSignIn();
   const login = useLoginMutation(client, identity);
+  // The session ended while the app was in use: say so on the page, not only in a passing toast.
+  const [params] = useSearchParams();
+  const expired = params.get('reason') === LOGIN_AGAIN;
 
   const submit = (values: LoginFormValues) => {
     login.mutate(values, {
@@ -56,6 +60,11 @@ export const LoginShell = ({ client, subtitle, identity, checking = false }: Log
         </p>
       </header>
       <section className={styles.card}>
+        {expired && !checking ? (
+          <p className={styles.reason} role="alert" data-testid="login-reason">
+            {webMessages.reLogin}
+          </p>
+        ) : null}
         {checking ? (
           <div className={styles.checking} data-testid="login-checking">
             正在登录

@@ -1,6 +1,6 @@
 import { adminApi } from '@linewatch/contracts/admin-api';
 import { useQuery } from '@tanstack/react-query';
-import { List } from 'antd-mobile';
+import { Badge, List } from 'antd-mobile';
 import {
   CloseCircleOutline,
   FileOutline,
@@ -15,6 +15,7 @@ import { useNavigate } from 'react-router';
 import { call } from '../../../shared/api-client.ts';
 import { queryKeys } from '../../../shared/query-keys.ts';
 import { useSession } from '../../../shared/session-store.ts';
+import { badgeOf, useUnreadCount } from '../../../shared/unread.ts';
 import { useLogout } from '../use-logout.ts';
 import styles from './center-page.module.css';
 import { paths } from '../../../shared/paths.ts';
@@ -23,6 +24,7 @@ const CenterPage = () => {
   const navigate = useNavigate();
   const user = useSession((state) => state.user);
   const { confirmLogout, pending } = useLogout();
+  const unread = badgeOf(useUnreadCount());
   // Whether to offer 管理: asked of the server, which decides (the admin pages check again).
   const isAdmin = useQuery({
     queryKey: queryKeys.admin.access(),
@@ -76,6 +78,7 @@ const CenterPage = () => {
         <List.Item
           prefix={<MessageOutline />}
           data-testid="center-messages"
+          extra={unread ? <Badge content={unread} data-testid="center-messages-unread" /> : null}
           onClick={() => void navigate(paths.messages)}
         >
           消息

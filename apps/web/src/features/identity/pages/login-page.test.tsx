@@ -1,3 +1,4 @@
+import { adminApi } from '@linewatch/contracts/admin-api';
 import { identityApi } from '@linewatch/contracts/identity-api';
 import { screen } from '@testing-library/react';
 import { Toast } from 'antd-mobile';
@@ -74,6 +75,28 @@ describe('login page', () => {
     expect(new URLSearchParams(router.state.location.search).get('redirect')).toBe(paths.center);
     await vi.waitFor(() => expect(toasts).toContain('请重新登录'));
     expect(useSession.getState().keyId).toBeNull();
+    // Said on the page too, not only in a toast that is gone by the time it shows.
+    expect((await screen.findByTestId('login-reason', {}, { timeout: 5000 })).textContent).toBe(
+      '请重新登录',
+    );
     toast.mockRestore();
+  });
+
+  it('says 请重新登录 on the login page when the session ends while the app is in use (0405)', async () => {
+    const api = fakeApi().on(adminApi.access, () => failure('0405', '请重新登录'));
+    const { router } = renderPage(paths.center, { api });
+    await vi.waitFor(() => expect(router.state.location.pathname).toBe(paths.login), {
+      timeout: 5000,
+    });
+    expect((await screen.findByTestId('login-reason', {}, { timeout: 5000 })).textContent).toBe(
+      '请重新登录',
+    );
+    expect(useSession.getState().keyId).toBeNull();
+  });
+
+  it('says nothing of the kind to someone who simply signs in', async () => {
+    renderPage(paths.login, { signedIn: false });
+    await screen.findByTestId('login-page', {}, { timeout: 5000 });
+    expect(screen.queryByTestId('login-reason')).toBeNull();
   });
 });

@@ -3,7 +3,6 @@ import { Button, NavBar } from 'antd-mobile';
 import { useCallback, useState, type FormEvent } from 'react';
 import { ListState } from '../../../shared/components/list-state.tsx';
 import { listStateOf } from '../../../shared/list-state.ts';
-import { paths } from '../../../shared/paths.ts';
 import { useGoBack } from '../../../shared/use-go-back.ts';
 import {
   loadedRows,
@@ -18,7 +17,7 @@ import styles from './statistics-page.module.css';
 
 /** /deviceStatistics: product line → group, a time range, then five cards a page. */
 const StatisticsPage = () => {
-  const goBack = useGoBack(paths.deviceList);
+  const goBack = useGoBack();
   const [initial] = useState(() => defaultRange(new Date()));
   const [productLine, setProductLine] = useState('');
   const [productGroup, setProductGroup] = useState('');

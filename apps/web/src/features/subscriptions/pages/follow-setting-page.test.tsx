@@ -9,6 +9,7 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest';
 import { links } from '../../../shared/paths.ts';
 import { failure, fakeApi } from '../../../testing/fake-api.ts';
+import { answerDialog, dialogsNow, newDialog } from '../../../testing/dialogs.ts';
 import { renderPage } from '../../../testing/render-page.tsx';
 
 const settings: FollowSettings = {
@@ -130,13 +131,26 @@ describe('follow setting page', () => {
       {},
       { timeout: 5000 },
     );
+    const before = dialogsNow();
     await user.click(screen.getByTestId('follow-cancel'));
+    answerDialog(await newDialog(before, '确定取消 SN-1 的订阅？'), '确定');
     await screen.findByText(
       `${subscriptionMessages.cancelFailed}：数据库不可用`,
       {},
       { timeout: 5000 },
     );
     expect(api.calls(subscriptionsApi.delFollows)).toEqual([{ snCodes: 'SN-1' }]);
+  });
+
+  it('says 无权查看，请联系管理员 for a machine the user may not see, with no retry and no form', async () => {
+    const { api } = server();
+    api.on(subscriptionsApi.followSettings, () => failure('0403', '无权查看，请联系管理员', 403));
+    renderPage(links.followSetting(['LW-S2-001']), { api });
+    const refusal = await screen.findByTestId('follow-refused', {}, { timeout: 5000 });
+    expect(refusal.textContent).toContain('无权查看，请联系管理员');
+    expect(screen.queryByText(listMessages.retry)).toBeNull();
+    expect(screen.queryByTestId('follow-save')).toBeNull();
+    expect(api.calls(subscriptionsApi.followSettings)).toHaveLength(1);
   });
 
   it('shows the form only with the settings; a failed read offers a retry', async () => {

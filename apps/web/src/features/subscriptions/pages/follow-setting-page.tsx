@@ -12,8 +12,10 @@ import { ListState } from '../../../shared/components/list-state.tsx';
 import { OnFirstOpen } from '../../../shared/components/on-first-open.tsx';
 import { paths } from '../../../shared/paths.ts';
 import { toastFailure } from '../../../shared/toast.ts';
-import { useAddFollow, useCancelFollow, useFollowSettings } from '../api.ts';
+import { useAddFollow, useConfirmedCancel, useFollowSettings } from '../api.ts';
 import styles from './follow-setting-page.module.css';
+import { machineRefusalOf } from '../../../shared/refusal.ts';
+import { useGoBack } from '../../../shared/use-go-back.ts';
 
 // Opened by a tap on 停机时长超过: the picker loads then (OnFirstOpen), its popup brings react-spring.
 const Picker = lazy(() =>
@@ -73,7 +75,7 @@ const SwitchItem = ({
  * shown once the first machine's settings are here, so no tap is overwritten by their arrival.
  */
 const FollowSettingPage = () => {
-  const navigate = useNavigate();
+  const goBack = useGoBack();
   const [params] = useSearchParams();
   const snCodes = (params.get('snCode') ?? '').split(',').filter(Boolean);
   const settings = useFollowSettings(snCodes[0] ?? '');
@@ -82,10 +84,18 @@ const FollowSettingPage = () => {
     return (
       <BlankState icon={<ExclamationCircleOutline />} title={subscriptionMessages.selectMachine} />
     );
+  const refused = machineRefusalOf(settings.error);
+  if (refused)
+    return (
+      <div className={styles.page}>
+        <NavBar onBack={goBack}>订阅设置</NavBar>
+        <BlankState icon={<ExclamationCircleOutline />} title={refused} testId="follow-refused" />
+      </div>
+    );
   if (!settings.data)
     return (
       <div className={styles.page}>
-        <NavBar onBack={() => void navigate(-1)}>订阅设置</NavBar>
+        <NavBar onBack={goBack}>订阅设置</NavBar>
         <ListState
           state={settings.isError ? 'error' : 'loading'}
           onRetry={() => void settings.refetch()}
@@ -103,8 +113,9 @@ const SettingsForm = ({
   settings: FollowSettings;
 }) => {
   const navigate = useNavigate();
+  const goBack = useGoBack();
   const add = useAddFollow();
-  const cancel = useCancelFollow();
+  const cancel = useConfirmedCancel();
   const [form, setForm] = useState<Form>(() => formOf(settings));
   const [pickerOpen, setPickerOpen] = useState(false);
 
@@ -125,12 +136,12 @@ const SettingsForm = ({
       toastFailure(subscriptionMessages.needReportType);
       return;
     }
-    add.mutate({ ...form, snCode: snCodes.join(',') }, { onSuccess: () => void navigate(-1) });
+    add.mutate({ ...form, snCode: snCodes.join(',') }, { onSuccess: goBack });
   };
 
   return (
     <div className={styles.page}>
-      <NavBar onBack={() => void navigate(-1)}>订阅设置</NavBar>
+      <NavBar onBack={goBack}>订阅设置</NavBar>
       <div className={styles.machines} data-testid="follow-machines">
         {snCodes.length === 1
           ? snCodes[0]
@@ -207,10 +218,8 @@ const SettingsForm = ({
         {settings.isFollow || snCodes.length > 1 ? (
           <Button
             block
-            loading={cancel.isPending}
-            onClick={() =>
-              cancel.mutate(snCodes, { onSuccess: () => void navigate(paths.subscription) })
-            }
+            loading={cancel.pending}
+            onClick={() => void cancel.run(snCodes, () => void navigate(paths.subscription))}
             data-testid="follow-cancel"
           >
             取消关注

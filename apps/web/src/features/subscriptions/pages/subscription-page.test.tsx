@@ -2,7 +2,9 @@ import { subscriptionMessages, type FollowRow } from '@linewatch/contracts/subsc
 import { subscriptionsApi } from '@linewatch/contracts/subscriptions-api';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { webMessages } from '../../../shared/messages.ts';
 import { paths } from '../../../shared/paths.ts';
+import { answerDialog, dialogsNow, newDialog } from '../../../testing/dialogs.ts';
 import { failure, fakeApi } from '../../../testing/fake-api.ts';
 import { renderPage } from '../../../testing/render-page.tsx';
 
@@ -54,6 +56,9 @@ const firstPage = () =>
     timeout: 5000,
   });
 
+// Dialogs and toasts load lazily; a busy machine needs more than the default 5 s per test.
+vi.setConfig({ testTimeout: 20_000 });
+
 afterEach(() => {
   vi.useRealTimers();
 });
@@ -73,7 +78,7 @@ describe('subscription page', () => {
     expect(screen.getAllByTestId('subscription-row')[1]!.textContent).not.toContain('已订阅');
   });
 
-  it('batch actions need a selection; select all then batch cancel cancels them', async () => {
+  it('batch actions need a selection; batch cancel asks first: 取消操作 on cancel, then cancels all with 已取消订阅', async () => {
     const { api, cancelled } = server();
     const { user } = renderPage(paths.subscription, { api });
     await waitFor(() => expect(screen.getAllByTestId('subscription-row')).toHaveLength(20), {
@@ -83,25 +88,75 @@ describe('subscription page', () => {
     await user.click(screen.getByTestId('subscription-batch-cancel'));
     await screen.findByText(subscriptionMessages.selectMachine, {}, { timeout: 5000 });
     await user.click(screen.getByTestId('subscription-select-all'));
+    let before = dialogsNow();
     await user.click(screen.getByTestId('subscription-batch-cancel'));
+    answerDialog(await newDialog(before, '确定取消所选 20 台机台的订阅？'), '取消');
+    await screen.findByText(webMessages.cancelled, {}, { timeout: 5000 });
+    expect(cancelled).toEqual([]);
+    before = dialogsNow();
+    await user.click(screen.getByTestId('subscription-batch-cancel'));
+    answerDialog(await newDialog(before, '确定取消所选 20 台机台的订阅？'), '确定');
     await waitFor(() => expect(cancelled).toHaveLength(1));
     expect(cancelled[0]!.split(',')).toHaveLength(20);
+    await screen.findByText(subscriptionMessages.cancelled, {}, { timeout: 5000 });
   });
 
-  it('swipe 删除 cancels that machine; a failure says 取消关注失败 with the reason', async () => {
+  it('offers 删除 only on subscribed rows', async () => {
+    const { api } = server();
+    renderPage(paths.subscription, { api });
+    await firstPage();
+    const [subscribed, notSubscribed] = screen
+      .getAllByTestId('subscription-row')
+      .map((r) => r.closest('.adm-swipe-action') as HTMLElement);
+    expect(within(subscribed!).queryByText('删除')).not.toBeNull();
+    expect(within(notSubscribed!).queryByText('删除')).toBeNull();
+    expect(within(notSubscribed!).queryByText('编辑')).not.toBeNull();
+  });
+
+  it('swipe 删除 asks, then cancels that machine with 已取消订阅; a failure says 取消关注失败 with the reason', async () => {
     const { api, cancelled } = server();
     const { user } = renderPage(paths.subscription, { api });
     await firstPage();
     const swiped = screen.getAllByTestId('subscription-row')[2]!.closest('.adm-swipe-action')!;
+    let before = dialogsNow();
     await user.click(within(swiped as HTMLElement).getByText('删除'));
+    answerDialog(await newDialog(before, '确定取消 SN-02 的订阅？'), '取消');
+    await screen.findByText(webMessages.cancelled, {}, { timeout: 5000 });
+    expect(cancelled).toEqual([]);
+    before = dialogsNow();
+    await user.click(within(swiped as HTMLElement).getByText('删除'));
+    answerDialog(await newDialog(before, '确定取消 SN-02 的订阅？'), '确定');
     await waitFor(() => expect(cancelled).toEqual(['SN-02']));
+    await screen.findByText(subscriptionMessages.cancelled, {}, { timeout: 5000 });
     api.on(subscriptionsApi.delFollows, () => failure('0500', '数据库不可用'));
+    before = dialogsNow();
     await user.click(within(swiped as HTMLElement).getByText('删除'));
+    answerDialog(await newDialog(before, '确定取消 SN-02 的订阅？'), '确定');
     await screen.findByText(
       `${subscriptionMessages.cancelFailed}：数据库不可用`,
       {},
       { timeout: 5000 },
     );
+  });
+
+  it('a delete of a subscription already gone says 删除有误，请重新进入页面操作 and reloads the list', async () => {
+    const { api } = server();
+    api.on(subscriptionsApi.delFollows, () =>
+      failure('0404', subscriptionMessages.deleteGone, 404),
+    );
+    const { user } = renderPage(paths.subscription, { api });
+    await firstPage();
+    const listed = api.calls(subscriptionsApi.list).length;
+    const swiped = screen.getAllByTestId('subscription-row')[2]!.closest('.adm-swipe-action')!;
+    const before = dialogsNow();
+    await user.click(within(swiped as HTMLElement).getByText('删除'));
+    answerDialog(await newDialog(before, '确定取消 SN-02 的订阅？'), '确定');
+    await screen.findByText(
+      `${subscriptionMessages.cancelFailed}：${subscriptionMessages.deleteGone}`,
+      {},
+      { timeout: 5000 },
+    );
+    await waitFor(() => expect(api.calls(subscriptionsApi.list).length).toBeGreaterThan(listed));
   });
 
   it('the SN selector opens after 500 ms, loads 20 a chunk each 500 ms apart, searches after 1000 ms and tags the followed', async () => {

@@ -10,7 +10,7 @@ import { links } from '../../../shared/paths.ts';
 import { toastFailure } from '../../../shared/toast.ts';
 import { useDebouncedValue } from '../../../shared/use-debounced-value.ts';
 import {
-  useCancelFollow,
+  useConfirmedCancel,
   useFollowPages,
   useProductGroups,
   useSnCodeChunks,
@@ -19,6 +19,7 @@ import {
 import { RowSwipe } from '../components/row-swipe.tsx';
 import { SubscribedTag } from '../components/subscribed-tag.tsx';
 import styles from './subscription-page.module.css';
+import { useGoBack } from '../../../shared/use-go-back.ts';
 
 /** Spec section 9: search debounce 1000 ms, search-open debounce 500 ms. */
 const SEARCH_DEBOUNCE_MS = 1000;
@@ -38,6 +39,7 @@ const Picker = lazy(() =>
 /** /subscription: every visible machine with its figures and whether it is subscribed (spec section 2). */
 const SubscriptionPage = () => {
   const navigate = useNavigate();
+  const goBack = useGoBack();
   const [nameTag, setNameTag] = useState('');
   const [group, setGroup] = useState('');
   const [selectorOpen, setSelectorOpen] = useState(false);
@@ -50,7 +52,7 @@ const SubscriptionPage = () => {
   );
   const pages = useFollowPages(filter);
   const groups = useProductGroups();
-  const cancel = useCancelFollow();
+  const cancel = useConfirmedCancel();
   const rows: FollowRow[] = pages.data?.pages.flatMap((p) => p.data) ?? [];
   // The SN selector's search and queries: it fetches 500 ms after it opens (spec section 9).
   const [selectorText, setSelectorText] = useState('');
@@ -79,7 +81,7 @@ const SubscriptionPage = () => {
   return (
     <div className={styles.page}>
       <NavBar
-        onBack={() => void navigate(-1)}
+        onBack={goBack}
         right={
           <a
             onClick={() => {
@@ -132,7 +134,7 @@ const SubscriptionPage = () => {
             color="danger"
             onClick={() => {
               const sns = requireSelection();
-              if (sns) cancel.mutate(sns, { onSuccess: () => setSelected(new Set()) });
+              if (sns) void cancel.run(sns, () => setSelected(new Set()));
             }}
             data-testid="subscription-batch-cancel"
           >
@@ -157,12 +159,17 @@ const SubscriptionPage = () => {
                 color: 'primary',
                 onClick: () => void navigate(links.followSetting([row.snCode])),
               },
-              {
-                key: 'delete',
-                text: '删除',
-                color: 'danger',
-                onClick: () => cancel.mutate([row.snCode]),
-              },
+              // Only a subscription can be deleted.
+              ...(row.isFollow
+                ? [
+                    {
+                      key: 'delete',
+                      text: '删除',
+                      color: 'danger' as const,
+                      onClick: () => void cancel.run([row.snCode]),
+                    },
+                  ]
+                : []),
             ]}
           >
             <div
