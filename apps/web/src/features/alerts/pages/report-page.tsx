@@ -125,7 +125,7 @@ const ReportOf = ({
   return (
     <>
       <div className={styles.toolbar}>
-        <span data-testid="report-title">
+        <span className={styles.reportTitle} data-testid="report-title">
           {data
             ? `${data.nickSnCode || data.snCode} ${data.deviceName} ${data.beginTime}${data.beginTime === data.endTime ? '' : ` 至 ${data.endTime}`}`
             : query.snCode}
@@ -133,6 +133,7 @@ const ReportOf = ({
         <Button
           size="mini"
           color="primary"
+          className={styles.noWrap}
           onClick={() => void downloadReport(query)}
           data-testid="report-download"
         >
