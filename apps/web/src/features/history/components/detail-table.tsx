@@ -14,7 +14,7 @@ const Figure = ({ text, target, ok }: { text: string; target: string; ok: boolea
   </td>
 );
 
-/** A row's period: the day (MM-DD), or the week by its Monday (MM-DD起). */
+/** A row's period: the day (MM-DD), or the week by its first day in the range (MM-DD起). */
 const periodLabel = (dataDate: string, byWeek: boolean) =>
   byWeek ? `${dataDate.slice(5)}起` : dataDate.slice(5);
 
