@@ -145,6 +145,9 @@ describe('messages page', () => {
     await waitFor(() => expect(screen.getByTestId('messages-unread').textContent).toBe('1'), {
       timeout: 5000,
     });
+    // Dates in the app's one format (shared/format.ts formatDateTime), not the locale's 2026/11/23.
+    for (const time of screen.getAllByTestId('message-time'))
+      expect(time.textContent).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}$/);
     await user.click(screen.getByText('LW-S1-005 回流焊炉01 报警 2'));
     await waitFor(() =>
       expect(`${router.state.location.pathname}${router.state.location.search}`).toBe(
