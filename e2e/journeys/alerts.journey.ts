@@ -222,6 +222,9 @@ describe('alerts: an operator subscribes to a machine and hears about it', () =>
     await waitUntilDrawn(report.chart);
     // 下载Excel on one line at 375 px beside the long weekly title.
     expect(await report.textLines(report.download)).toBe(1);
+    // The title may wrap between its parts, never inside an SN or a date.
+    for (const part of await report.title.locator('span').all())
+      expect(await report.textLines(part)).toBe(1);
     await journey.shot(journey.page, 'report-weekly');
     const [download] = await Promise.all([
       journey.page.waitForEvent('download'),

@@ -54,7 +54,11 @@ const addSheet = (
   columns: Column[],
   rows: (string | number | Date | null)[][],
 ) => {
-  const sheet = book.addWorksheet(name, { views: [{ state: 'frozen', ySplit: 2 }] });
+  const sheet = book.addWorksheet(name, {
+    views: [{ state: 'frozen', ySplit: 2 }],
+    // Printed (or made a PDF) one page wide: 人工描述 stays beside its alarm.
+    pageSetup: { orientation: 'landscape', fitToPage: true, fitToWidth: 1, fitToHeight: 0 },
+  });
   sheet.addRow([title]);
   sheet.mergeCells(1, 1, 1, columns.length);
   sheet.getRow(1).font = { bold: true, size: 12 };

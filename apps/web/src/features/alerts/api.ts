@@ -57,7 +57,7 @@ export const useReport = (query: DailyOrWeeklyQuery) =>
 const SAVE_GRACE_MS = 40_000;
 
 /** The file name a Content-Disposition gives: RFC 5987's filename* first, else filename. */
-export const attachmentName = (disposition: string | null): string | null => {
+const attachmentName = (disposition: string | null): string | null => {
   if (!disposition) return null;
   const star = /filename\*=UTF-8''([^;]+)/i.exec(disposition);
   if (star) {

@@ -59,11 +59,14 @@ describe('report page', () => {
     expect(api.calls(alertsApi.report)).toEqual([
       { snCode: 'SN-A', alarmType: 'date', endTime: '2026-11-22', isReport: '' },
     ]);
-    await user.click(screen.getByText('SN-A'));
+    // The machines' selector, not the title, which names the machine too.
+    const option = (sn: string) =>
+      screen.getAllByText(sn).find((node) => node.closest('.adm-selector') !== null)!;
+    await user.click(option('SN-A'));
     await screen.findByText(alertMessages.chooseDevice, {}, { timeout: 5000 });
     expect(screen.queryByTestId('report-download')).toBeNull();
     expect(api.calls(alertsApi.report)).toHaveLength(1);
-    await user.click(screen.getByText('SN-B'));
+    await user.click(option('SN-B'));
     await waitFor(() => expect(screen.getByTestId('report-title').textContent).toContain('SN-B'), {
       timeout: 5000,
     });

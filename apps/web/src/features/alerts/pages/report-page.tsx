@@ -107,9 +107,21 @@ const ReportOf = ({
     <>
       <div className={styles.toolbar}>
         <span className={styles.reportTitle} data-testid="report-title">
-          {data
-            ? `${data.nickSnCode || data.snCode} ${data.deviceName} ${data.beginTime}${data.beginTime === data.endTime ? '' : ` 至 ${data.endTime}`}`
-            : query.snCode}
+          {/* Each part whole: a line may break between the machine and its dates, never inside. */}
+          {data ? (
+            <>
+              <span className={styles.noWrap}>{data.nickSnCode || data.snCode}</span>{' '}
+              {data.deviceName} <span className={styles.noWrap}>{data.beginTime}</span>
+              {data.beginTime === data.endTime ? null : (
+                <>
+                  {' '}
+                  <span className={styles.noWrap}>至 {data.endTime}</span>
+                </>
+              )}
+            </>
+          ) : (
+            query.snCode
+          )}
         </span>
         <Button
           size="mini"
