@@ -262,14 +262,49 @@ describe('alerts: an operator subscribes to a machine and hears about it', () =>
       journey.page.waitForEvent('download'),
       report.download.tap(),
     ]);
-    expect(download.suggestedFilename()).toBe(`${IN_FAULT}-日报.xlsx`);
+    // Named by machine, kind and day (the server's Content-Disposition), never "download".
+    expect(download.suggestedFilename()).toBe(`${IN_FAULT}-日报-${daysAgo(0)}.xlsx`);
     const book = new ExcelJS.Workbook();
     await book.xlsx.readFile(await download.path());
     expect(book.worksheets.map((w) => w.name)).toEqual(['三参数', 'DT', '报警记录']);
     const alarms = book.getWorksheet('报警记录')!;
-    expect(alarms.getRow(1).values).toContain('报警代码');
-    const codes = alarms.getColumn(1).values.slice(2);
+    expect(alarms.getCell('A1').text).toContain(IN_FAULT);
+    expect(alarms.getCell('A1').text).toContain(`日报 ${daysAgo(0)}`);
+    expect(alarms.getRow(2).values).toContain('报警代码');
+    const codes = alarms.getColumn(1).values.slice(3);
     expect(codes).toContain('E518');
+    // The manual's advice beside each alarm, not an empty 人工描述.
+    const rows = alarms.getColumn(1).values.length - 3;
+    expect(rows).toBeGreaterThan(0);
+    for (let row = 3; row < 3 + rows; row++) expect(alarms.getCell(row, 6).text).not.toBe('');
+  });
+
+  it('reads the weekly report with its download on one line and a workbook of real dates', async () => {
+    await journey.page.goto(links.report(IN_FAULT, 'week', daysAgo(1)));
+    const report = new ReportPage(journey.page);
+    await waitUntilDrawn(report.chart);
+    // 下载Excel on one line at 375 px beside the long weekly title.
+    expect(await report.textLines(report.download)).toBe(1);
+    // The title may wrap between its parts, never inside an SN or a date.
+    for (const part of await report.title.locator('span').all())
+      expect(await report.textLines(part)).toBe(1);
+    await journey.shot(journey.page, 'report-weekly');
+    const [download] = await Promise.all([
+      journey.page.waitForEvent('download'),
+      report.download.tap(),
+    ]);
+    expect(download.suggestedFilename()).toBe(`${IN_FAULT}-周报-${daysAgo(1)}.xlsx`);
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.readFile(await download.path());
+    const dt = book.getWorksheet('DT')!;
+    expect(dt.getCell('A1').text).toMatch(
+      new RegExp(`^${IN_FAULT}.* 周报 \\d{4}-\\d{2}-\\d{2} 至 ${daysAgo(1)}$`),
+    );
+    // Days as Excel dates shown yyyy-mm-dd in a column wide enough for them.
+    const first = dt.getCell('A3');
+    expect(first.value).toBeInstanceOf(Date);
+    expect(first.numFmt).toBe('yyyy-mm-dd');
+    expect(dt.getColumn(1).width).toBeGreaterThanOrEqual(10);
   });
 
   it('says 当前无选择设备 on a report without a machine', async () => {

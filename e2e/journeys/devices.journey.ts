@@ -1,3 +1,4 @@
+import { devicesApi } from '@linewatch/contracts/devices-api';
 import { describe, expect, inject, it } from 'vitest';
 import { CenterPage } from '../pages/center.page.ts';
 import { CARD_METRICS, DeviceListPage, type MetricKey } from '../pages/device-list.page.ts';
@@ -9,6 +10,8 @@ import { useJourney } from '../support/journey.ts';
 import { currentPath } from '../support/location.ts';
 import { links, paths } from '../support/app-paths.ts';
 
+/** The device list's pages (contracts' devicesApi.machineList). */
+const LIST_PATH = devicesApi.machineList.path;
 /** The demo factory: the operator is granted two of its five lines. */
 const SMT = 'SMT一线';
 const ASSEMBLY = '组装一线';
@@ -48,10 +51,22 @@ describe('devices: an operator checks on their production lines', () => {
     await login.open();
     await login.fill('operator', 'Operator@2026');
     await journey.shot(page, 'login');
+    const firstPages: string[] = [];
+    const countFirstPages = (request: { url(): string }) => {
+      const url = new URL(request.url());
+      if (url.pathname === LIST_PATH && url.searchParams.get('pageIndex') === '1')
+        firstPages.push(request.url());
+    };
+    page.on('request', countFirstPages);
     await login.submit();
     await login.toast.waitForText('登录成功');
-    await new DeviceListPage(page).waitUntilLoaded();
+    const list = new DeviceListPage(page);
+    await list.waitUntilLoaded();
     expect(currentPath(page)).toBe(paths.deviceList);
+    // Signed in, the unfolded line's first page is asked once (it was asked twice).
+    await expect.poll(() => list.groupListState(SMT)).toBe('more');
+    page.off('request', countFirstPages);
+    expect(firstPages).toHaveLength(1);
     await login.toast.waitUntilGone();
   });
 
@@ -66,12 +81,20 @@ describe('devices: an operator checks on their production lines', () => {
     const webview = await context.newPage();
     try {
       const asked: string[] = [];
+      const firstPages: string[] = [];
       webview.on('request', (request) => {
-        if (new URL(request.url()).pathname === '/api/session') asked.push(request.url());
+        const url = new URL(request.url());
+        if (url.pathname === '/api/session') asked.push(request.url());
+        if (url.pathname === LIST_PATH && url.searchParams.get('pageIndex') === '1')
+          firstPages.push(request.url());
       });
       await webview.goto(paths.deviceList);
-      await new DeviceListPage(webview).waitUntilLoaded();
+      const list = new DeviceListPage(webview);
+      await list.waitUntilLoaded();
       expect(currentPath(webview)).toBe(paths.deviceList);
+      // The unfolded line's first page, asked once on load (it was asked twice).
+      await expect.poll(() => list.groupListState(SMT)).toBe('more');
+      expect(firstPages).toHaveLength(1);
       // Asked once, by the page's <link rel="preload">; the app took that reply as it started.
       expect(asked).toHaveLength(1);
       const initiators = await webview.evaluate(() =>
@@ -100,6 +123,18 @@ describe('devices: an operator checks on their production lines', () => {
     await expect.poll(() => list.groupListState(SMT)).toBe('more');
     expect(await list.groupCards(SMT).count()).toBe(PAGE_SIZE);
     await journey.shot(journey.page, 'list');
+    // The status tag's text sits in the middle of its box, not at its top.
+    const offset = await journey.page
+      .getByTestId('card-status')
+      .first()
+      .evaluate((tag) => {
+        const range = document.createRange();
+        range.selectNodeContents(tag);
+        const text = range.getBoundingClientRect();
+        const box = tag.getBoundingClientRect();
+        return Math.abs(text.top + text.height / 2 - (box.top + box.height / 2));
+      });
+    expect(offset).toBeLessThanOrEqual(1);
     await list.scrollToEndOf(SMT);
     expect(await list.groupListState(SMT)).toBe('end');
     expect(await list.groupCards(SMT).count()).toBe(count);

@@ -40,6 +40,15 @@ export class ReportPage {
     this.noDevice = page.getByTestId('report-no-device');
   }
 
+  /** How many lines an element's text is laid out on (a wrapped label is more than one). */
+  async textLines(element: Locator): Promise<number> {
+    return element.evaluate((el) => {
+      const range = document.createRange();
+      range.selectNodeContents(el);
+      return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
+    });
+  }
+
   async openTab(name: '三参数' | 'DT' | '报警记录'): Promise<void> {
     await this.page.locator('.adm-tabs-tab', { hasText: name }).tap();
     await this.chart.locator('svg').first().waitFor();

@@ -104,7 +104,8 @@ export type HistoryDetailQuery = z.input<typeof historyDetailQuery>;
 
 /**
  * One point of the parameter charts. `date` is 'HH:00' (a day's hours), 'YYYY-MM-DD' (a day of a
- * range) or the Monday 'YYYY-MM-DD' of a week. A ratio with no denominator is null: no data.
+ * range) or the first day of a week inside the range, 'YYYY-MM-DD' (its Monday, or the range's
+ * first day when the week began before it). A ratio with no denominator is null: no data.
  */
 export const threeParamPoint = z.object({
   date: z.string(),

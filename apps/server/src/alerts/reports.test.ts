@@ -162,7 +162,14 @@ describe('daily and weekly reports', () => {
       beginTime: '2026-03-08',
       threeParam: [{ date: '10:00', ppm: 60, yield: 100, activation: 100 }],
       dtTop: [
-        { code: 'E101', description: '送料超时', times: 2, duration: 40, percentage: 80 },
+        {
+          code: 'E101',
+          description: '送料超时',
+          times: 2,
+          duration: 40,
+          percentage: 80,
+          artificialDes: '检查送料机构与物料到位传感器',
+        },
         { code: 'E205', description: '气压不足', times: 1, duration: 10, percentage: 20 },
       ],
     });
@@ -179,15 +186,63 @@ describe('daily and weekly reports', () => {
     ]);
   });
 
-  it('downloads the report as an .xlsx with a sheet per tab', async () => {
+  it('downloads the report as a named .xlsx: a title row, fitted columns, real dates, the manual', async () => {
     const response = await fetch(
       `${server.baseUrl}${alertsApi.reportXlsx.path}?snCode=${sn}&alarmType=week&endTime=2026-03-08`,
       { headers: { [KEY_ID_HEADER]: keyId } },
     );
     expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe(
+      'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+    );
+    expect(response.headers.get('content-disposition')).toBe(
+      `attachment; filename="${sn}-weekly-2026-03-08.xlsx"; ` +
+        `filename*=UTF-8''${encodeURIComponent(`${sn}-周报-2026-03-08.xlsx`)}`,
+    );
     const book = new ExcelJS.Workbook();
     await book.xlsx.load(await response.arrayBuffer());
     expect(book.worksheets.map((w) => w.name)).toEqual(['三参数', 'DT', '报警记录']);
-    expect(book.getWorksheet('DT')!.getRow(3).values).toEqual([undefined, '2026-03-08', 120]);
+    for (const sheet of book.worksheets) {
+      // The machine and the period, above the header.
+      expect(sheet.getCell('A1').value).toBe(`${sn} 回流焊 周报 2026-02-21 至 2026-03-08`);
+      expect(sheet.getRow(2).font?.bold).toBe(true);
+      // Every column wide enough for its header (a CJK character counts two).
+      sheet.getRow(2).eachCell((cell, col) => {
+        const header = cell.text;
+        const needed = [...header].reduce((w, ch) => w + (/[\u2e80-\uffff]/.test(ch) ? 2 : 1), 0);
+        expect(sheet.getColumn(col).width, header).toBeGreaterThanOrEqual(needed);
+      });
+    }
+    const dt = book.getWorksheet('DT')!;
+    expect(dt.getRow(2).values).toEqual([undefined, '日期', 'DT(分钟)']);
+    expect(dt.getRow(4).values).toEqual([undefined, new Date('2026-03-08T00:00:00Z'), 120]);
+    expect(dt.getCell('A4').numFmt).toBe('yyyy-mm-dd');
+    expect(dt.getColumn(1).width).toBeGreaterThanOrEqual('2026-03-08'.length);
+    const alarms = book.getWorksheet('报警记录')!;
+    expect(alarms.getRow(3).values).toEqual([
+      undefined,
+      'E101',
+      '送料超时',
+      2,
+      40,
+      80,
+      '检查送料机构与物料到位传感器',
+    ]);
+    expect(alarms.getColumn(6).width).toBeGreaterThanOrEqual(
+      '检查送料机构与物料到位传感器'.length * 2,
+    );
+  });
+
+  it('downloads a day report with its hours as date-times', async () => {
+    const response = await fetch(
+      `${server.baseUrl}${alertsApi.reportXlsx.path}?snCode=${sn}&alarmType=date&endTime=2026-03-08`,
+      { headers: { [KEY_ID_HEADER]: keyId } },
+    );
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(await response.arrayBuffer());
+    const three = book.getWorksheet('三参数')!;
+    expect(three.getCell('A1').value).toBe(`${sn} 回流焊 日报 2026-03-08`);
+    expect(three.getCell('A3').value).toEqual(new Date('2026-03-08T10:00:00Z'));
+    expect(three.getCell('A3').numFmt).toBe('yyyy-mm-dd hh:mm');
   });
 });

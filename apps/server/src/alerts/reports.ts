@@ -43,13 +43,20 @@ export const createReports = (
     first: string,
     last: string,
   ): Promise<ReportReply['dtTop']> => {
-    const rows = await sql<{ code: string; times: number; ms: number }>`
-      select code, count(*)::int as times,
+    const rows = await sql<{
+      code: string;
+      artificial_des: string | null;
+      times: number;
+      ms: number;
+    }>`
+      select a.code, m.artificial_des, count(*)::int as times,
         coalesce(sum(extract(epoch from least(coalesce(end_at, now()), ${startOf(addDays(last, 1))})
           - greatest(begin_at, ${startOf(first)})) * 1000), 0)::float8 as ms
-      from alarms where sn_code = ${sn} and begin_at < ${startOf(addDays(last, 1))}
-        and (end_at is null or end_at > ${startOf(first)})
-      group by code order by times desc, ms desc, code limit ${TOP_ALARMS}`.execute(db);
+      from alarms a left join alarm_manuals m on m.code = a.code
+      where a.sn_code = ${sn} and a.begin_at < ${startOf(addDays(last, 1))}
+        and (a.end_at is null or a.end_at > ${startOf(first)})
+      group by a.code, m.artificial_des order by times desc, ms desc, a.code
+      limit ${TOP_ALARMS}`.execute(db);
     const total = rows.rows.reduce((s, r) => s + Math.max(0, r.ms), 0);
     return rows.rows.map((r) => ({
       code: r.code,
@@ -57,7 +64,7 @@ export const createReports = (
       times: r.times,
       duration: Math.round(Math.max(0, r.ms) / 60_000),
       percentage: total > 0 ? Math.round((Math.max(0, r.ms) / total) * 10_000) / 100 : 0,
-      artificialDes: '',
+      artificialDes: r.artificial_des ?? '',
     }));
   };
 

@@ -14,6 +14,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ok } from '../http/envelope.ts';
 import { userOf } from '../plugins/auth.ts';
 import { requireMachine } from '../plugins/visibility.ts';
+import { reportDisposition, reportWorkbook, XLSX_TYPE } from './report-workbook.ts';
 import type { AlertsService } from './service.ts';
 
 export const alertsRoutes: FastifyPluginAsyncZod<{ alerts: AlertsService }> = async (
@@ -67,11 +68,10 @@ export const alertsRoutes: FastifyPluginAsyncZod<{ alerts: AlertsService }> = as
     { preHandler: requireMachine('snCode'), schema: { querystring: dailyOrWeeklyQuery } },
     async (request, reply) => {
       const report = await alerts.report(request.machine!, request.query);
-      const name = `${report.snCode}-${report.pageType === 'date' ? '日报' : '周报'}-${report.endTime}.xlsx`;
       return reply
-        .type('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
-        .header('content-disposition', `attachment; filename*=UTF-8''${encodeURIComponent(name)}`)
-        .send(await alerts.reportXlsx(report));
+        .type(XLSX_TYPE)
+        .header('content-disposition', reportDisposition(report))
+        .send(await reportWorkbook(report));
     },
   );
 };

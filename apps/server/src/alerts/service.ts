@@ -7,7 +7,6 @@ import type {
 } from '@linewatch/contracts/alerts';
 import { alertMessages } from '@linewatch/contracts/alerts';
 import { ReplyCode } from '@linewatch/contracts/envelope';
-import ExcelJS from 'exceljs';
 import { sql } from 'kysely';
 import type { z } from 'zod';
 import type { Db } from '../db/database.ts';
@@ -148,40 +147,6 @@ export const createAlertsService = ({
     ): Promise<ReportReply> {
       const day = q.endTime || q.beginTime || addDays(dayOf(now, timeZone), -1);
       return reportOf(device.sn, q.alarmType, day);
-    },
-
-    /** The report as a workbook: one sheet per tab, as the page shows it. */
-    async reportXlsx(report: ReportReply): Promise<Buffer> {
-      const book = new ExcelJS.Workbook();
-      const three = book.addWorksheet('三参数');
-      three.addRow([
-        '时间',
-        'PPM',
-        'PPM目标',
-        '良率(%)',
-        '良率目标(%)',
-        '稼动率(%)',
-        '稼动率目标(%)',
-      ]);
-      for (const p of report.threeParam)
-        three.addRow([
-          p.date,
-          p.ppm,
-          report.targets.ppmTarget,
-          p.yield,
-          report.targets.yieldTarget,
-          p.activation,
-          report.targets.useRateTarget,
-        ]);
-      const dt = book.addWorksheet('DT');
-      dt.addRow(['时间', 'DT(分钟)']);
-      for (const p of report.dt) dt.addRow([p.date, p.value]);
-      const alarms = book.addWorksheet('报警记录');
-      alarms.addRow(['报警代码', '描述', '次数', '时长(分钟)', '占比(%)', '人工描述']);
-      for (const a of report.dtTop)
-        alarms.addRow([a.code, a.description, a.times, a.duration, a.percentage, a.artificialDes]);
-      for (const sheet of [three, dt, alarms]) sheet.getRow(1).font = { bold: true };
-      return Buffer.from(await book.xlsx.writeBuffer());
     },
 
     async inbox(user: SessionUser, pageNumber: number, pageSize: number): Promise<InboxReply> {

@@ -44,6 +44,17 @@ const daysFrom = (from: string, to: string, step = 1) => {
   return out;
 };
 
+/**
+ * The weeks (Monday to Sunday) a range touches, oldest first: each read by its Monday (the
+ * repository's key) and labelled by its first day inside the range, so a range starting on a
+ * Friday the 20th opens with the week of the 20th, not of Monday the 16th.
+ */
+export const weeksOf = (from: string, to: string) =>
+  daysFrom(mondayOf(from), mondayOf(to), 7).map((monday) => ({
+    monday,
+    label: monday < from ? from : monday,
+  }));
+
 const byKey = (rows: PeriodFigures[]) => new Map(rows.map((r) => [r.key, r.figures]));
 
 /** One day is shown by hour, a range by day, or by week when asked. */
@@ -85,8 +96,8 @@ export const createHistoryService = ({
     const today = dayOf(now, timeZone);
     if (view === 'week') {
       const rows = byKey(await repo.weeks(sn, from, to));
-      return daysFrom(mondayOf(from), mondayOf(to), 7).map((monday) => ({
-        label: monday,
+      return weeksOf(from, to).map(({ monday, label }) => ({
+        label,
         figures: rows.get(monday),
         partial: monday === mondayOf(today),
       }));

@@ -89,6 +89,8 @@ export const fakeApi = () => {
           : undefined;
     route.calls.push(received);
     const reply = await route.handler(received, url);
+    // A file (not an envelope), headers and all, as the server sends a workbook.
+    if (reply instanceof Response) return reply;
     if (isFailure(reply)) {
       return envelope(
         { success: false, code: reply.code, msg: reply.msg, data: reply.data },

@@ -59,11 +59,14 @@ describe('report page', () => {
     expect(api.calls(alertsApi.report)).toEqual([
       { snCode: 'SN-A', alarmType: 'date', endTime: '2026-11-22', isReport: '' },
     ]);
-    await user.click(screen.getByText('SN-A'));
+    // The machines' selector, not the title, which names the machine too.
+    const option = (sn: string) =>
+      screen.getAllByText(sn).find((node) => node.closest('.adm-selector') !== null)!;
+    await user.click(option('SN-A'));
     await screen.findByText(alertMessages.chooseDevice, {}, { timeout: 5000 });
     expect(screen.queryByTestId('report-download')).toBeNull();
     expect(api.calls(alertsApi.report)).toHaveLength(1);
-    await user.click(screen.getByText('SN-B'));
+    await user.click(option('SN-B'));
     await waitFor(() => expect(screen.getByTestId('report-title').textContent).toContain('SN-B'), {
       timeout: 5000,
     });
@@ -80,15 +83,25 @@ describe('report page', () => {
     expect(screen.queryByTestId('report-chart')).toBeNull();
   });
 
-  it('saves the workbook under the machine and kind, and frees its URL only once the save has begun', async () => {
+  it('saves the workbook under the name the server gives, and frees its URL only once the save has begun', async () => {
+    const name = 'SN-A-日报-2026-11-22.xlsx';
     const api = fakeApi()
       .on(alertsApi.report, (q) => reportOf(String(q.snCode)))
-      .on(alertsApi.reportXlsx, () => new Blob(['xlsx']));
+      .on(
+        alertsApi.reportXlsx,
+        () =>
+          new Response('xlsx', {
+            headers: {
+              'Content-Disposition': `attachment; filename="SN-A-daily-2026-11-22.xlsx"; filename*=UTF-8''${encodeURIComponent(name)}`,
+            },
+          }) as never,
+      );
     const saved: string[] = [];
     const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (
       this: HTMLAnchorElement,
     ) {
-      saved.push(this.download);
+      // In the document while clicked: a detached link's name is not honoured everywhere.
+      if (this.isConnected) saved.push(this.download);
     });
     const create = vi.spyOn(URL, 'createObjectURL').mockReturnValue('blob:workbook');
     const revoke = vi.spyOn(URL, 'revokeObjectURL').mockImplementation(() => undefined);
@@ -96,7 +109,7 @@ describe('report page', () => {
     try {
       const { user } = renderPage(links.report('SN-A', 'date', '2026-11-22'), { api });
       await user.click(await screen.findByTestId('report-download', {}, { timeout: 5000 }));
-      await waitFor(() => expect(saved).toEqual(['SN-A-日报.xlsx']));
+      await waitFor(() => expect(saved).toEqual([name]));
       // Safari starts the save after the click returns: a URL freed at once saves nothing.
       expect(revoke).not.toHaveBeenCalled();
       vi.advanceTimersByTime(60_000);
@@ -146,6 +159,9 @@ describe('messages page', () => {
     await waitFor(() => expect(screen.getByTestId('messages-unread').textContent).toBe('1'), {
       timeout: 5000,
     });
+    // Dates in the app's one format (shared/format.ts formatDateTime), not the locale's 2026/11/23.
+    for (const time of screen.getAllByTestId('message-time'))
+      expect(time.textContent).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}$/);
     await user.click(screen.getByText('LW-S1-005 回流焊炉01 报警 2'));
     await waitFor(() =>
       expect(`${router.state.location.pathname}${router.state.location.search}`).toBe(

@@ -3,6 +3,7 @@ import { useNavigate } from 'react-router';
 import { ListState } from '../../../shared/components/list-state.tsx';
 import { StartFacaButton } from '../../../shared/components/start-faca-button.tsx';
 import { listStateOf } from '../../../shared/list-state.ts';
+import { formatDateTime } from '../../../shared/format.ts';
 import { useInbox, useMarkRead } from '../api.ts';
 import styles from './alerts-pages.module.css';
 import { useGoBack } from '../../../shared/use-go-back.ts';
@@ -52,8 +53,8 @@ const MessagesPage = () => {
               </>
             }
             extra={
-              <span className={styles.time}>
-                {new Date(m.createdAt).toLocaleString('zh-CN', { hour12: false })}
+              <span className={styles.time} data-testid="message-time">
+                {formatDateTime(m.createdAt)}
               </span>
             }
             onClick={() => {

@@ -8,43 +8,18 @@ import { ExclamationCircleOutline } from 'antd-mobile-icons';
 import { useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { Chart, type ChartOption } from '../../../shared/charts/chart.tsx';
+import { dtOption, threeParamOption } from '../../../shared/charts/period-charts.ts';
 import { BlankState } from '../../../shared/components/blank-state.tsx';
 import { downloadReport, useReport } from '../api.ts';
 import styles from './alerts-pages.module.css';
 import { machineRefusalOf } from '../../../shared/refusal.ts';
 import { useGoBack } from '../../../shared/use-go-back.ts';
 
-/** Each chart names its series above the plot (the tabs hold several lines or bars). */
-const frame = {
-  grid: { left: 36, right: 36, top: 48, bottom: 24 },
-  legend: { top: 0 },
-  tooltip: { trigger: 'axis' },
-} as const;
-
-/** Utilisation and yield in percent on the left (0–100), PPM on its own axis on the right. */
-const threeParamOption = (r: ReportReply): ChartOption => ({
-  ...frame,
-  xAxis: { type: 'category', data: r.threeParam.map((p) => p.date) },
-  yAxis: [
-    { type: 'value', min: 0, max: 100, interval: 25, name: '%' },
-    { type: 'value', min: 0, splitNumber: 4, name: 'PPM', splitLine: { show: false } },
-  ],
-  series: [
-    { name: '稼动率', type: 'line', data: r.threeParam.map((p) => p.activation) },
-    { name: '良率', type: 'line', data: r.threeParam.map((p) => p.yield) },
-    { name: 'PPM', type: 'line', yAxisIndex: 1, data: r.threeParam.map((p) => p.ppm) },
-  ],
-});
-
-const dtOption = (r: ReportReply): ChartOption => ({
-  ...frame,
-  xAxis: { type: 'category', data: r.dt.map((p) => p.date) },
-  yAxis: { type: 'value', splitNumber: 4, name: '分钟' },
-  series: [{ name: 'DT', type: 'bar', data: r.dt.map((p) => p.value) }],
-});
-
+/** The alarm record: times and minutes of the top alarms, in the history charts' frame. */
 const alarmOption = (r: ReportReply): ChartOption => ({
-  ...frame,
+  grid: { left: 36, right: 12, top: 36, bottom: 28 },
+  legend: { top: 0, itemWidth: 14, textStyle: { fontSize: 11 } },
+  tooltip: { trigger: 'axis' },
   xAxis: { type: 'category', data: r.dtTop.map((a) => a.code) },
   yAxis: { type: 'value', splitNumber: 4 },
   series: [
@@ -122,7 +97,13 @@ const ReportOf = ({
   const refused = machineRefusalOf(report.error);
   const options = useMemo(
     () =>
-      data ? { three: threeParamOption(data), dt: dtOption(data), alarm: alarmOption(data) } : null,
+      data
+        ? {
+            three: threeParamOption(data.threeParam),
+            dt: dtOption(data.dt),
+            alarm: alarmOption(data),
+          }
+        : null,
     [data],
   );
   // A machine the user may not see (or none has this SN): said once, nothing to download.
@@ -133,14 +114,27 @@ const ReportOf = ({
   return (
     <>
       <div className={styles.toolbar}>
-        <span data-testid="report-title">
-          {data
-            ? `${data.nickSnCode || data.snCode} ${data.deviceName} ${data.beginTime}${data.beginTime === data.endTime ? '' : ` 至 ${data.endTime}`}`
-            : query.snCode}
+        <span className={styles.reportTitle} data-testid="report-title">
+          {/* Each part whole: a line may break between the machine and its dates, never inside. */}
+          {data ? (
+            <>
+              <span className={styles.noWrap}>{data.nickSnCode || data.snCode}</span>{' '}
+              {data.deviceName} <span className={styles.noWrap}>{data.beginTime}</span>
+              {data.beginTime === data.endTime ? null : (
+                <>
+                  {' '}
+                  <span className={styles.noWrap}>至 {data.endTime}</span>
+                </>
+              )}
+            </>
+          ) : (
+            query.snCode
+          )}
         </span>
         <Button
           size="mini"
           color="primary"
+          className={styles.noWrap}
           onClick={() => void downloadReport(query)}
           data-testid="report-download"
         >

@@ -33,6 +33,23 @@ const renderCard = (machine: Machine, onPress = vi.fn()) => {
 const metric = (card: HTMLElement, name: string) => within(card).getByTestId(`card-metric-${name}`);
 
 describe('machine card', () => {
+  it('shows — in neutral, not a red 0, for a machine without a gateway that counted nothing', () => {
+    const card = renderCard(
+      buildMachine({
+        iot: 0,
+        produceNumber: 0,
+        ppm: null,
+        superiorityRate: null,
+        yield: null,
+        useRate: null,
+      }),
+    );
+    const produced = metric(card, 'produced');
+    expect(produced.dataset.ok).toBe('none');
+    expect(produced.textContent).toContain('—/');
+    expect(produced.textContent).not.toMatch(/产量.*0\//);
+  });
+
   it('colours every figure that meets its target green', () => {
     const card = renderCard(buildMachine());
     for (const name of ['produced', 'ppm', 'superiority', 'yield', 'use-rate']) {

@@ -8,7 +8,7 @@ import {
 import { Checkbox, Tag } from 'antd-mobile';
 import { GlobalOutline } from 'antd-mobile-icons';
 import { memo, type ReactNode } from 'react';
-import { formatNumber, formatPercent } from '../../../shared/format.ts';
+import { formatNumber, formatPercent, NO_DATA } from '../../../shared/format.ts';
 import styles from './machine-card.module.css';
 
 const statusTags: Record<DeviceStatus, { label: string; color: string }> = {
@@ -76,12 +76,14 @@ export const MachineCard = memo(function MachineCard({
   onPress,
 }: MachineCardProps) {
   const status = statusTags[machine.deviceStatus];
+  // No gateway and nothing counted: nothing was observed, so no figure (—), not a red 0.
+  const unobserved = machine.iot === 0 && machine.produceNumber === 0;
   const metrics: MetricProps[] = [
     {
       name: '产量',
       testId: 'produced',
-      ok: cardMeetsTarget.produced(machine),
-      actual: formatNumber(machine.produceNumber),
+      ok: unobserved ? null : cardMeetsTarget.produced(machine),
+      actual: unobserved ? NO_DATA : formatNumber(machine.produceNumber),
       // Today compares with the target due so far, not the whole day's (DESIGN.md section 5).
       target: formatNumber(machine.produceTargetDue),
       targetNote: machine.targetPartial ? targetLabels.soFar : undefined,

@@ -73,6 +73,17 @@ afterEach(() => {
 });
 
 describe('device list page', () => {
+  it('asks for the first page once on load', async () => {
+    const { api } = openList();
+    await vi.waitFor(() =>
+      expect(within(group('line:L1')).getAllByTestId('device-card')).toHaveLength(15),
+    );
+    // The counts, asked in the same render as the list, have been asked too.
+    await vi.waitFor(() => expect(api.calls(devicesApi.statusSummary).length).toBeGreaterThan(0));
+    const firstPages = api.calls(devicesApi.machineList).filter((q) => q.pageIndex === '1');
+    expect(firstPages).toHaveLength(1);
+  }, 15_000);
+
   it('opens the first line, pages it by 15 and ends with 没有更多了', async () => {
     const { api, user } = openList();
     await vi.waitFor(() =>

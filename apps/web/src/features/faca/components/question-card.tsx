@@ -5,7 +5,8 @@ import { MediaStrip } from './media-uploader.tsx';
 import { Card, InfoRow } from './page-frame.tsx';
 import { CaStatusTag, FacaStatusTags } from './status-tags.tsx';
 
-const duration = (q: FacaInfo) => `${q.hour}时${q.minute}分${q.second}秒`;
+/** 1 时 5 分 3 秒: each unit set apart from the next number. */
+const duration = (q: FacaInfo) => `${q.hour} 时 ${q.minute} 分 ${q.second} 秒`;
 
 /** A question as the FACA and task pages show it. */
 export const QuestionInfo = ({ q, action }: { q: FacaInfo; action?: ReactNode }) => (

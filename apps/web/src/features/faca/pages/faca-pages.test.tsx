@@ -247,3 +247,14 @@ describe('task detail', () => {
     );
   }, 30_000);
 });
+
+describe('question info', () => {
+  it('sets each unit of the alarm duration apart from the next number', async () => {
+    const api = fakeApi().on(facaApi.getFacaById, () =>
+      question({ id: 42, hour: 1, minute: 12, second: 30, faInfos: [fa({ caInfos: [ca({})] })] }),
+    );
+    renderPage(links.facaEditTask(42, 7, 9), { api });
+    const info = await screen.findByTestId('question-info', {}, LAZY);
+    expect(info.textContent).toContain('1 时 12 分 30 秒');
+  }, 30_000);
+});

@@ -1,5 +1,5 @@
 import { historyMessages, type DetailRow, type DtRow } from '@linewatch/contracts/history';
-import { formatNumber, formatPercent } from '../../../shared/format.ts';
+import { formatDuration, formatNumber, formatPercent } from '../../../shared/format.ts';
 import styles from './detail-table.module.css';
 
 /** A figure against its target: green at or above, red below, neutral with no data. */
@@ -14,7 +14,7 @@ const Figure = ({ text, target, ok }: { text: string; target: string; ok: boolea
   </td>
 );
 
-/** A row's period: the day (MM-DD), or the week by its Monday (MM-DD起). */
+/** A row's period: the day (MM-DD), or the week by its first day in the range (MM-DD起). */
 const periodLabel = (dataDate: string, byWeek: boolean) =>
   byWeek ? `${dataDate.slice(5)}起` : dataDate.slice(5);
 
@@ -105,7 +105,7 @@ export const DtList = ({ rows, byWeek = false }: { rows: readonly DtRow[]; byWee
         data-zero={row.hasData ? String(row.dtTime === 0) : 'none'}
       >
         <span>{byWeek ? `${row.dataDate}起一周` : row.dataDate}</span>
-        <span>{row.hasData ? `${formatNumber(row.dtTime)} 分钟` : '无生产数据'}</span>
+        <span>{row.hasData ? formatDuration(row.dtTime * 60) : '无生产数据'}</span>
       </li>
     ))}
   </ul>

@@ -267,8 +267,8 @@ describe('device history page', { timeout: 30_000 }, () => {
     await user.click(screen.getByTestId('history-tab-dt'));
     await vi.waitFor(() =>
       expect(screen.getAllByTestId('dt-row').map((r) => r.textContent)).toEqual([
-        '2026-11-02起一周30 分钟',
-        '2026-11-09起一周30 分钟',
+        '2026-11-02起一周00:30:00',
+        '2026-11-09起一周00:30:00',
       ]),
     );
     expect(api.calls(historyApi.historyDt).at(-1)).toMatchObject({ pageType: 'week' });

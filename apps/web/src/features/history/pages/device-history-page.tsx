@@ -8,7 +8,7 @@ import { TabBar } from '../../../shared/components/tab-bar.tsx';
 import { toastFailure } from '../../../shared/toast.ts';
 import { useHistory, useHistoryDetail, useHistoryDt } from '../api.ts';
 import { ChartCard } from '../components/chart-card.tsx';
-import { dtOption, threeParamOption } from '../components/chart-options.ts';
+import { dtOption, threeParamOption } from '../../../shared/charts/period-charts.ts';
 import { DayPicker } from '../components/day-picker.tsx';
 import { DetailTable, DtList } from '../components/detail-table.tsx';
 import { NoDevice, Waiting } from '../components/page-states.tsx';

@@ -17,13 +17,24 @@ interface LoginShellProps {
   identity: BindIdentity | null;
   /** The platform is being asked who this is (silent sign-in): no form yet. */
   checking?: boolean;
+  /**
+   * Why the silent sign-in did not happen (未获取到code), said under the subtitle: it is no error
+   * of the person's, who has done nothing yet, so no toast.
+   */
+  notice?: string | null;
 }
 
 /**
  * What both login pages share: the brand header, the form, what a successful reply does, and the
  * way to an account for someone who has none (the application, and its progress afterwards).
  */
-export const LoginShell = ({ client, subtitle, identity, checking = false }: LoginShellProps) => {
+export const LoginShell = ({
+  client,
+  subtitle,
+  identity,
+  checking = false,
+  notice = null,
+}: LoginShellProps) => {
   const finish = useFinishSignIn();
   const login = useLoginMutation(client, identity);
   // The session ended while the app was in use: say so on the page, not only in a passing toast.
@@ -58,6 +69,11 @@ export const LoginShell = ({ client, subtitle, identity, checking = false }: Log
         <p className={styles.subtitle} data-testid="login-subtitle">
           {subtitle}
         </p>
+        {notice ? (
+          <p className={styles.notice} data-testid="login-notice">
+            {notice}
+          </p>
+        ) : null}
       </header>
       <section className={styles.card}>
         {expired && !checking ? (

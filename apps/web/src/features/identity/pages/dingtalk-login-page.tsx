@@ -2,7 +2,7 @@ import { identityMessages } from '@linewatch/contracts/identity-messages';
 import { useEffect, useRef, useState } from 'react';
 import { ApiError } from '../../../shared/api-client.ts';
 import { isDingTalk, loadedUrl } from '../../../shared/client-env.ts';
-import { toastFailure, toastInfo } from '../../../shared/toast.ts';
+import { toastInfo } from '../../../shared/toast.ts';
 import { exchangeDingtalkCode, fetchDingtalkConfig, type BindIdentity } from '../api.ts';
 import { LoginShell } from '../components/login-shell.tsx';
 import { requestDingtalkAuthCode } from '../dingtalk-bridge.ts';
@@ -18,6 +18,7 @@ export const DingtalkLoginPage = () => {
   const inDingTalk = isDingTalk();
   const [identity, setIdentity] = useState<BindIdentity | null>(null);
   const [checking, setChecking] = useState(inDingTalk);
+  const [notice, setNotice] = useState<string | null>(null);
   const started = useRef(false);
 
   useEffect(() => {
@@ -37,8 +38,9 @@ export const DingtalkLoginPage = () => {
         toastInfo(identityMessages.dingTalkNotBound);
         setIdentity({ dingDingUserId: reply.userid, mobile: reply.mobile });
       } catch (error) {
-        // The server's refusals were shown by the api client; DingTalk's own is this.
-        if (!(error instanceof ApiError)) toastFailure(identityMessages.noCode);
+        // The server's refusals were shown by the api client; DingTalk's own is said on the page,
+        // not toasted as an error before the person has done anything.
+        if (!(error instanceof ApiError)) setNotice(identityMessages.noCode);
       }
       setChecking(false);
     })();
@@ -50,6 +52,7 @@ export const DingtalkLoginPage = () => {
       subtitle="使用工号登录，绑定钉钉账号"
       identity={identity}
       checking={checking}
+      notice={notice}
     />
   );
 };

@@ -98,12 +98,14 @@ describe('WeChat login page', () => {
     expect(useSession.getState().signedInWith).toBe('wechat');
   });
 
-  it('says 未获取到code when WeChat sent no code, and offers the form', async () => {
+  it('says 未获取到code on the page, not as an error toast, when WeChat sent no code, and offers the form', async () => {
     inBrowser(WECHAT_UA);
     renderPage(links.login(paths.center), { api: serverApi(), signedIn: false });
     await screen.findByTestId('login-page', {}, { timeout: 10_000 });
-    await vi.waitFor(() => expect(toasts).toContain(identityMessages.noCode));
+    expect(screen.getByTestId('login-notice').textContent).toBe(identityMessages.noCode);
     expect(screen.getByRole('button', { name: '登录' })).toBeTruthy();
+    // Nothing toasted before the person has done anything.
+    expect(toasts).toEqual([]);
   });
 
   it('shows 获取openid失败 when the code cannot be exchanged', async () => {
@@ -177,6 +179,17 @@ describe('DingTalk login page', () => {
       { psnCode: 'E1001', dingDingUserId: 'u-1', mobile: '13800138000' },
     ]);
     expect(useSession.getState().signedInWith).toBe('dingtalk');
+  });
+
+  it('says on the page, not as an error toast, when DingTalk gives no code', async () => {
+    inBrowser(DINGTALK_UA);
+    const { dd } = stubJsapi('unused');
+    dd.runtime.permission.requestAuthCode = vi.fn(() => Promise.reject(new Error('no code')));
+    const api = serverApi('dingtalk').on(identityApi.dingdingConfig, () => ddConfig);
+    renderPage(links.login(paths.center), { api, signedIn: false });
+    await screen.findByRole('button', { name: '登录' }, { timeout: 10_000 });
+    expect(screen.getByTestId('login-notice').textContent).toBe(identityMessages.noCode);
+    expect(toasts).toEqual([]);
   });
 
   it('signs a bound DingTalk user in silently', async () => {

@@ -2,7 +2,6 @@ import { identityMessages } from '@linewatch/contracts/identity-messages';
 import { useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { isWeChat } from '../../../shared/client-env.ts';
-import { toastFailure } from '../../../shared/toast.ts';
 import { exchangeWechatCode } from '../api.ts';
 import { LoginShell } from '../components/login-shell.tsx';
 import { useFinishSignIn } from '../use-finish-sign-in.ts';
@@ -17,6 +16,11 @@ export const WechatLoginPage = () => {
   const finish = useFinishSignIn();
   const [openId, setOpenId] = useState<string | null>(null);
   const [checking, setChecking] = useState(() => Boolean(params.get('code')));
+  // Inside WeChat without a code (opened on /login, or after logging out): said on the page, not
+  // toasted as an error before the person has done anything.
+  const [notice] = useState(() =>
+    !params.get('code') && isWeChat() ? identityMessages.noCode : null,
+  );
   // A code is good once: never exchanged twice (StrictMode runs effects twice).
   const started = useRef(false);
 
@@ -24,10 +28,7 @@ export const WechatLoginPage = () => {
     if (started.current) return;
     started.current = true;
     const code = params.get('code');
-    if (!code) {
-      if (isWeChat()) toastFailure(identityMessages.noCode);
-      return;
-    }
+    if (!code) return;
     const state = params.get('state');
     // A reload must not send the spent code again.
     const rest = new URLSearchParams(params);
@@ -55,6 +56,7 @@ export const WechatLoginPage = () => {
       subtitle={binding ? '使用工号登录，绑定微信账号' : '使用工号和密码登录'}
       identity={openId ? { openId } : null}
       checking={checking}
+      notice={notice}
     />
   );
 };

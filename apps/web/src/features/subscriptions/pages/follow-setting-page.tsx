@@ -143,9 +143,20 @@ const SettingsForm = ({
     <div className={styles.page}>
       <NavBar onBack={goBack}>订阅设置</NavBar>
       <div className={styles.machines} data-testid="follow-machines">
-        {snCodes.length === 1
-          ? snCodes[0]
-          : `已选 ${snCodes.length} 台：${snCodes.slice(0, 8).join('、')}${snCodes.length > 8 ? '…' : ''}`}
+        {snCodes.length === 1 ? (
+          <span className={styles.snCode}>{snCodes[0]}</span>
+        ) : (
+          <>
+            已选 {snCodes.length} 台：
+            {snCodes.slice(0, 8).map((sn, i) => (
+              <span key={sn}>
+                {i > 0 ? '、' : ''}
+                <span className={styles.snCode}>{sn}</span>
+              </span>
+            ))}
+            {snCodes.length > 8 ? '…' : ''}
+          </>
+        )}
       </div>
       <List header="告警">
         <SwitchItem

@@ -1,7 +1,7 @@
 import type { ThreeParamPoint } from '@linewatch/contracts/history';
 import { describe, expect, it } from 'vitest';
-import { echarts } from '../../../shared/charts/line-bar-echarts.ts';
-import { dtOption, threeParamOption } from './chart-options.ts';
+import { echarts } from './line-bar-echarts.ts';
+import { dtOption, SERIES_COLOURS, threeParamOption } from './period-charts.ts';
 
 /*
  * Spec section 9: 4–5 ticks on every value axis, percent axes 0–100. The axes are laid out by
@@ -60,5 +60,33 @@ describe('history charts', () => {
     const [ticks] = ticksOf(dtOption(minutes.map((value, i) => ({ date: `d${i}`, value }))), 1);
     expect(ticks!.length).toBeGreaterThanOrEqual(4);
     expect(ticks!.length).toBeLessThanOrEqual(5);
+  });
+
+  it('draws the PPM line over the percent lines where they meet (a steady week of 95s)', () => {
+    const weeks = ['2026-11-20', '2026-11-23', '2026-11-30'].map((date) => ({
+      date,
+      ppm: 95,
+      yield: 95,
+      activation: 60,
+    }));
+    const chart = echarts.init(null, null, { renderer: 'svg', ssr: true, width: 375, height: 260 });
+    chart.setOption(threeParamOption(weeks));
+    const svg = chart.renderToSVGString();
+    chart.dispose();
+    // The SVG paints in document order: the last line stroked is the one on top.
+    const strokes = [...svg.matchAll(/<path d="M[^"]*" fill="none"[^>]*stroke="(#[0-9a-f]{6})"/gi)]
+      .map((m) => m[1]!.toLowerCase())
+      .filter((c) => (Object.values(SERIES_COLOURS) as string[]).includes(c));
+    expect(strokes.at(-1)).toBe(SERIES_COLOURS.ppm);
+    expect(strokes).toContain(SERIES_COLOURS.yield);
+  });
+
+  it('one builder for history and report: PPM on the left axis, percentages on the right', () => {
+    const option = threeParamOption(points([10], [90]));
+    const series = option.series as { name: string; yAxisIndex: number; color: string }[];
+    const byName = Object.fromEntries(series.map((s) => [s.name, s]));
+    expect(byName.PPM).toMatchObject({ yAxisIndex: 0, color: SERIES_COLOURS.ppm });
+    expect(byName['良率']).toMatchObject({ yAxisIndex: 1, color: SERIES_COLOURS.yield });
+    expect(byName['稼动率']).toMatchObject({ yAxisIndex: 1, color: SERIES_COLOURS.activation });
   });
 });
