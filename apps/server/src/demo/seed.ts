@@ -233,10 +233,11 @@ const seedPastHours = async (
   await sql`SELECT setseed(0.2026)`.execute(tx);
   await sql`
     INSERT INTO rollup_hour (sn_code, hour, produced, ok, ng, first_pass_ok, max_minute_produced,
-      running_ms, idle_ms, fault_ms, idle_upstream_ms, idle_downstream_ms)
+      covered_minutes, running_ms, idle_ms, fault_ms, idle_upstream_ms, idle_downstream_ms)
     SELECT day.sn, t.hour, f.produced, f.produced - q.ng, q.ng,
       round((f.produced - q.ng) * (0.95 + random() * 0.04)),
       CASE WHEN t.running > 0 THEN round(day.ppm * (1.1 + random() * 0.15)) ELSE 0 END,
+      ceil(t.running / 60000.0),
       t.running, 3600000 - t.running - f.fault, f.fault,
       round((3600000 - t.running - f.fault) * 0.5), round((3600000 - t.running - f.fault) * 0.3)
     FROM (
@@ -259,9 +260,11 @@ const seedPastHours = async (
     ) AS q`.execute(tx);
   await sql`
     INSERT INTO rollup_day (sn_code, day, produced, ok, ng, first_pass_ok, gap_produced,
-      max_minute_produced, running_ms, idle_ms, fault_ms, idle_upstream_ms, idle_downstream_ms)
+      max_minute_produced, covered_minutes, running_ms, idle_ms, fault_ms, idle_upstream_ms,
+      idle_downstream_ms)
     SELECT sn_code, (hour AT TIME ZONE ${timeZone})::date, sum(produced), sum(ok), sum(ng),
-      sum(first_pass_ok), sum(gap_produced), max(max_minute_produced), sum(running_ms),
+      sum(first_pass_ok), sum(gap_produced), max(max_minute_produced), sum(covered_minutes),
+      sum(running_ms),
       sum(idle_ms), sum(fault_ms), sum(idle_upstream_ms), sum(idle_downstream_ms)
     FROM rollup_hour WHERE hour < ${start}
     GROUP BY 1, 2`.execute(tx);
@@ -307,6 +310,7 @@ const backfill = async (
       idle_downstream_ms: 0,
       gap_produced: 0,
       max_minute_produced: 0,
+      covered_minutes: 0,
     };
     for (const [k, v] of Object.entries(f))
       row[k] = k === 'max_minute_produced' ? Math.max(Number(row[k]), v) : Number(row[k]) + v;
@@ -416,7 +420,11 @@ const backfill = async (
         idle_downstream_ms: 0,
       };
       minuteRows.push({ sn_code: m.sn, minute: new Date(t), ...f });
-      addFigures(m.sn, t, { ...f, max_minute_produced: produced });
+      addFigures(m.sn, t, {
+        ...f,
+        max_minute_produced: produced,
+        covered_minutes: status === 2 || produced > 0 ? 1 : 0,
+      });
     }
     if (status === 3)
       alarms.push({
