@@ -362,6 +362,7 @@ const backfill = async (
     }
     // Yesterday and today so far minute by minute, from a small status chain.
     let status: 1 | 2 | 3 = 2;
+    const counters = { produced: 0, ok: 0, ng: 0, first_pass_ok: 0 };
     let alarmCode = '';
     let alarmBegin = 0;
     const faultFrom = m.maintenance
@@ -420,6 +421,7 @@ const backfill = async (
         idle_downstream_ms: 0,
       };
       minuteRows.push({ sn_code: m.sn, minute: new Date(t), ...f });
+      for (const k of Object.keys(counters) as (keyof typeof counters)[]) counters[k] += f[k];
       addFigures(m.sn, t, {
         ...f,
         max_minute_produced: produced,
@@ -433,6 +435,22 @@ const backfill = async (
         begin_at: new Date(alarmBegin),
         end_at: new Date(now - (now % MINUTE)),
       });
+    // A machine no simulator runs (behind the offline gateway, or unplugged) reported these
+    // minutes and then fell silent: its last reading is the last minute's, so the real-time page
+    // says when it last reported. A simulated one's comes from its PLC (a seeded one would make
+    // the simulator's first reading a counter jump).
+    if (!m.simulated)
+      await tx
+        .insertInto('device_live')
+        .values({
+          sn_code: m.sn,
+          ts: new Date(now - (now % MINUTE)),
+          status,
+          idle_reason: null,
+          ...counters,
+          active_alarms: status === 3 ? [alarmCode] : [],
+        })
+        .execute();
     // Written machine by machine: holding all 66 machines' rows took ~100 MB of heap.
     await flush();
   }
