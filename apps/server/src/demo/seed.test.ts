@@ -1,3 +1,5 @@
+import type { FailureCase } from '@linewatch/contracts/cases';
+import { casesApi } from '@linewatch/contracts/cases-api';
 import type { MachineCard } from '@linewatch/contracts/devices';
 import type { HistoryReply } from '@linewatch/contracts/history';
 import { historyApi } from '@linewatch/contracts/history-api';
@@ -100,6 +102,37 @@ describe('the demo factory', () => {
     }
     const never = await realtime('LW-P1-012');
     expect([never.updatedAt, figure(never, 'produced')]).toEqual([null, 0]);
+  });
+
+  it('says each alarm in the one dictionary, and each case names its own machine', async () => {
+    const definitions = new Map(
+      (await db().selectFrom('alarm_definitions').select(['code', 'description']).execute()).map(
+        (d) => [d.code, d.description],
+      ),
+    );
+    const questions = await db()
+      .selectFrom('faca_questions')
+      .select(['sn_code', 'warning_content'])
+      .execute();
+    expect(questions.length).toBeGreaterThan(0);
+    for (const q of questions) {
+      const [code] = q.warning_content.split(' ');
+      expect(q.warning_content, q.sn_code).toBe(`${code} ${definitions.get(code!)}`);
+    }
+    const cases = await db().selectFrom('failure_cases').select(['id', 'sn_code']).execute();
+    const names = new Map(
+      (await db().selectFrom('devices').select(['sn_code', 'device_name']).execute()).map((d) => [
+        d.sn_code,
+        d.device_name,
+      ]),
+    );
+    for (const c of cases) {
+      const reply = await api(server.baseUrl).get<FailureCase>(casesApi.failureCase.path, {
+        casesId: c.id,
+      });
+      expect(reply.body.data.deviceName, c.sn_code).toBe(names.get(c.sn_code));
+      expect(reply.body.data.description).toBe(definitions.get(reply.body.data.warningCode));
+    }
   });
 
   it('runs the simulators of some machines only: the others stay offline', async () => {
