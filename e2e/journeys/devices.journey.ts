@@ -290,6 +290,7 @@ describe('devices: an operator checks on their production lines', () => {
       await login.submit();
       const list = new DeviceListPage(phone);
       await list.waitUntilLoaded();
+      await login.toast.waitUntilGone();
       await list.searchFor(UNPLUGGED);
       const card = list.resultCard(UNPLUGGED);
       await card.waitFor();
