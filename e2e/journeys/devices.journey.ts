@@ -26,6 +26,8 @@ const SN_OF_LINE: Record<string, RegExp> = { [SMT]: /^LW-S1-\d{3}$/, [ASSEMBLY]:
 const WAITING_FOR_MAINTENANCE = { sn: 'LW-S1-005', alarm: 'E518 温度过高' };
 /** Machines of SMT二线, 组装二线 and the fifth line, which the operator must never see. */
 const OTHER_LINES_SN = /^LW-(S2|A2|P1)-/;
+/** Unplugged from a running gateway in the demo: offline, its gateway online. */
+const UNPLUGGED = 'LW-S2-012';
 
 const CARD_STATUS_LABELS: Record<string, string> = {
   running: '运行',
@@ -178,7 +180,7 @@ describe('devices: an operator checks on their production lines', () => {
       const card = await list.readCard(cards.nth(i));
       expect(card.name, card.snCode).not.toBe('');
       expect(card.statusLabel, card.snCode).toBe(CARD_STATUS_LABELS[card.status]);
-      expect(['在线', '离线', '未绑定网关'], card.snCode).toContain(card.iot);
+      expect(['网关在线', '网关离线', '未绑定网关'], card.snCode).toContain(card.iot);
       for (const key of CARD_METRICS) {
         const percent = key === 'produced' || key === 'ppm' ? '' : '%';
         // Today's count target is the one due so far ("目标(至当前)"); no data reads "—".
@@ -307,6 +309,41 @@ describe('devices: an operator checks on their production lines', () => {
     await list.waitUntilLoaded();
     if (await list.isSummaryActive('error')) await list.tapSummary('error');
     await expect.poll(() => list.isSummaryActive('error')).toBe(false);
+  });
+
+  it('an admin finds a machine silent behind a running gateway: 离线 beside 网关在线, and when it last reported', async () => {
+    // LW-S2-012 (SMT二线, which the operator does not see) is unplugged from a gateway that runs:
+    // the demo seeded its minutes until it fell silent (apps/server/src/demo/seed.ts).
+    const browser = journey.page.context().browser();
+    if (!browser) throw new Error('the journey page has no browser');
+    const context = await newPhone(browser, inject('baseUrl'));
+    const phone = await context.newPage();
+    try {
+      const login = new LoginPage(phone);
+      await login.open();
+      await login.fill('admin', 'Admin@2026');
+      await login.submit();
+      const list = new DeviceListPage(phone);
+      await list.waitUntilLoaded();
+      await login.toast.waitUntilGone();
+      await list.searchFor(UNPLUGGED);
+      const card = list.resultCard(UNPLUGGED);
+      await card.waitFor();
+      const view = await list.readCard(card);
+      expect([view.status, view.statusLabel, view.iot]).toEqual(['offLine', '离线', '网关在线']);
+      await journey.shot(phone, 'offline-card');
+      await list.openCard(card);
+      const report = new RealtimeReportPage(phone);
+      await report.waitUntilLive();
+      expect(await report.status()).toEqual({ code: '0', label: '离线' });
+      expect(await report.productValue('produced')).toMatch(/^[1-9][\d,]*$/);
+      expect(await report.lastReadingText()).toMatch(
+        /^最后上报 (?:\d{2}:\d{2}:\d{2}|\d{4}-\d{2}-\d{2} \d{2}:\d{2})$/,
+      );
+      await journey.shot(phone, 'realtime-offline');
+    } finally {
+      await context.close();
+    }
   });
 
   it('searches an SN of another line: told 无权查看 once, the list stays as it was', async () => {

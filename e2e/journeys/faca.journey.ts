@@ -54,8 +54,8 @@ describe('faca: a quality engineer records a problem and hands out the fix; the 
     await form.fill({
       sn: 'LW-S1-001',
       workmanship: '贴片',
-      warning: 'E101 吸嘴堵塞',
-      description: '吸嘴堵塞导致抛料',
+      warning: 'E101 送料超时',
+      description: '供料器卡料导致送料超时',
       influence: '物料',
     });
     await form.attachPicture('现场.png', PNG);

@@ -120,8 +120,9 @@ export type DtPoint = z.infer<typeof dtPoint>;
 
 /**
  * A row of the range table (spec section 3, detail row). `yieId` is the yield (良率),
- * `excellentRate` the superiority rate (优率), `useRate` the utilisation (稼动率); `ppm` is
- * observed-minute parts per running minute, `averagePPM` per observed minute (stops included).
+ * `excellentRate` the superiority rate (优率), `useRate` the utilisation (稼动率); `ppm` is the
+ * average PPM, observed-minute parts per minute with running time or parts, the minutes `maxPPM`
+ * is the best of (never above it); `averagePPM` is the same figure, under the name the spec lists.
  * Ratio targets compare as they are (DESIGN.md section 5). `hasData`: the period was observed;
  * `partial`: it is today, still in progress.
  */

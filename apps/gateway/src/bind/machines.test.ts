@@ -4,7 +4,7 @@ import { modbusProfiles } from '@linewatch/contracts/plc-profiles';
 import { topicOf } from '@linewatch/contracts/mqtt';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startGateway } from '../agent.ts';
-import { parseConfig } from '../config.ts';
+import { machineConfig, parseConfig, type MachineConfig } from '../config.ts';
 import { Machines } from './machines.ts';
 import { startSimulatedPlc } from '../plc-sim/simulated-plc.ts';
 import {
@@ -147,11 +147,81 @@ describe('a bind of a model read over S7 or OPC UA', () => {
     expect(await bind('SN-UA-1', 'OPCUA-LW')).toEqual({ code: 200, content: '绑定成功' });
     expect(machines.drivers().map((d) => d.constructor.name)).toEqual(['S7Driver', 'OpcuaDriver']);
     const saved = JSON.parse(fs.readFileSync(path.join(bufferDir, 'machines.json'), 'utf8')) as {
-      machines: unknown[];
+      bound: unknown[];
     };
-    expect(saved.machines).toMatchObject([
+    expect(saved.bound).toMatchObject([
       { driver: 's7', sn: 'SN-S7-1', plcIp: '10.0.0.9', plcModel: 'S7-1200-S7' },
       { driver: 'opcua', sn: 'SN-UA-1', securityMode: 'None', subscribe: true },
+    ]);
+  });
+});
+
+describe('a restart after binds and unbinds from the phone', () => {
+  const machinesOf = (bufferDir: string, configured: MachineConfig[]) => {
+    const config = parseConfig({
+      brokerUrl: 'mqtt://127.0.0.1:1',
+      gateways: [{ id: GATEWAY, password: 'pw', bufferDir, machines: [] }],
+    });
+    const machines = new Machines({
+      gatewayId: GATEWAY,
+      bufferDir,
+      configured,
+      settings: config,
+      log: { info: () => undefined, warn: () => undefined },
+      quiesce: async () => undefined,
+      onChange: () => undefined,
+    });
+    onCleanup(() => machines.close());
+    return machines;
+  };
+  const configuredAt = (sn: string, port: number) =>
+    machineConfig.parse({ driver: 'modbus', sn, plcIp: '127.0.0.1', port, plcModel: 'FX5U' });
+
+  it('polls the configured machines at the address the config file gives now', async () => {
+    // The demo: its gateways' machines are simulated PLCs whose ports change at every start.
+    const bufferDir = tempDir();
+    const first = machinesOf(bufferDir, [configuredAt('SN-A', 41001), configuredAt('SN-B', 41002)]);
+    const bind = await first.bind({
+      type: 'bind',
+      snCode: 'SN-C',
+      plcIp: '127.0.0.1',
+      plcPort: 41500,
+      iotIp: '10.0.0.2',
+      plcModel: 'FX5U',
+      correlationId: 'c',
+    });
+    expect(bind.code).toBe(200);
+    expect((await first.unbind('SN-B')).code).toBe(200);
+    await first.close();
+
+    const restarted = machinesOf(bufferDir, [
+      configuredAt('SN-A', 42001),
+      configuredAt('SN-B', 42002),
+    ]);
+    expect(restarted.sns().sort()).toEqual(['SN-A', 'SN-C']);
+    expect(restarted.configs().map((m) => [m.sn, 'port' in m ? m.port : null])).toEqual([
+      ['SN-A', 42001],
+      ['SN-C', 41500],
+    ]);
+  });
+
+  it('reads a whole list saved by an older agent as the changes it made', () => {
+    const bufferDir = tempDir();
+    fs.writeFileSync(
+      path.join(bufferDir, 'machines.json'),
+      JSON.stringify({
+        version: 1,
+        machines: [configuredAt('SN-A', 41001), configuredAt('SN-C', 41500)],
+      }),
+    );
+    const restarted = machinesOf(bufferDir, [
+      configuredAt('SN-A', 42001),
+      configuredAt('SN-B', 42002),
+    ]);
+    // SN-A is the config file's (its port now), SN-B was unbound, SN-C bound from the phone.
+    expect(restarted.configs().map((m) => [m.sn, 'port' in m ? m.port : null])).toEqual([
+      ['SN-A', 42001],
+      ['SN-C', 41500],
     ]);
   });
 });

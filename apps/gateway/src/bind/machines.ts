@@ -21,7 +21,19 @@ import type { Logger } from '../link/mqtt-link.ts';
 
 type BindCommand = Extract<GatewayCommand, { type: 'bind' }>;
 
-const savedMachines = z.object({ version: z.literal(1), machines: z.array(machineConfig) });
+/**
+ * What the phone changed, version 2: the machines it bound and the configured ones it unbound. The
+ * config file's other machines are read from the config file at every start, at the address it
+ * gives then (the demo's simulated PLCs change ports across restarts). Version 1 kept the whole
+ * list, which then won over the config file for good: a configured machine kept its old address.
+ */
+const savedChanges = z.object({
+  version: z.literal(2),
+  bound: z.array(machineConfig),
+  unbound: z.array(z.string()),
+});
+const savedList = z.object({ version: z.literal(1), machines: z.array(machineConfig) });
+type SavedChanges = z.infer<typeof savedChanges>;
 
 export const bindMessages = {
   bound: '绑定成功',
@@ -32,13 +44,15 @@ export const bindMessages = {
 
 /**
  * The machines one gateway polls and their drivers. Bind and unbind change the list at once (the
- * next poll reads the new PLC) and persist it to `machines.json` in the buffer directory before
- * answering, so a restarted agent polls what it last confirmed; once that file exists it wins
- * over the config file's `machines`.
+ * next poll reads the new PLC) and persist the change to `machines.json` in the buffer directory
+ * before answering, so a restarted agent polls what it last confirmed: the config file's
+ * `machines` (at the address the config file gives now), less those unbound from the phone, plus
+ * those bound from the phone (which win over a configured machine of the same SN).
  */
 export class Machines implements MachineBindings {
   readonly #file: string;
   #configs: MachineConfig[];
+  #changes: SavedChanges;
   #drivers = new Map<string, MachineDriver>();
   /** Machines the server said are not bound here, already logged (once each, until bound). */
   readonly #toldUnbound = new Set<string>();
@@ -58,7 +72,13 @@ export class Machines implements MachineBindings {
     },
   ) {
     this.#file = path.join(options.bufferDir, 'machines.json');
-    this.#configs = this.#load() ?? options.configured;
+    this.#changes = this.#load();
+    const bound = new Set(this.#changes.bound.map((m) => m.sn));
+    const unbound = new Set(this.#changes.unbound);
+    this.#configs = [
+      ...options.configured.filter((m) => !bound.has(m.sn) && !unbound.has(m.sn)),
+      ...this.#changes.bound,
+    ];
     for (const config of this.#configs) this.#drivers.set(config.sn, this.#driverOf(config));
   }
 
@@ -69,6 +89,11 @@ export class Machines implements MachineBindings {
 
   sns(): string[] {
     return [...this.#drivers.keys()];
+  }
+
+  /** The machines polled and where: each one's connection as configured or bound. */
+  configs(): readonly MachineConfig[] {
+    return this.#configs;
   }
 
   async bind(command: BindCommand) {
@@ -108,6 +133,11 @@ export class Machines implements MachineBindings {
     await this.#remove(command.snCode);
     this.#toldUnbound.delete(command.snCode);
     this.#configs = [...this.#configs, config];
+    this.#changes = {
+      version: 2,
+      bound: [...this.#changes.bound.filter((m) => m.sn !== config.sn), config],
+      unbound: this.#changes.unbound.filter((sn) => sn !== config.sn),
+    };
     this.#save();
     this.#drivers.set(config.sn, this.#driverOf(config));
     this.options.log.info(
@@ -131,6 +161,15 @@ export class Machines implements MachineBindings {
   async unbind(snCode: string) {
     const had = await this.#remove(snCode);
     if (had) {
+      const configured = this.options.configured.some((m) => m.sn === snCode);
+      this.#changes = {
+        version: 2,
+        bound: this.#changes.bound.filter((m) => m.sn !== snCode),
+        unbound: [
+          ...this.#changes.unbound.filter((sn) => sn !== snCode),
+          ...(configured ? [snCode] : []),
+        ],
+      };
       this.#save();
       this.options.log.info(`unbound ${snCode}`);
       this.options.onChange();
@@ -152,27 +191,38 @@ export class Machines implements MachineBindings {
     return true;
   }
 
-  #load(): MachineConfig[] | null {
+  #load(): SavedChanges {
+    const none: SavedChanges = { version: 2, bound: [], unbound: [] };
     let raw: unknown;
     try {
       raw = JSON.parse(fs.readFileSync(this.#file, 'utf8'));
     } catch (error) {
       // Never bound from the phone: the config file's machines.
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return none;
       raw = null;
     }
-    const saved = savedMachines.safeParse(raw);
-    if (!saved.success) {
-      this.options.log.warn(`${this.#file} unreadable, using the config file's machines`);
-      return null;
+    const changes = savedChanges.safeParse(raw);
+    if (changes.success) return changes.data;
+    const list = savedList.safeParse(raw);
+    if (list.success) {
+      // Version 1, the whole list: a configured machine in it is the config file's (its address
+      // from the config file now), one missing from it was unbound, any other was bound.
+      const configured = new Set(this.options.configured.map((m) => m.sn));
+      const listed = new Set(list.data.machines.map((m) => m.sn));
+      return {
+        version: 2,
+        bound: list.data.machines.filter((m) => !configured.has(m.sn)),
+        unbound: [...configured].filter((sn) => !listed.has(sn)),
+      };
     }
-    return saved.data.machines;
+    this.options.log.warn(`${this.#file} unreadable, using the config file's machines`);
+    return none;
   }
 
   #save() {
     fs.mkdirSync(path.dirname(this.#file), { recursive: true });
     const tmp = `${this.#file}.tmp`;
-    fs.writeFileSync(tmp, JSON.stringify({ version: 1, machines: this.#configs }, null, 2));
+    fs.writeFileSync(tmp, JSON.stringify(this.#changes, null, 2));
     fs.renameSync(tmp, this.#file);
   }
 

@@ -32,6 +32,8 @@ const day = (
   idle_ms: f.idle,
   fault_ms: f.fault,
   max_minute_produced: 90,
+  // Whole minutes of running: PPM covers as many minutes as the machine ran.
+  covered_minutes: f.running / 60_000,
 });
 
 const SUNDAY = {
@@ -69,6 +71,7 @@ beforeAll(async () => {
       first_pass_ok: 60,
       running_ms: 60_000,
       max_minute_produced: 60,
+      covered_minutes: 1,
     })
     .execute();
   // Sunday in Shanghai: E101 10:00–10:30 and 14:00–14:10; E205 from 23:50 into Monday.
@@ -133,7 +136,7 @@ describe('daily and weekly reports', () => {
       '周报 2026-03-02 至 2026-03-08',
       '日报 2026-03-08',
     ]);
-    // Independently: PPM = parts / running minutes, yield = ok / (ok + ng), utilisation = running / observed.
+    // Independently: PPM = parts / covered minutes (here the running ones), yield = ok / (ok + ng), utilisation = running / observed.
     const s = SUNDAY;
     const ppm = round2(s.produced / (s.running / 60_000));
     const yieldPct = round2((s.ok / (s.ok + s.ng)) * 100);

@@ -21,9 +21,14 @@ export interface ReportDevice {
   useRateTarget: number;
 }
 
+/** The additive figures summed, with the minutes PPM covers (hour and day rows hold both). */
 const sums = () =>
-  sql.join(ADDED_COLUMNS.map((c) => sql`coalesce(sum(${sql.ref(c)}), 0)::float8 as ${sql.ref(c)}`));
-type SumRow = Record<(typeof ADDED_COLUMNS)[number], number>;
+  sql.join(
+    [...ADDED_COLUMNS, 'covered_minutes' as const].map(
+      (c) => sql`coalesce(sum(${sql.ref(c)}), 0)::float8 as ${sql.ref(c)}`,
+    ),
+  );
+type SumRow = Record<(typeof ADDED_COLUMNS)[number] | 'covered_minutes', number>;
 
 /**
  * The figures behind the daily/weekly report and its messages, from the rollups and the alarm

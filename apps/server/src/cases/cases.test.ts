@@ -2,6 +2,7 @@ import type { FailureCase } from '@linewatch/contracts/cases';
 import { caseMessages } from '@linewatch/contracts/cases';
 import { casesApi } from '@linewatch/contracts/cases-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { factories } from '../test/factories.ts';
 import { api } from '../test/http.ts';
 import { startTestServer, type TestServer } from '../test/test-server.ts';
 
@@ -27,6 +28,26 @@ describe('failure cases', () => {
       expect(reply.body.data.shootings[0]!.steps.length).toBeGreaterThan(0);
     }
     expect(await server.linewatch.app.cases.caseIdOf('E999')).toBeNull();
+  });
+
+  it("names the case's own machine's device, from the machine, not a fixed name", async () => {
+    // Migration 009's E101 case is LW-S1-002's, which the demo names 回流焊炉01 (it said 贴片机).
+    const make = factories(server.linewatch);
+    await make.createDevice({
+      line: await make.createLine(),
+      sn: 'LW-S1-002',
+      deviceName: '回流焊炉01',
+    });
+    const id = await server.linewatch.app.cases.caseIdOf('E101');
+    const reply = await api(server.baseUrl).get<FailureCase>(casesApi.failureCase.path, {
+      casesId: id!,
+    });
+    expect(reply.body.data).toMatchObject({
+      snCode: 'LW-S1-002',
+      deviceName: '回流焊炉01',
+      warningCode: 'E101',
+      description: '送料超时',
+    });
   });
 
   it.each([

@@ -5,11 +5,14 @@ export const createCasesRepository = (db: Db) => ({
     db
       .selectFrom('failure_cases as c')
       .leftJoin('alarm_definitions as a', 'a.code', 'c.warning_code')
-      .select([
+      // The machine's own name (a case's stored name is only for an SN no machine has): a case
+      // once said 贴片机 of a machine that is a reflow oven.
+      .leftJoin('devices as d', 'd.sn_code', 'c.sn_code')
+      .select((eb) => [
         'c.id',
         'c.warning_code',
         'c.sn_code',
-        'c.device_name',
+        eb.fn.coalesce('d.device_name', 'c.device_name').as('device_name'),
         'c.shootings',
         'a.description',
       ])

@@ -149,6 +149,8 @@ export interface RollupHourTable extends RollupFigures {
   /** The instant the factory's hour begins (in its time zone). */
   hour: Timestamp;
   max_minute_produced: Count;
+  /** The minutes PPM covers (shared/metrics.ts, isCoveredMinute). */
+  covered_minutes: Count;
 }
 
 export interface RollupDayTable extends RollupFigures {
@@ -156,6 +158,8 @@ export interface RollupDayTable extends RollupFigures {
   /** 'YYYY-MM-DD' in the factory's time zone. */
   day: ColumnType<string, string, string>;
   max_minute_produced: Count;
+  /** The minutes PPM covers (shared/metrics.ts, isCoveredMinute). */
+  covered_minutes: Count;
 }
 
 export interface StatusChangesTable {

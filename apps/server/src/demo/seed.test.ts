@@ -1,6 +1,11 @@
+import type { FailureCase } from '@linewatch/contracts/cases';
+import { casesApi } from '@linewatch/contracts/cases-api';
 import type { MachineCard } from '@linewatch/contracts/devices';
 import type { HistoryReply } from '@linewatch/contracts/history';
 import { historyApi } from '@linewatch/contracts/history-api';
+import { KEY_ID_HEADER } from '@linewatch/contracts/limits';
+import type { RealtimePayload } from '@linewatch/contracts/socket';
+import { sockets } from '@linewatch/contracts/telemetry-api';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,6 +14,7 @@ import { loadConfig } from '../config.ts';
 import { dayOf } from '../shared/time.ts';
 import { api, login } from '../test/http.ts';
 import { REPO_ROOT } from '../test/server-process.ts';
+import { openSocket } from '../test/socket.ts';
 import { startTestServer, TEST_SECRET, type TestServer } from '../test/test-server.ts';
 import { demoPlcCount, demoSignIns, seedDemo, writeDemoGatewayConfig } from './seed.ts';
 
@@ -69,6 +75,64 @@ describe('the demo factory', () => {
     const { data } = await list('admin');
     expect(data.filter((m) => m.iot === 0).map((m) => m.snCode)).toEqual(['LW-P1-012']);
     expect(data.filter((m) => m.iot === 2).length).toBeGreaterThan(0);
+  });
+
+  it('an offline machine with parts today says when it last reported; one never heard, nothing', async () => {
+    const password = demoSignIns.find((s) => s.psnCode === 'admin')!.password;
+    const keyId = await login(server.baseUrl, 'admin', password);
+    const realtime = async (sn: string) => {
+      const socket = openSocket(server.wsUrl, sockets.realtime.path(sn), {
+        headers: { [KEY_ID_HEADER]: keyId },
+      });
+      try {
+        return await socket.waitForMessage<RealtimePayload>((m) => m.SN === sn);
+      } finally {
+        socket.close();
+      }
+    };
+    const figure = (p: RealtimePayload, key: string) =>
+      p.productData.find((d) => d.key === key)!.value;
+    // Behind the gateway that never comes online, and unplugged from a running one.
+    for (const sn of ['LW-A2-011', 'LW-S2-012']) {
+      const offline = await realtime(sn);
+      expect(offline.EquipmentStatus, sn).toBe(0);
+      expect(figure(offline, 'produced'), sn).toBeGreaterThan(0);
+      expect(offline.updatedAt, sn).not.toBeNull();
+      expect(offline.updatedAt!, sn).toBeLessThanOrEqual(Date.now());
+    }
+    const never = await realtime('LW-P1-012');
+    expect([never.updatedAt, figure(never, 'produced')]).toEqual([null, 0]);
+  });
+
+  it('says each alarm in the one dictionary, and each case names its own machine', async () => {
+    const definitions = new Map(
+      (await db().selectFrom('alarm_definitions').select(['code', 'description']).execute()).map(
+        (d) => [d.code, d.description],
+      ),
+    );
+    const questions = await db()
+      .selectFrom('faca_questions')
+      .select(['sn_code', 'warning_content'])
+      .execute();
+    expect(questions.length).toBeGreaterThan(0);
+    for (const q of questions) {
+      const [code] = q.warning_content.split(' ');
+      expect(q.warning_content, q.sn_code).toBe(`${code} ${definitions.get(code!)}`);
+    }
+    const cases = await db().selectFrom('failure_cases').select(['id', 'sn_code']).execute();
+    const names = new Map(
+      (await db().selectFrom('devices').select(['sn_code', 'device_name']).execute()).map((d) => [
+        d.sn_code,
+        d.device_name,
+      ]),
+    );
+    for (const c of cases) {
+      const reply = await api(server.baseUrl).get<FailureCase>(casesApi.failureCase.path, {
+        casesId: c.id,
+      });
+      expect(reply.body.data.deviceName, c.sn_code).toBe(names.get(c.sn_code));
+      expect(reply.body.data.description).toBe(definitions.get(reply.body.data.warningCode));
+    }
   });
 
   it('runs the simulators of some machines only: the others stay offline', async () => {

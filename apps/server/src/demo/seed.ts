@@ -233,10 +233,11 @@ const seedPastHours = async (
   await sql`SELECT setseed(0.2026)`.execute(tx);
   await sql`
     INSERT INTO rollup_hour (sn_code, hour, produced, ok, ng, first_pass_ok, max_minute_produced,
-      running_ms, idle_ms, fault_ms, idle_upstream_ms, idle_downstream_ms)
+      covered_minutes, running_ms, idle_ms, fault_ms, idle_upstream_ms, idle_downstream_ms)
     SELECT day.sn, t.hour, f.produced, f.produced - q.ng, q.ng,
       round((f.produced - q.ng) * (0.95 + random() * 0.04)),
       CASE WHEN t.running > 0 THEN round(day.ppm * (1.1 + random() * 0.15)) ELSE 0 END,
+      ceil(t.running / 60000.0),
       t.running, 3600000 - t.running - f.fault, f.fault,
       round((3600000 - t.running - f.fault) * 0.5), round((3600000 - t.running - f.fault) * 0.3)
     FROM (
@@ -259,9 +260,11 @@ const seedPastHours = async (
     ) AS q`.execute(tx);
   await sql`
     INSERT INTO rollup_day (sn_code, day, produced, ok, ng, first_pass_ok, gap_produced,
-      max_minute_produced, running_ms, idle_ms, fault_ms, idle_upstream_ms, idle_downstream_ms)
+      max_minute_produced, covered_minutes, running_ms, idle_ms, fault_ms, idle_upstream_ms,
+      idle_downstream_ms)
     SELECT sn_code, (hour AT TIME ZONE ${timeZone})::date, sum(produced), sum(ok), sum(ng),
-      sum(first_pass_ok), sum(gap_produced), max(max_minute_produced), sum(running_ms),
+      sum(first_pass_ok), sum(gap_produced), max(max_minute_produced), sum(covered_minutes),
+      sum(running_ms),
       sum(idle_ms), sum(fault_ms), sum(idle_upstream_ms), sum(idle_downstream_ms)
     FROM rollup_hour WHERE hour < ${start}
     GROUP BY 1, 2`.execute(tx);
@@ -307,6 +310,7 @@ const backfill = async (
       idle_downstream_ms: 0,
       gap_produced: 0,
       max_minute_produced: 0,
+      covered_minutes: 0,
     };
     for (const [k, v] of Object.entries(f))
       row[k] = k === 'max_minute_produced' ? Math.max(Number(row[k]), v) : Number(row[k]) + v;
@@ -358,6 +362,7 @@ const backfill = async (
     }
     // Yesterday and today so far minute by minute, from a small status chain.
     let status: 1 | 2 | 3 = 2;
+    const counters = { produced: 0, ok: 0, ng: 0, first_pass_ok: 0 };
     let alarmCode = '';
     let alarmBegin = 0;
     const faultFrom = m.maintenance
@@ -416,7 +421,12 @@ const backfill = async (
         idle_downstream_ms: 0,
       };
       minuteRows.push({ sn_code: m.sn, minute: new Date(t), ...f });
-      addFigures(m.sn, t, { ...f, max_minute_produced: produced });
+      for (const k of Object.keys(counters) as (keyof typeof counters)[]) counters[k] += f[k];
+      addFigures(m.sn, t, {
+        ...f,
+        max_minute_produced: produced,
+        covered_minutes: status === 2 || produced > 0 ? 1 : 0,
+      });
     }
     if (status === 3)
       alarms.push({
@@ -425,6 +435,22 @@ const backfill = async (
         begin_at: new Date(alarmBegin),
         end_at: new Date(now - (now % MINUTE)),
       });
+    // A machine no simulator runs (behind the offline gateway, or unplugged) reported these
+    // minutes and then fell silent: its last reading is the last minute's, so the real-time page
+    // says when it last reported. A simulated one's comes from its PLC (a seeded one would make
+    // the simulator's first reading a counter jump).
+    if (!m.simulated)
+      await tx
+        .insertInto('device_live')
+        .values({
+          sn_code: m.sn,
+          ts: new Date(now - (now % MINUTE)),
+          status,
+          idle_reason: null,
+          ...counters,
+          active_alarms: status === 3 ? [alarmCode] : [],
+        })
+        .execute();
     // Written machine by machine: holding all 66 machines' rows took ~100 MB of heap.
     await flush();
   }

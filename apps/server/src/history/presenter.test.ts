@@ -26,7 +26,7 @@ describe('history presenter', () => {
     });
   });
 
-  it('PPM counts observed-minute parts per running minute; average PPM per observed minute', () => {
+  it('PPM counts observed-minute parts per covered minute; average PPM is the same figure', () => {
     const figures = {
       ...emptyFigures(),
       produced: 130,
@@ -38,12 +38,13 @@ describe('history presenter', () => {
       idleMs: 60_000,
       faultMs: 60_000,
       maxMinuteProduced: 65,
+      coveredMinutes: 2,
     };
     const row = detailRow({ label: '2026-11-20', figures, partial: true }, targets);
     expect(row).toMatchObject({
       hasData: true,
       ppm: 60,
-      averagePPM: 30,
+      averagePPM: 60,
       maxPPM: 65,
       yieId: 92.31,
       excellentRate: 90,

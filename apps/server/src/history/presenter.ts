@@ -7,7 +7,7 @@ import type {
   ThreeParamPoint,
   TopAlarm,
 } from '@linewatch/contracts/history';
-import { derive, emptyFigures, observedProduced, round2, type Figures } from '../shared/metrics.ts';
+import { derive, emptyFigures, round2, type Figures } from '../shared/metrics.ts';
 import type { AlarmTotal, DeviceTargets } from './repository.ts';
 
 /** One period of a history view: its label and figures (undefined: nothing was observed). */
@@ -28,13 +28,13 @@ const minutes = (ms: number) => round2(ms / 60_000);
 export const detailRow = (period: Period, targets: DeviceTargets): DetailRow => {
   const f = period.figures ?? emptyFigures();
   const d = derive(f);
-  const observedMs = f.runningMs + f.idleMs + f.faultMs;
   return {
     dataDate: period.label,
     hasData: period.figures !== undefined,
     ppm: d.ppm,
     maxPPM: d.maxPPM,
-    averagePPM: observedMs > 0 ? round2(observedProduced(f) / (observedMs / 60_000)) : null,
+    // One average PPM (shared/metrics.ts): the same figure as `ppm`, never above maxPPM.
+    averagePPM: d.ppm,
     excellentRate: d.superiorityRate,
     yieId: d.yield,
     useRate: d.useRate,

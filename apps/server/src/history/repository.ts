@@ -37,7 +37,10 @@ interface LogRow {
 }
 
 /** The sums of every additive figure (their column names), for a GROUP BY over rollup rows. */
-const summed = sql.raw(ADDED_COLUMNS.map((c) => `sum(${c})::bigint AS ${c}`).join(', '));
+/** The additive figures summed, with the covered minutes (hour and day rows hold both). */
+const summed = sql.raw(
+  [...ADDED_COLUMNS, 'covered_minutes'].map((c) => `sum(${c})::bigint AS ${c}`).join(', '),
+);
 
 const toRows = (rows: ({ key: string } & Record<string, unknown>)[]): PeriodFigures[] =>
   rows.map((r) => ({ key: r.key, figures: figuresFromRow(r as never) }));

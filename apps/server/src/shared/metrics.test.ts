@@ -5,6 +5,7 @@ import {
   emptyFigures,
   figureColumns,
   figuresFromRow,
+  isCoveredMinute,
   targetSoFar,
   type Figures,
 } from './metrics.ts';
@@ -13,7 +14,7 @@ import { dayElapsedFraction } from './time.ts';
 const figures = (over: Partial<Figures>): Figures => ({ ...emptyFigures(), ...over });
 
 describe('derived figures (DESIGN.md section 5)', () => {
-  it('computes PPM per running minute, yield, superiority rate, utilisation and DT', () => {
+  it('computes PPM per covered minute, yield, superiority rate, utilisation and DT', () => {
     expect(
       derive(
         figures({
@@ -25,6 +26,7 @@ describe('derived figures (DESIGN.md section 5)', () => {
           idleMs: 4 * 60_000,
           faultMs: 1 * 60_000,
           maxMinuteProduced: 70,
+          coveredMinutes: 20,
         }),
       ),
     ).toEqual({
@@ -46,13 +48,30 @@ describe('derived figures (DESIGN.md section 5)', () => {
       useRate: null,
       dtSeconds: 0,
     });
-    // Idle all day: utilisation is a real 0 %, PPM has no running minute.
+    // Idle all day: utilisation is a real 0 %, PPM covers no minute.
     expect(derive(figures({ idleMs: 60_000 }))).toMatchObject({ useRate: 0, ppm: null });
   });
 
   it('counts only observed-minute parts in PPM', () => {
-    const f = figures({ produced: 700, ok: 700, gapProduced: 100, runningMs: 10 * 60_000 });
+    const f = figures({
+      produced: 700,
+      ok: 700,
+      gapProduced: 100,
+      runningMs: 10 * 60_000,
+      coveredMinutes: 10,
+    });
     expect(derive(f).ppm).toBe(60);
+  });
+
+  it('never puts the average above the peak: a start 15 s before a minute ends', () => {
+    // 9 parts in 15 s of running, all in one minute: per running minute that read 36 over a
+    // peak of 9 (issue 25); over the minute covered it is 9.
+    const f = figures({ produced: 9, ok: 9, runningMs: 15_000, maxMinuteProduced: 9 });
+    expect(isCoveredMinute(f)).toBe(true);
+    expect(derive({ ...f, coveredMinutes: 1 })).toMatchObject({ ppm: 9, maxPPM: 9 });
+    // Parts reported in a minute without running time (the reading after the run) cover it too.
+    expect(isCoveredMinute(figures({ produced: 3 }))).toBe(true);
+    expect(isCoveredMinute(figures({ produced: 3, gapProduced: 3, idleMs: 60_000 }))).toBe(false);
   });
 });
 
@@ -72,9 +91,10 @@ describe('one figures type', () => {
     });
     const row = figureColumns(f);
     expect(row).toMatchObject({ idle_upstream_ms: 3, idle_downstream_ms: 2, gap_produced: 2 });
-    expect(figuresFromRow({ ...row, max_minute_produced: 5 })).toEqual({
+    expect(figuresFromRow({ ...row, max_minute_produced: 5, covered_minutes: 4 })).toEqual({
       ...f,
       maxMinuteProduced: 5,
+      coveredMinutes: 4,
     });
   });
 

@@ -26,6 +26,12 @@ export interface Figures {
    * above; the rollups compute it from the stored minute totals.
    */
   maxMinuteProduced: number;
+  /**
+   * How many minutes of the period PPM covers: minutes with running time or observed parts
+   * (`isCoveredMinute`). A count of distinct minutes, not a sum of time: 0 for one minute's own
+   * figures (a flush counts a minute once, the first time it is covered); the rollups hold it.
+   */
+  coveredMinutes: number;
 }
 
 /** The additive figures: summed by `addFigures` and by the rollup upserts. */
@@ -55,6 +61,7 @@ const COLUMN = {
   idleUpstreamMs: 'idle_upstream_ms',
   idleDownstreamMs: 'idle_downstream_ms',
   maxMinuteProduced: 'max_minute_produced',
+  coveredMinutes: 'covered_minutes',
 } as const satisfies Record<keyof Figures, string>;
 
 type AddedColumn = (typeof COLUMN)[(typeof ADDED_FIGURES)[number]];
@@ -62,8 +69,15 @@ type AddedColumn = (typeof COLUMN)[(typeof ADDED_FIGURES)[number]];
 /** The columns both rollup tables sum on conflict. */
 export const ADDED_COLUMNS = ADDED_FIGURES.map((k) => COLUMN[k]) as AddedColumn[];
 
-/** A rollup row's figures (rollup_minute has no max_minute_produced: it reads as 0). */
-type FiguresRow = Record<AddedColumn, number> & { max_minute_produced?: number };
+/**
+ * A rollup row's figures. rollup_minute has neither max_minute_produced nor covered_minutes:
+ * one minute's best minute is its own observed count, and it covers itself or not (a sum over
+ * minute rows selects both, as statistics' minuteSums does).
+ */
+type FiguresRow = Record<AddedColumn, number> & {
+  max_minute_produced?: number;
+  covered_minutes?: number;
+};
 
 export const emptyFigures = (): Figures => ({
   produced: 0,
@@ -77,6 +91,7 @@ export const emptyFigures = (): Figures => ({
   idleUpstreamMs: 0,
   idleDownstreamMs: 0,
   maxMinuteProduced: 0,
+  coveredMinutes: 0,
 });
 
 /** Adds `from` into `into` (sums, and the larger max minute). */
@@ -94,6 +109,7 @@ export const addFigures = (into: Figures, from: Figures): Figures => {
   into.idleUpstreamMs += from.idleUpstreamMs;
   into.idleDownstreamMs += from.idleDownstreamMs;
   into.maxMinuteProduced = Math.max(into.maxMinuteProduced, from.maxMinuteProduced);
+  into.coveredMinutes += from.coveredMinutes;
   return into;
 };
 
@@ -101,10 +117,14 @@ export const figuresFromRow = (row: FiguresRow): Figures => {
   const f = emptyFigures();
   for (const k of ADDED_FIGURES) f[k] = Number(row[COLUMN[k]]);
   f.maxMinuteProduced = Number(row.max_minute_produced ?? 0);
+  f.coveredMinutes = Number(row.covered_minutes ?? 0);
   return f;
 };
 
-/** The additive columns of a rollup row (the day row adds max_minute_produced itself). */
+/**
+ * The additive columns of a rollup row (the hour and day rows add max_minute_produced and
+ * covered_minutes themselves).
+ */
 export const figureColumns = (f: Figures): Record<AddedColumn, number> => {
   const out = {} as Record<AddedColumn, number>;
   for (const k of ADDED_FIGURES) out[COLUMN[k]] = f[k];
@@ -114,13 +134,27 @@ export const figureColumns = (f: Figures): Record<AddedColumn, number> => {
 /** Parts of observed minutes: what max PPM and PPM count. */
 export const observedProduced = (f: Figures) => f.produced - f.gapProduced;
 
+/**
+ * A minute PPM covers (one minute's figures): it had running time or observed parts. Average PPM
+ * is the observed parts of a period over its covered minutes, max PPM the best of those minutes:
+ * the same minutes, so the average is never above the peak (DESIGN.md section 5).
+ */
+export const isCoveredMinute = (minute: Figures) =>
+  minute.runningMs > 0 || observedProduced(minute) > 0;
+
+/** isCoveredMinute in SQL, over a rollup_minute row. */
+export const COVERED_MINUTE_SQL = 'running_ms > 0 OR produced > gap_produced';
+
 /** Figures go out with two decimals. */
 export const round2 = (n: number) => Math.round(n * 100) / 100;
 /** No denominator, no figure: null ("no data", shown as "—"), never 0 (DESIGN.md section 5). */
 const percent = (part: number, whole: number) => (whole > 0 ? round2((part / whole) * 100) : null);
 
 interface DerivedFigures {
-  /** Average PPM: observed-minute parts per running minute; null with no running time. */
+  /**
+   * Average PPM: observed-minute parts per covered minute (isCoveredMinute), the minutes max PPM
+   * is the best of; null with none.
+   */
   ppm: number | null;
   maxPPM: number;
   yield: number | null;
@@ -130,7 +164,7 @@ interface DerivedFigures {
 }
 
 export const derive = (f: Figures): DerivedFigures => ({
-  ppm: f.runningMs > 0 ? round2(observedProduced(f) / (f.runningMs / 60_000)) : null,
+  ppm: f.coveredMinutes > 0 ? round2(observedProduced(f) / f.coveredMinutes) : null,
   maxPPM: f.maxMinuteProduced,
   yield: percent(f.ok, f.ok + f.ng),
   superiorityRate: percent(f.firstPassOk, f.produced),

@@ -1,12 +1,21 @@
 import { sql, type Expression, type SqlBool } from 'kysely';
 import type { Db } from '../db/database.ts';
-import { ADDED_COLUMNS, figuresFromRow, type Figures } from '../shared/metrics.ts';
+import {
+  ADDED_COLUMNS,
+  COVERED_MINUTE_SQL,
+  figuresFromRow,
+  type Figures,
+} from '../shared/metrics.ts';
 
-/** Sums of the additive figures, and the best observed minute as `max_minute_produced`. */
-const summed = (maxMinute: Expression<number>) => [
+/**
+ * Sums of the additive figures, the best observed minute as `max_minute_produced` and the minutes
+ * PPM covers as `covered_minutes` (a count of minute rows, a sum of hour and day rows).
+ */
+const summed = (maxMinute: Expression<number>, covered: Expression<number>) => [
   'sn_code' as const,
   ...ADDED_COLUMNS.map((c) => sql<number>`sum(${sql.ref(c)})::float8`.as(c)),
   sql<number>`max(${maxMinute})`.as('max_minute_produced'),
+  sql<number>`sum(${covered})::float8`.as('covered_minutes'),
 ];
 
 export const createStatisticsRepository = (db: Db) => ({
@@ -14,7 +23,7 @@ export const createStatisticsRepository = (db: Db) => ({
   async daySums(sns: string[], days: { first: string; last: string }) {
     const rows = await db
       .selectFrom('rollup_day')
-      .select(summed(sql.ref('max_minute_produced')))
+      .select(summed(sql.ref('max_minute_produced'), sql.ref('covered_minutes')))
       .where('sn_code', 'in', sns)
       .where('day', '>=', days.first)
       .where('day', '<=', days.last)
@@ -27,7 +36,7 @@ export const createStatisticsRepository = (db: Db) => ({
   async hourSums(sns: string[], windows: [number, number][]) {
     const rows = await db
       .selectFrom('rollup_hour')
-      .select(summed(sql.ref('max_minute_produced')))
+      .select(summed(sql.ref('max_minute_produced'), sql.ref('covered_minutes')))
       .where('sn_code', 'in', sns)
       .where((eb) =>
         eb.or(
@@ -48,7 +57,12 @@ export const createStatisticsRepository = (db: Db) => ({
   async minuteSums(sns: string[], windows: [number, number][]) {
     const rows = await db
       .selectFrom('rollup_minute')
-      .select(summed(sql<number>`produced - gap_produced`))
+      .select(
+        summed(
+          sql<number>`produced - gap_produced`,
+          sql<number>`(${sql.raw(COVERED_MINUTE_SQL)})::int`,
+        ),
+      )
       .where('sn_code', 'in', sns)
       .where((eb) =>
         eb.or(

@@ -54,6 +54,8 @@ interface MinuteRow {
   idleDownstreamMs: number;
 }
 const minutes: MinuteRow[] = [];
+/** A minute average PPM covers: running time or observed parts (DESIGN.md section 5). */
+const covers = (r: MinuteRow) => r.runningMs > 0 || r.produced - r.gapProduced > 0;
 
 /** Three past factory days, ten to eight days ago. */
 const day = (n: number) => wallClockOf(Date.now() - (10 - n) * DAY_MS, TZ).slice(0, 10);
@@ -125,6 +127,7 @@ const writeRollups = async (sn: string, seed: number) => {
           hour: new Date(hour),
           ...total,
           max_minute_produced: Math.max(...ofHour.map((r) => r.produced - r.gapProduced)),
+          covered_minutes: ofHour.filter(covers).length,
         };
       }),
     )
@@ -143,6 +146,7 @@ const writeRollups = async (sn: string, seed: number) => {
         day: day(d),
         ...total,
         max_minute_produced: Math.max(...ofDay.map((r) => r.produced - r.gapProduced)),
+        covered_minutes: ofDay.filter(covers).length,
       })
       .execute();
   }
@@ -390,6 +394,7 @@ describe('statistics', () => {
     const round2 = (n: number) => Math.round(n * 100) / 100;
     const running = sum('runningMs');
     const observed = sum('produced') - sum('gapProduced');
+    const covered = rows.filter(covers).length;
     const ok = sum('ok');
     const ng = sum('ng');
     const share = (to - from) / DAY_MS;
@@ -399,7 +404,7 @@ describe('statistics', () => {
       ngNumber: ng,
       ngTargetNumber: Math.round(24 * share),
       yield: ok + ng ? round2((ok / (ok + ng)) * 100) : null,
-      avgPPM: running ? round2(observed / (running / 60_000)) : null,
+      avgPPM: covered ? round2(observed / covered) : null,
       maxPPM: rows.length ? Math.max(...rows.map((r) => r.produced - r.gapProduced)) : 0,
       useRate:
         running + sum('idleMs') + sum('faultMs')

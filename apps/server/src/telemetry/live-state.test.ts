@@ -72,6 +72,36 @@ describe('LiveState', () => {
     expect(changed).toEqual(['SN-1']);
   });
 
+  it('counts each minute PPM covers once: at once in the window, a late one when flushed', () => {
+    const live = new LiveState(TZ);
+    // Covered in the window before a restart (loaded): a reading in it counts nothing more.
+    const loaded = NOW - 2 * MINUTE_MS;
+    live.load(
+      {
+        snapshots: new Map(),
+        today: new Map([['SN-1', { ...emptyFigures(), produced: 10, coveredMinutes: 7 }]]),
+        hourly: [],
+        recentMinutes: [{ sn: 'SN-1', minute: loaded, observed: 10, covered: true }],
+      },
+      NOW,
+    );
+    let snap = snapshot(loaded + 30_000, 0);
+    for (const ts of [loaded + 40_000, NOW - MINUTE_MS + 5_000, NOW - MINUTE_MS + 10_000]) {
+      const effects = effectsOf(snap, readingAt(ts, snap.produced + 3), UNJUDGED);
+      live.apply('SN-1', effects, NOW);
+      snap = effects.snapshot;
+    }
+    // One minute more (the last one); its flush agrees and changes nothing.
+    expect(live.get('SN-1')?.today.coveredMinutes).toBe(8);
+    live.settle([{ sn: 'SN-1', minute: NOW - MINUTE_MS, observed: 6, firstCovered: true }], NOW);
+    expect(live.get('SN-1')?.today.coveredMinutes).toBe(8);
+    // A late minute (out of the window) counts when its flush was the first to cover it.
+    const late = NOW - 30 * MINUTE_MS;
+    live.settle([{ sn: 'SN-1', minute: late, observed: 4, firstCovered: true }], NOW);
+    live.settle([{ sn: 'SN-1', minute: late, observed: 8, firstCovered: false }], NOW);
+    expect(live.get('SN-1')?.today.coveredMinutes).toBe(9);
+  });
+
   it('says which machines had a past day written by a flush (their whole-day sums changed)', () => {
     const live = new LiveState(TZ);
     const pastDays: string[][] = [];

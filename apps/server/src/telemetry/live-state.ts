@@ -1,7 +1,13 @@
 import type { DeviceStatus } from '@linewatch/contracts/devices';
 import { OFFLINE_AFTER_MS } from '@linewatch/contracts/limits';
 import { dayOf, HOUR_MS, hourStartOf } from '../shared/time.ts';
-import { addFigures, emptyFigures, observedProduced, type Figures } from '../shared/metrics.ts';
+import {
+  addFigures,
+  emptyFigures,
+  isCoveredMinute,
+  observedProduced,
+  type Figures,
+} from '../shared/metrics.ts';
 import {
   MAX_ATTRIBUTED_GAP_MS,
   minuteOf,
@@ -28,6 +34,13 @@ export interface LiveMachine {
    * PPM, and today's peak while the minute is in the window.
    */
   recentMinutes: Map<number, number>;
+  /** Of the minutes in the recent window, those PPM covers (isCoveredMinute). */
+  recentCovered: Set<number>;
+  /**
+   * Minutes of today this state counted as newly covered when it applied their readings, until
+   * the flush that wrote them says so too (settle): a minute is counted once, here or there.
+   */
+  coveredUnsettled: Set<number>;
   /** Produced per factory hour (its start, hourStartOf), last 24 hours. */
   hourly: Map<number, number>;
 }
@@ -37,6 +50,10 @@ export interface StoredMinute {
   sn: string;
   minute: number;
   observed: number;
+  /** PPM covers it (isCoveredMinute): as loaded for the recent window. */
+  covered?: boolean;
+  /** The flush that returned it was the first to cover it: one more covered minute stored. */
+  firstCovered?: boolean;
 }
 
 export interface LiveSeed {
@@ -78,8 +95,11 @@ export class LiveState {
       m.today = addFigures(emptyFigures(), figures);
     }
     for (const h of seed.hourly) this.#machine(h.sn, now).hourly.set(h.hour, h.produced);
-    for (const r of seed.recentMinutes)
-      this.#machine(r.sn, now).recentMinutes.set(r.minute, r.observed);
+    for (const r of seed.recentMinutes) {
+      const m = this.#machine(r.sn, now);
+      m.recentMinutes.set(r.minute, r.observed);
+      if (r.covered) m.recentCovered.add(r.minute);
+    }
   }
 
   /**
@@ -110,6 +130,7 @@ export class LiveState {
     const windowStart = minuteOf(now) - RECENT_MINUTES_MS;
     for (const minute of m.recentMinutes.keys())
       if (minute < windowStart) m.recentMinutes.delete(minute);
+    for (const minute of m.recentCovered) if (minute < windowStart) m.recentCovered.delete(minute);
     for (const [minute, figures] of effects.minutes) {
       const observed = observedProduced(figures);
       if (dayOf(minute, this.timeZone) === m.day) {
@@ -120,6 +141,13 @@ export class LiveState {
           minute >= windowStart ? (m.recentMinutes.get(minute) ?? 0) + observed : observed;
         if (minute >= windowStart) m.recentMinutes.set(minute, minuteTotal);
         m.today.maxMinuteProduced = Math.max(m.today.maxMinuteProduced, minuteTotal);
+        // A minute in the window newly covered counts now (so the average and the peak move
+        // together); an older one counts when its flush says it was the first to cover it.
+        if (minute >= windowStart && isCoveredMinute(figures) && !m.recentCovered.has(minute)) {
+          m.recentCovered.add(minute);
+          m.coveredUnsettled.add(minute);
+          m.today.coveredMinutes++;
+        }
       } else if (minute >= windowStart) {
         m.recentMinutes.set(minute, (m.recentMinutes.get(minute) ?? 0) + observed);
       }
@@ -149,6 +177,10 @@ export class LiveState {
       if (day !== m.day) continue;
       if (s.observed > m.today.maxMinuteProduced) {
         m.today.maxMinuteProduced = s.observed;
+        changed.add(s.sn);
+      }
+      if (s.firstCovered && !m.coveredUnsettled.delete(s.minute)) {
+        m.today.coveredMinutes++;
         changed.add(s.sn);
       }
     }
@@ -191,6 +223,7 @@ export class LiveState {
     if (m.day !== today) {
       m.day = today;
       m.today = emptyFigures();
+      m.coveredUnsettled.clear();
     }
   }
 
@@ -203,6 +236,8 @@ export class LiveState {
         day: dayOf(now, this.timeZone),
         today: emptyFigures(),
         recentMinutes: new Map(),
+        recentCovered: new Set(),
+        coveredUnsettled: new Set(),
         hourly: new Map(),
       };
       this.#machines.set(sn, m);

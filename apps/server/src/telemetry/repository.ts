@@ -3,8 +3,11 @@ import type { Db } from '../db/database.ts';
 import {
   ADDED_COLUMNS,
   addFigures,
+  COVERED_MINUTE_SQL,
   figureColumns,
   figuresFromRow,
+  isCoveredMinute,
+  observedProduced,
   type Figures,
 } from '../shared/metrics.ts';
 import { dayOf, HOUR_MS, hourStartOf } from '../shared/time.ts';
@@ -94,7 +97,12 @@ const loadLiveSeed = async (
     .execute();
   const recent = await db
     .selectFrom('rollup_minute')
-    .select(['sn_code', 'minute', sql<number>`produced - gap_produced`.as('observed')])
+    .select([
+      'sn_code',
+      'minute',
+      sql<number>`produced - gap_produced`.as('observed'),
+      sql<boolean>`${sql.raw(COVERED_MINUTE_SQL)}`.as('covered'),
+    ])
     .where('minute', '>=', new Date(minuteOf(now) - RECENT_MINUTES_MS))
     .where(ofMachines)
     .execute();
@@ -120,6 +128,7 @@ const loadLiveSeed = async (
       sn: r.sn_code,
       minute: r.minute.getTime(),
       observed: r.observed,
+      covered: r.covered,
     })),
   };
 };
@@ -131,7 +140,8 @@ interface PeriodSums {
 
 /**
  * Adds figures to rollup_hour or rollup_day rows (one per machine and period), keeping the best
- * minute: the highest observed minute total now stored (max PPM).
+ * minute: the highest observed minute total now stored (max PPM), and counting the minutes the
+ * batch covered first (average PPM's denominator).
  */
 const addToRollup = async (
   tx: Db,
@@ -148,6 +158,7 @@ const addToRollup = async (
           [key]: p.period,
           ...figureColumns(p.figures),
           max_minute_produced: p.figures.maxMinuteProduced,
+          covered_minutes: p.figures.coveredMinutes,
         })),
       )
       .onConflict((oc) =>
@@ -159,6 +170,7 @@ const addToRollup = async (
             ]),
           ),
           max_minute_produced: sql`greatest(${sql.ref(`${table}.max_minute_produced`)}, excluded.max_minute_produced)`,
+          covered_minutes: sql`${sql.ref(`${table}.covered_minutes`)} + excluded.covered_minutes`,
         })),
       )
       .execute();
@@ -280,14 +292,27 @@ export const createTelemetryRepository = (db: Db, timeZone: string) => ({
                 ),
               ),
           )
-          .returning(['sn_code', 'minute', sql<number>`produced - gap_produced`.as('observed')])
+          .returning([
+            'sn_code',
+            'minute',
+            'running_ms',
+            sql<number>`produced - gap_produced`.as('observed'),
+          ])
           .execute();
         for (const row of stored) {
           const minute = row.minute.getTime();
-          storedMinutes.push({ sn: row.sn_code, minute, observed: row.observed });
+          const figures = batch.minutes.get(`${row.sn_code}|${minute}`)!.figures;
+          // Covered by this batch first: it covers it, and the row holds nothing but its part
+          // (every figure only grows, so equal totals mean nothing was stored before).
+          const firstCovered =
+            isCoveredMinute(figures) &&
+            row.running_ms === figures.runningMs &&
+            row.observed === observedProduced(figures);
+          storedMinutes.push({ sn: row.sn_code, minute, observed: row.observed, firstCovered });
           const added = {
-            ...batch.minutes.get(`${row.sn_code}|${minute}`)!.figures,
+            ...figures,
             maxMinuteProduced: row.observed,
+            coveredMinutes: firstCovered ? 1 : 0,
           };
           const hour = hourStartOf(minute, timeZone);
           const hourKey = `${row.sn_code}|${hour}`;

@@ -26,13 +26,18 @@ export const storedRows = async (db: Db, sn: string) => {
     .execute();
   const hours = await db
     .selectFrom('rollup_hour')
-    .select(['hour', ...figures, 'max_minute_produced'])
+    .select(['hour', ...figures, 'max_minute_produced', 'covered_minutes'])
     .where('sn_code', '=', sn)
     .orderBy('hour')
     .execute();
   const days = await db
     .selectFrom('rollup_day')
-    .select([sql<string>`day::text`.as('day'), ...figures, 'max_minute_produced'])
+    .select([
+      sql<string>`day::text`.as('day'),
+      ...figures,
+      'max_minute_produced',
+      'covered_minutes',
+    ])
     .where('sn_code', '=', sn)
     .orderBy('day')
     .execute();

@@ -102,22 +102,30 @@ export const minutesOf = (steps: readonly Step[], ppmTarget: number) => {
   return { minutes, rebaselines };
 };
 
-/** The minutes summed per key (a day, an hour…; null leaves a minute out), with the best minute. */
+/**
+ * The minutes summed per key (a day, an hour…; null leaves a minute out), with the best minute
+ * and how many minutes PPM covers: those with running time or observed parts.
+ */
 export const sumMinutes = (
   minutes: ReadonlyMap<number, Fig>,
   keyOf: (minute: number) => string | null,
 ) => {
-  const out = new Map<string, Fig & { maxMinute: number }>();
+  const out = new Map<string, Fig & { maxMinute: number; covered: number }>();
   for (const [minute, f] of minutes) {
     const key = keyOf(minute);
     if (key === null) continue;
-    const acc = out.get(key) ?? { ...zero(), maxMinute: 0 };
+    const acc = out.get(key) ?? { ...zero(), maxMinute: 0, covered: 0 };
     for (const k of Object.keys(f) as (keyof Fig)[]) acc[k] += f[k];
     acc.maxMinute = Math.max(acc.maxMinute, f.produced - f.gap);
+    if (f.running > 0 || f.produced - f.gap > 0) acc.covered++;
     out.set(key, acc);
   }
   return out;
 };
+
+/** Average PPM as the script means it: observed parts per covered minute (null: none). */
+export const averagePpmOf = (f: { produced: number; gap: number; covered: number }) =>
+  f.covered > 0 ? (f.produced - f.gap) / f.covered : null;
 
 /** Status changes the script makes: its first reading, and each one whose status or reason differs. */
 export const statusChangesOf = (steps: readonly Step[]) =>
@@ -189,11 +197,17 @@ export const truthRows = (
         hour: Number(hour),
         ...figureRow(f),
         max_minute_produced: f.maxMinute,
+        covered_minutes: f.covered,
       }))
       .sort((a, b) => a.hour - b.hour),
     days: [...days]
       .sort(([a], [b]) => a.localeCompare(b))
-      .map(([day, f]) => ({ day, ...figureRow(f), max_minute_produced: f.maxMinute })),
+      .map(([day, f]) => ({
+        day,
+        ...figureRow(f),
+        max_minute_produced: f.maxMinute,
+        covered_minutes: f.covered,
+      })),
     statusChanges: statusChangesOf(steps).map((s) => ({
       ts: s.ts,
       status: s.status,

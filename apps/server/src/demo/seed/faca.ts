@@ -7,7 +7,8 @@ const DAY = 86_400_000;
 
 /**
  * FACA samples for the demo: the option lists, a question under way on the reflow oven (an FA
- * with a CA handed to the operator, due tomorrow) and one nobody has analysed yet.
+ * with a CA handed to the operator, due tomorrow) and one nobody has analysed yet, on another
+ * reflow oven; their alarms in the words of alarm_definitions.
  */
 export const seedFaca = async (tx: Executor, timeZone: string, now: number) => {
   await tx
@@ -24,6 +25,14 @@ export const seedFaca = async (tx: Executor, timeZone: string, now: number) => {
     .where('psn_code', '=', 'operator')
     .executeTakeFirstOrThrow();
   const who = '王厂长';
+  // An alarm as every other screen says it: its code and the one dictionary's description
+  // (alarm_definitions), not a text of this file's own.
+  const definitions = new Map(
+    (await tx.selectFrom('alarm_definitions').select(['code', 'description']).execute()).map(
+      (d) => [d.code, d.description],
+    ),
+  );
+  const alarm = (code: string) => `${code} ${definitions.get(code) ?? ''}`.trim();
   const [underWay] = await tx
     .insertInto('faca_questions')
     .values([
@@ -31,7 +40,7 @@ export const seedFaca = async (tx: Executor, timeZone: string, now: number) => {
         sn_code: 'LW-S1-005',
         workmanship: '回流焊',
         count: 3,
-        warning_content: 'E518 温度过高',
+        warning_content: alarm('E518'),
         faca_description: '回流焊第3温区连续三次超温停机，PCB 有轻微变色',
         time_length: (6 * 3600 + 12 * 60) * 1000,
         influence_parameters: '温度,设备',
@@ -39,11 +48,12 @@ export const seedFaca = async (tx: Executor, timeZone: string, now: number) => {
         update_user: who,
       },
       {
+        // LW-S1-002 is 回流焊炉01 (seed.ts): a reflow oven whose board feed timed out.
         sn_code: 'LW-S1-002',
-        workmanship: '贴片',
+        workmanship: '回流焊',
         count: 1,
-        warning_content: 'E101 吸嘴堵塞',
-        faca_description: '贴片机吸嘴频繁堵塞，抛料率升高',
+        warning_content: alarm('E101'),
+        faca_description: '回流焊炉进板轨道送料超时停机，链条有卡滞',
         time_length: 25 * 60 * 1000,
         influence_parameters: '物料,设备',
         data_from: '手动录入',

@@ -129,8 +129,8 @@ describe('machine card', () => {
 
   it.each([
     [0, '未绑定网关'],
-    [1, '在线'],
-    [2, '离线'],
+    [1, '网关在线'],
+    [2, '网关离线'],
   ] as const)('labels gateway state %i as %s', (iot, label) => {
     expect(within(renderCard(buildMachine({ iot }))).getByTestId('card-iot').textContent).toBe(
       label,

@@ -18,7 +18,11 @@ const statusTags: Record<DeviceStatus, { label: string; color: string }> = {
   offLine: { label: '离线', color: '#999999' },
 };
 
-const iotLabels: Record<IotState, string> = { 0: '未绑定网关', 1: '在线', 2: '离线' };
+/**
+ * The gateway's state, worded as the gateway's: beside the machine's own 离线 a bare 在线 read as
+ * a contradiction (the machine is silent while its gateway is up).
+ */
+const iotLabels: Record<IotState, string> = { 0: '未绑定网关', 1: '网关在线', 2: '网关离线' };
 
 export const displayName = (machine: Pick<Machine, 'snCode' | 'nickSnCode'>): string =>
   machine.nickSnCode.trim() || machine.snCode;

@@ -8,7 +8,7 @@ import { renderPage } from '../../../testing/render-page.tsx';
 const inFault = buildRealtimePayload({
   SN: 'SN-1',
   EquipmentStatus: 3,
-  updatedAt: new Date(2026, 10, 22, 9, 5, 7).getTime(),
+  updatedAt: new Date(new Date().setHours(9, 5, 7, 0)).getTime(),
   alarms: [
     { code: 'E205', description: '气压不足' },
     { code: 'E999', description: null },
@@ -31,6 +31,27 @@ describe('real-time report page', () => {
     const alarms = await screen.findAllByTestId('realtime-alarm');
     expect(alarms.map((a) => a.textContent)).toEqual(['E205气压不足', 'E999']);
     expect(screen.getByTestId('realtime-last-reading').textContent).toBe('最后上报 09:05:07');
+  });
+
+  it('says when an offline machine last reported, with the date when not today', async () => {
+    renderPage(links.currentDataReport('SN-1'));
+    const opened = await socket();
+    const before = new Date();
+    before.setDate(before.getDate() - 2);
+    before.setHours(14, 3, 0, 0);
+    const y = before.getFullYear();
+    const md = `${String(before.getMonth() + 1).padStart(2, '0')}-${String(before.getDate()).padStart(2, '0')}`;
+    act(() =>
+      opened.openWith({ ...inFault, EquipmentStatus: 0, alarms: [], updatedAt: before.getTime() }),
+    );
+    expect((await screen.findByTestId('realtime-last-reading')).textContent).toBe(
+      `最后上报 ${y}-${md} 14:03`,
+    );
+    // Never heard: nothing to say when.
+    act(() => opened.push({ ...inFault, EquipmentStatus: 0, alarms: [], updatedAt: null }));
+    await vi.waitFor(() =>
+      expect(screen.getByTestId('realtime-last-reading').textContent).toBe('暂无数据上报'),
+    );
   });
 
   it('shows no alarm panel while the machine runs', async () => {

@@ -3,7 +3,7 @@ import { CloseCircleOutline, UnorderedListOutline } from 'antd-mobile-icons';
 import { useSearchParams } from 'react-router';
 import { messages } from '@linewatch/contracts/envelope';
 import { BlankState } from '../../../shared/components/blank-state.tsx';
-import { formatClock } from '../../../shared/format.ts';
+import { formatClock, formatDateTime } from '../../../shared/format.ts';
 import { webMessages } from '../../../shared/messages.ts';
 import { ActiveAlarms } from '../components/active-alarms.tsx';
 import { ProductCards } from '../components/product-cards.tsx';
@@ -12,6 +12,18 @@ import { RealtimeChart } from '../components/realtime-chart.tsx';
 import { StatusLight } from '../components/status-light.tsx';
 import { useRealtime } from '../use-realtime.ts';
 import styles from './current-data-report-page.module.css';
+
+/**
+ * When the machine last reported: the time today, the date and time before (an offline machine's
+ * last reading may be days old); 暂无数据上报 only for a machine never heard.
+ */
+const lastReading = (updatedAt: number | null, now = new Date()) => {
+  if (updatedAt === null) return '暂无数据上报';
+  const at = new Date(updatedAt);
+  return at.toDateString() === now.toDateString()
+    ? `最后上报 ${formatClock(updatedAt)}`
+    : `最后上报 ${formatDateTime(at.toISOString())}`;
+};
 
 const CurrentDataReportPage = () => {
   const [params] = useSearchParams();
@@ -64,9 +76,7 @@ const CurrentDataReportPage = () => {
               </div>
               <div className={styles.sn}>SN：{payload.SN}</div>
               <div className={styles.lastReading} data-testid="realtime-last-reading">
-                {payload.updatedAt === null
-                  ? '暂无数据上报'
-                  : `最后上报 ${formatClock(payload.updatedAt)}`}
+                {lastReading(payload.updatedAt)}
               </div>
             </div>
             <StatusLight status={payload.EquipmentStatus} />
