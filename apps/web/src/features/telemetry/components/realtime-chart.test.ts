@@ -31,9 +31,10 @@ describe('the real-time chart', () => {
     const axis = /<path d="M40 ([\d.]+)L[\d.]+ \1"[^>]*stroke-linecap="round"/.exec(svg);
     expect(axis, 'the x axis line').not.toBeNull();
     const axisY = Number(axis![1]);
-    const label = /<text[^>]*?(?:y="(-?[\d.]+)" )?transform="translate\([\d.]+ ([\d.]+)\)"[^>]*>进行中/.exec(
-      svg,
-    );
+    const label =
+      /<text[^>]*?(?:y="(-?[\d.]+)" )?transform="translate\([\d.]+ ([\d.]+)\)"[^>]*>进行中/.exec(
+        svg,
+      );
     expect(label, 'the 进行中 label').not.toBeNull();
     const labelY = Number(label![2]) + Number(label![1] ?? 0);
     // The text (10 px, drawn from its middle baseline) clears the axis line.
