@@ -9,6 +9,9 @@ import {
 } from '@linewatch/contracts/gateways';
 import { gatewaysApi } from '@linewatch/contracts/gateways-api';
 import { KEY_ID_HEADER } from '@linewatch/contracts/limits';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { runGatewayAgent, type AgentProcess } from '../test/gateway.ts';
 import { api, login } from '../test/http.ts';
@@ -174,6 +177,72 @@ describe('bind and unbind from the phone', () => {
       agentVersion: expect.any(String) as unknown,
       machines: [],
     });
+  });
+
+  it('after a bind and an unbind, a restarted agent reads its configured machines where its configuration says now', async () => {
+    // The demo's case (issue 25): simulated PLCs get new ports at every start, and the agent's
+    // configuration says so; a bind and an unbind from the phone must not pin the old ones.
+    const { serial, secret } = await register();
+    const gateway = { id: serial, secret };
+    const [a, b, c] = [
+      await make.createDevice({ line, gateway }),
+      await make.createDevice({ line, gateway }),
+      await make.createDevice({ line }),
+    ];
+    const units = [
+      { unitId: 1, model: 'FX5U', sn: 'UNIT-1' },
+      { unitId: 2, model: 'FX5U', sn: 'UNIT-2' },
+    ];
+    const configured = (port: number) =>
+      [a, b].map((sn, i) => ({
+        sn,
+        driver: 'modbus' as const,
+        plcIp: '127.0.0.1',
+        port,
+        unitId: i + 1,
+        plcModel: 'FX5U',
+      }));
+    const before = await runSimulatedPlc({ units });
+    const phones = await runSimulatedPlc({ sn: 'BOUND' });
+    cleanups.push(() => phones.stop());
+    const dir = mkdtempSync(join(tmpdir(), 'lw-agent-restart-'));
+    cleanups.push(async () => rmSync(dir, { recursive: true, force: true }));
+    const first = runGatewayAgent({
+      mqttUrl: server.mqttUrl,
+      gateways: [{ ...gateway, machines: configured(before.port) }],
+      settings: { modbusReconnectMs: 200 },
+      dir,
+    });
+    const readSince = (sn: string, since: number) =>
+      waitFor(() => (server.linewatch.live.get(sn)?.snapshot?.ts ?? 0) > since, {
+        timeout: 30_000,
+        what: `a reading of ${sn}`,
+      });
+    await readSince(b, 0);
+    const { ask } = await maintenance(serial);
+    expect(await ask(bindOf(c, serial, { plcPort: phones.port }))).toMatchObject({ Code: 200 });
+    expect(await ask({ MsgType: 'unbind', snCode: a, iotId: serial })).toMatchObject({
+      Code: 200,
+    });
+    await readSince(c, 0);
+
+    // Restarted with its PLCs on another port, as the demo is.
+    await first.kill();
+    await before.stop();
+    const after = await runSimulatedPlc({ units });
+    cleanups.push(() => after.stop());
+    const restartedAt = Date.now();
+    const second = runGatewayAgent({
+      mqttUrl: server.mqttUrl,
+      gateways: [{ ...gateway, machines: configured(after.port) }],
+      settings: { modbusReconnectMs: 200 },
+      dir,
+    });
+    cleanups.push(() => second.kill());
+    // The configured machine at its new address, the phone's bind where it was made.
+    await readSince(b, restartedAt);
+    await readSince(c, restartedAt);
+    expect((await card(a))?.iot).toBe(0);
   });
 
   it('binds PLCs as sites have them: a non-502 port, and two PLCs on one IP by port or unit id', async () => {

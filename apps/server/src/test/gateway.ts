@@ -146,13 +146,15 @@ export const runGatewayAgent = ({
   gateways,
   pollIntervalMs = 100,
   settings = {},
+  dir = mkdtempSync(join(tmpdir(), 'lw-agent-')),
 }: {
   mqttUrl: string;
   gateways: (TestGateway & { machines: AgentMachine[] })[];
   pollIntervalMs?: number;
   settings?: Record<string, unknown>;
+  /** The agent's folder (config, buffers, machines.json): another agent's, to restart it. */
+  dir?: string;
 }): AgentProcess => {
-  const dir = mkdtempSync(join(tmpdir(), 'lw-agent-'));
   const configFile = join(dir, 'gateway.json');
   writeFileSync(
     configFile,
