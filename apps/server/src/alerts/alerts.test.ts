@@ -224,8 +224,10 @@ describe('alerts', () => {
     expect(messages.find((m) => m.kind === 'realTimeReminder')!.body).toContain(
       '故障停机超过5分钟',
     );
+    // 130 parts over the minutes PPM covers (shared/metrics.ts isCoveredMinute): the 52 minutes
+    // of running touch 53 minutes, `start` not being on a minute.
     expect(messages.find((m) => m.kind === 'threeParameters')!.body).toContain(
-      'PPM 2.5 低于目标 60',
+      'PPM 2.45 低于目标 60',
     );
 
     const rows = await person.allSent(12);
@@ -244,7 +246,7 @@ describe('alerts', () => {
     // Every field as the template shows it: nothing WeChat would cut, hide or refuse.
     expect(wechat.refusedData).toEqual([]);
     expect(got.wechat.map((m) => m.data.thing3?.value).sort()).toEqual(
-      ['E101 送料超时', 'E101 送料超时', '故障停机超过5分钟', 'PPM 2.5 低于目标 60'].sort(),
+      ['E101 送料超时', 'E101 送料超时', '故障停机超过5分钟', 'PPM 2.45 低于目标 60'].sort(),
     );
     expect(new Set(got.wechat.map((m) => m.data.character_string2?.value))).toEqual(
       new Set([alarmSn, slowSn]),

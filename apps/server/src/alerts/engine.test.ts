@@ -173,6 +173,8 @@ describe('alert engine', () => {
       ng: 10,
       runningMs: 40 * MINUTE,
       idleMs: 20 * MINUTE,
+      // The 40 minutes it ran: PPM is their parts per minute.
+      coveredMinutes: 40,
     };
     expect(shortfalls({ figures: hour, ppmTarget: 3, yieldTarget: 95, useRateTarget: 80 })).toEqual(
       ['PPM 2.5 低于目标 3', '良率 90% 低于目标 95%', '稼动率 66.67% 低于目标 80%'],

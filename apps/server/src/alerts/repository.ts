@@ -1,6 +1,11 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/database.ts';
-import { ADDED_COLUMNS, figuresFromRow, type Figures } from '../shared/metrics.ts';
+import {
+  ADDED_COLUMNS,
+  COVERED_MINUTE_SQL,
+  figuresFromRow,
+  type Figures,
+} from '../shared/metrics.ts';
 
 export type Rule = 'alarm' | 'realTimeReminder' | 'threeParameters';
 
@@ -119,7 +124,9 @@ export const createAlertsRepository = (db: Db) => ({
       }
     >`
       select d.sn_code, d.device_name, d.ppm_target, d.yield_target, d.use_rate_target,
-        ${sql.join(sums)}
+        ${sql.join(sums)},
+        -- The minutes PPM covers (shared/metrics.ts isCoveredMinute): its average's denominator.
+        sum((${sql.raw(COVERED_MINUTE_SQL)})::int)::float8 as covered_minutes
       from rollup_minute m join devices d on d.sn_code = m.sn_code
       where m.minute >= ${from} and m.minute < ${to}
         -- The watched SNs as an array: the primary key is searched machine by machine, where

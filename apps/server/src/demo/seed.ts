@@ -275,6 +275,9 @@ const seedPastHours = async (
  * status changes, and the alarms of the days before. The day view opens on yesterday: it is
  * whole, its hours and its total the same minutes.
  */
+/** How long before the seed the demo's machines that no simulator runs last reported. */
+const SILENT_MINUTES = 10;
+
 const backfill = async (
   tx: Transaction<Database>,
   machines: DemoMachine[],
@@ -368,7 +371,10 @@ const backfill = async (
     const faultFrom = m.maintenance
       ? now - (now % MINUTE) - m.maintenance.backfillMinutes * MINUTE
       : Infinity;
-    for (let t = windowStart; t < now - (now % MINUTE); t += MINUTE) {
+    // A machine no simulator runs fell silent 10 minutes ago: it reads as off line at once,
+    // however soon after the seed it is opened.
+    const lastMinuteEnd = now - (now % MINUTE) - (m.simulated ? 0 : SILENT_MINUTES * MINUTE);
+    for (let t = windowStart; t < lastMinuteEnd; t += MINUTE) {
       const roll = random();
       // The machine waiting for maintenance breaks down at faultFrom (even out of another fault).
       const breaksDown = t === faultFrom;
@@ -444,7 +450,7 @@ const backfill = async (
         .insertInto('device_live')
         .values({
           sn_code: m.sn,
-          ts: new Date(now - (now % MINUTE)),
+          ts: new Date(lastMinuteEnd),
           status,
           idle_reason: null,
           ...counters,

@@ -1,6 +1,13 @@
 import type { Reading } from '@linewatch/contracts/mqtt';
 import { describe, expect, it } from 'vitest';
-import { addFigures, derive, emptyFigures, observedProduced } from '../shared/metrics.ts';
+import {
+  addFigures,
+  derive,
+  emptyFigures,
+  isCoveredMinute,
+  observedProduced,
+  type Figures,
+} from '../shared/metrics.ts';
 import {
   effectsOf as effectsWithin,
   MAX_ATTRIBUTED_GAP_MS,
@@ -158,7 +165,7 @@ describe('effectsOf', () => {
 const replay = (limits: CounterLimits, script: { ts: number; produced: number }[]) => {
   let snap: MachineSnapshot | undefined;
   const total = emptyFigures();
-  const perMinute = new Map<number, number>();
+  const perMinute = new Map<number, Figures>();
   let rebaselines = 0;
   for (const step of script) {
     const effects = effectsWithin(
@@ -178,10 +185,15 @@ const replay = (limits: CounterLimits, script: { ts: number; produced: number }[
     if (effects.rebaseline) rebaselines++;
     for (const [minute, f] of effects.minutes) {
       addFigures(total, f);
-      perMinute.set(minute, (perMinute.get(minute) ?? 0) + observedProduced(f));
+      let ofMinute = perMinute.get(minute);
+      if (!ofMinute) perMinute.set(minute, (ofMinute = emptyFigures()));
+      addFigures(ofMinute, f);
     }
   }
-  total.maxMinuteProduced = Math.max(0, ...perMinute.values());
+  // As a flush keeps them: the best observed minute, and the minutes PPM covers.
+  const minutes = [...perMinute.values()];
+  total.maxMinuteProduced = Math.max(0, ...minutes.map(observedProduced));
+  total.coveredMinutes = minutes.filter(isCoveredMinute).length;
   return { total, rebaselines, snapshot: snap! };
 };
 
@@ -298,6 +310,9 @@ describe('silences (DESIGN.md section 5)', () => {
     expect(rebaselines).toBe(0);
     expect(total).toMatchObject({ produced: 1_200, gapProduced: 600, runningMs: 10 * MINUTE_MS });
     expect(total.maxMinuteProduced).toBe(60);
-    expect(derive(total).ppm).toBe(60);
+    // Only the 600 observed parts, over the minutes PPM covers: each run of 5 minutes reaches
+    // into a sixth with its last reading (on the minute), so 12 of them — never the silence's.
+    expect(total.coveredMinutes).toBe(12);
+    expect(derive(total).ppm).toBe(50);
   });
 });

@@ -140,7 +140,7 @@ describe('real-time data', () => {
     });
     expect(sockets).toHaveLength(1);
     expect(useSession.getState().keyId).toBeNull();
-    expect(navigate).toHaveBeenCalledWith(links.login(links.currentDataReport('SN-1')), {
+    expect(navigate).toHaveBeenCalledWith(links.loginAgain(links.currentDataReport('SN-1')), {
       replace: true,
     });
   });
