@@ -21,29 +21,30 @@ export const RouteError = () => {
     if (isOffline(useConnectivity.getState())) toastFailure(webMessages.networkError);
     else window.location.reload();
   };
-  if (offline || error instanceof ChunkOfflineError) {
-    return (
-      <BlankState
-        icon={<ExclamationCircleOutline />}
-        title={webMessages.networkError}
-        description="此页面需联网后打开"
-        testId="route-offline"
-      >
-        <Button color="primary" onClick={retry}>
-          {webMessages.retry}
-        </Button>
-      </BlankState>
-    );
-  }
+  // Offline (or a chunk that could not load for it): say so, and that the page needs the network.
+  const shown =
+    offline || error instanceof ChunkOfflineError
+      ? {
+          title: webMessages.networkError,
+          description: '此页面需联网后打开',
+          testId: 'route-offline',
+          action: webMessages.retry,
+        }
+      : {
+          title: webMessages.chunkFailed,
+          description: '请检查网络后重试',
+          testId: 'route-error',
+          action: '重新加载',
+        };
   return (
     <BlankState
       icon={<ExclamationCircleOutline />}
-      title={webMessages.chunkFailed}
-      description="请检查网络后重试"
-      testId="route-error"
+      title={shown.title}
+      description={shown.description}
+      testId={shown.testId}
     >
       <Button color="primary" onClick={retry}>
-        重新加载
+        {shown.action}
       </Button>
     </BlankState>
   );
