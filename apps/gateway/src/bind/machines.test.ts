@@ -117,23 +117,29 @@ describe('bind and unbind on the agent', () => {
   });
 });
 
+/** The machines of a gateway whose buffer is `bufferDir`, closed after the test. */
+const machinesOf = (bufferDir: string, configured: MachineConfig[]) => {
+  const config = parseConfig({
+    brokerUrl: 'mqtt://127.0.0.1:1',
+    gateways: [{ id: GATEWAY, password: 'pw', bufferDir, machines: [] }],
+  });
+  const machines = new Machines({
+    gatewayId: GATEWAY,
+    bufferDir,
+    configured,
+    settings: config,
+    log: { info: () => undefined, warn: () => undefined },
+    quiesce: async () => undefined,
+    onChange: () => undefined,
+  });
+  onCleanup(() => machines.close());
+  return machines;
+};
+
 describe('a bind of a model read over S7 or OPC UA', () => {
   it('polls it with its protocol’s driver at the profile’s port, and keeps that', async () => {
     const bufferDir = tempDir();
-    const config = parseConfig({
-      brokerUrl: 'mqtt://127.0.0.1:1',
-      gateways: [{ id: GATEWAY, password: 'pw', bufferDir, machines: [] }],
-    });
-    const machines = new Machines({
-      gatewayId: GATEWAY,
-      bufferDir,
-      configured: [],
-      settings: config,
-      log: { info: () => undefined, warn: () => undefined },
-      quiesce: async () => undefined,
-      onChange: () => undefined,
-    });
-    onCleanup(() => machines.close());
+    const machines = machinesOf(bufferDir, []);
     const bind = (snCode: string, plcModel: string) =>
       machines.bind({
         type: 'bind',
@@ -157,23 +163,6 @@ describe('a bind of a model read over S7 or OPC UA', () => {
 });
 
 describe('a restart after binds and unbinds from the phone', () => {
-  const machinesOf = (bufferDir: string, configured: MachineConfig[]) => {
-    const config = parseConfig({
-      brokerUrl: 'mqtt://127.0.0.1:1',
-      gateways: [{ id: GATEWAY, password: 'pw', bufferDir, machines: [] }],
-    });
-    const machines = new Machines({
-      gatewayId: GATEWAY,
-      bufferDir,
-      configured,
-      settings: config,
-      log: { info: () => undefined, warn: () => undefined },
-      quiesce: async () => undefined,
-      onChange: () => undefined,
-    });
-    onCleanup(() => machines.close());
-    return machines;
-  };
   const configuredAt = (sn: string, port: number) =>
     machineConfig.parse({ driver: 'modbus', sn, plcIp: '127.0.0.1', port, plcModel: 'FX5U' });
 
