@@ -78,8 +78,15 @@ export const ensurePeer = () => {
   );
   if (npm.status !== 0) throw new Error(`npm install of the peer failed: see ${log}`);
   // Every fetch must be from the registry npm is configured with.
-  const registry = new URL(spawnSync('npm', ['config', 'get', 'registry']).stdout.toString().trim())
-    .host;
+  // (Asked in the peer's folder: under `npm run -w` npm refuses `config` for a workspace.)
+  const registry = new URL(
+    spawnSync('npm', ['config', 'get', 'registry'], {
+      cwd: PEER_DIR,
+      env: { ...process.env, npm_config_workspace: '' },
+    })
+      .stdout.toString()
+      .trim(),
+  ).host;
   const offRegistry = readFileSync(log, 'utf8')
     .split('\n')
     .filter((line) => /http (fetch|cache) /.test(line) && !line.includes(`//${registry}/`));
