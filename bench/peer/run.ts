@@ -29,15 +29,21 @@
  *   clocks this machine's);
  * - CPU s per machine-hour: utime + stime (/proc/<pid>/stat) of the product's processes — server
  *   and agent for Linewatch, node-red for the peer — per machine and hour;
- * - RSS: the peak of each of those processes.
+ * - RSS: the peak of each of those processes;
+ * - browser CPU (--browser true, the default; needs `npm run build -w @linewatch/web`): a phone
+ *   page left open in Debian's chromium (headless, 375×667) over the span, in % of one core —
+ *   Linewatch's /currentDataReport of one machine, Node-RED's dashboard page of all of them (the
+ *   dashboard sends every page every widget's messages). --screenshots DIR keeps a picture of each.
  */
+import { KEY_ID_COOKIE } from '@linewatch/contracts/limits';
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ensurePeer } from './install.ts';
 import { startLinewatch } from './linewatch.ts';
-import { startNodeRed } from './node-red.ts';
+import { openPhonePage, type PhonePage } from './browser.ts';
+import { DASHBOARD_PAGE, startNodeRed } from './node-red.ts';
 import { cpuSeconds, ROOT, rssMb, stopChild, track, type Arrival, type Side } from './side.ts';
 
 const { values: args } = parseArgs({
@@ -47,12 +53,17 @@ const { values: args } = parseArgs({
     warmup: { type: 'string', default: '15' },
     products: { type: 'string', default: 'linewatch,node-red' },
     'server-entry': { type: 'string', default: 'apps/server/dist/main.js' },
+    /** Also keep each product's phone page open in chromium and report the browser's CPU. */
+    browser: { type: 'string', default: 'true' },
+    /** With --browser: a screenshot of each page at the end of its run, into this folder. */
+    screenshots: { type: 'string' },
   },
 });
 const COUNTS = args.machines.split(',').map(Number);
 const SECONDS = Number(args.seconds);
 const WARMUP = Number(args.warmup);
 const PRODUCTS = args.products.split(',') as ('linewatch' | 'node-red')[];
+const BROWSER = args.browser === 'true';
 /** A read that reaches the screen later than this after the span counts as not reaching it. */
 const GRACE_MS = 5000;
 
@@ -61,6 +72,17 @@ if (PRODUCTS.includes('linewatch') && !existsSync(join(ROOT, args['server-entry'
   process.exit(2);
 }
 if (PRODUCTS.includes('node-red')) ensurePeer();
+if (
+  BROWSER &&
+  PRODUCTS.includes('linewatch') &&
+  !existsSync(join(ROOT, 'apps/web/dist/index.html'))
+) {
+  console.error(
+    'no apps/web/dist: run `npm run build -w @linewatch/web` first (or --browser false)',
+  );
+  process.exit(2);
+}
+if (args.screenshots) mkdirSync(args.screenshots, { recursive: true });
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const loadAverage = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
@@ -117,6 +139,7 @@ interface Row {
   p99: number;
   cpuPerMachineHour: number;
   rssMb: Record<string, number>;
+  browserCpuPercent: number | null;
   load: string;
   commit: string;
 }
@@ -126,34 +149,55 @@ const measure = async (count: number, product: (typeof PRODUCTS)[number]): Promi
   const arrivals: Arrival[] = [];
   const onArrival = (arrival: Arrival) => arrivals.push(arrival);
   let side: Side;
+  let page: PhonePage | null = null;
   try {
-    side =
-      product === 'linewatch'
-        ? await startLinewatch({
-            ports: plcs.ports,
-            serverEntry: args['server-entry'],
-            onArrival,
-          })
-        : await startNodeRed({ ports: plcs.ports, onArrival });
+    if (product === 'linewatch') {
+      const linewatch = await startLinewatch({
+        ports: plcs.ports,
+        serverEntry: args['server-entry'],
+        onArrival,
+      });
+      side = linewatch;
+      // A phone on machine 0's real-time page.
+      if (BROWSER)
+        page = await openPhonePage(
+          `${linewatch.baseUrl}/currentDataReport?snCode=${encodeURIComponent(linewatch.snOf(0))}`,
+          { name: KEY_ID_COOKIE, value: linewatch.keyId },
+        );
+    } else {
+      const nodeRed = await startNodeRed({ ports: plcs.ports, onArrival });
+      side = nodeRed;
+      // A phone on the dashboard's page (all the machines: the dashboard sends every page all of
+      // its widgets' messages whichever page shows them).
+      if (BROWSER) page = await openPhonePage(`${nodeRed.baseUrl}${DASHBOARD_PAGE}`);
+    }
   } catch (error) {
     await stopChild(plcs.child);
     throw error;
   }
   await sleep(WARMUP * 1000);
+  page?.cpuPercent();
   const pids = Object.entries(side.processes);
   const cpuStart = pids.map(([, pid]) => cpuSeconds(pid));
   const rss: Record<string, number> = Object.fromEntries(pids.map(([role]) => [role, 0]));
   const sampleRss = () => {
     for (const [role, pid] of pids) rss[role] = Math.max(rss[role]!, rssMb(pid));
   };
+  // Reads are counted in exactly SECONDS: the agent reads all its machines at once, so a span a
+  // few hundred ms longer would hold one more poll of every machine.
   const started = Date.now();
-  while (Date.now() - started < SECONDS * 1000) {
+  const spanEnd = started + SECONDS * 1000;
+  while (Date.now() < spanEnd) {
     sampleRss();
-    await sleep(1000);
+    await sleep(Math.min(1000, spanEnd - Date.now()));
   }
   const ended = Date.now();
   const cpu = pids.reduce((sum, [, pid], i) => sum + cpuSeconds(pid) - cpuStart[i]!, 0);
   const load = loadAverage();
+  const browserCpuPercent = page?.cpuPercent() ?? null;
+  if (page && args.screenshots)
+    await page.screenshot(join(args.screenshots, `${product}-${count}.png`));
+  await page?.close();
   await sleep(GRACE_MS);
   await side.stop();
   await stopChild(plcs.child);
@@ -170,23 +214,23 @@ const measure = async (count: number, product: (typeof PRODUCTS)[number]): Promi
   const latencies: number[] = [];
   plcs.servedAt.forEach((times, machine) =>
     times.forEach((servedAt, k) => {
-      if (servedAt < started || servedAt >= ended) return;
+      if (servedAt < started || servedAt >= spanEnd) return;
       reads++;
       const at = shown.get(`${machine}:${k}`);
       if (at !== undefined && at - servedAt <= GRACE_MS) latencies.push(at - servedAt);
     }),
   );
   latencies.sort((a, b) => a - b);
-  const seconds = (ended - started) / 1000;
   return {
     machines: count,
     product,
-    readsPerSecond: Math.round(reads / seconds),
-    onScreen: latencies.length / (count * seconds),
+    readsPerSecond: Math.round(reads / SECONDS),
+    onScreen: latencies.length / (count * SECONDS),
     p50: percentile(latencies, 0.5),
     p99: percentile(latencies, 0.99),
-    cpuPerMachineHour: cpu / count / (seconds / 3600),
+    cpuPerMachineHour: cpu / count / ((ended - started) / 3_600_000),
     rssMb: rss,
+    browserCpuPercent,
     load,
     commit: commit(),
   };
@@ -206,8 +250,8 @@ console.log(
     '',
     `Beside Node-RED, ${SECONDS} s per run after ${WARMUP} s of warm-up, ${new Date().toISOString().slice(0, 10)}`,
     '',
-    '| machines | product | reads/s | on screen | read → screen p50 / p99 | CPU s per machine-hour | RSS MB | load (1, 5, 15 min) | commit |',
-    '| --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+    '| machines | product | reads/s | on screen | read → screen p50 / p99 | CPU s per machine-hour | RSS MB | browser CPU | load (1, 5, 15 min) | commit |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
     ...rows.map((r) =>
       [
         '',
@@ -218,6 +262,7 @@ console.log(
         `${r.p50} / ${r.p99} ms`,
         r.cpuPerMachineHour.toFixed(2),
         Object.values(r.rssMb).join(' + '),
+        r.browserCpuPercent === null ? '—' : `${r.browserCpuPercent} %`,
         r.load,
         r.commit,
         '',
