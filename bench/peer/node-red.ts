@@ -179,9 +179,11 @@ export const flowOf = (ports: number[]) => {
       icon: '',
       prefix: '',
       suffix: '',
+      // Linewatch's status codes: 1 standing by, 2 running, 3 fault.
       segments: [
-        { from: 0, color: '#5cd65c' },
-        { from: 2, color: '#ffc800' },
+        { from: 0, color: '#999999' },
+        { from: 1, color: '#ffc800' },
+        { from: 2, color: '#5cd65c' },
         { from: 3, color: '#ea5353' },
       ],
       min: 0,
