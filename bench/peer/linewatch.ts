@@ -99,7 +99,11 @@ export const startLinewatch = async ({
         `${server.baseUrl.replace('http', 'ws')}${socketPaths.realtime.path(snOf(machine))}`,
         { headers: { keyId } },
       );
-      ws.once('open', () => resolve(ws));
+      ws.once('open', () => {
+        // A socket reset later is a phone gone (its reads count as not on screen), not a crash.
+        ws.on('error', (error) => console.error(`phone ${machine}: ${error.message}`));
+        resolve(ws);
+      });
       ws.once('error', reject);
       // A reading reaches the screen with its first push; later pushes repeating it are not.
       let seen = 0;
