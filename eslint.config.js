@@ -72,7 +72,7 @@ export default tseslint.config(
         { type: 'server-fakes', pattern: 'apps/server/src/test/fakes/**', mode: 'full' },
         {
           type: 'server-core',
-          pattern: 'apps/server/src/{db,http,plugins,shared,broker,test,demo}/**',
+          pattern: 'apps/server/src/{foundation,plugins,test,demo}/**',
           mode: 'full',
         },
         {

@@ -1,9 +1,9 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { startEmbeddedBroker, type EmbeddedBroker } from './broker/embedded-broker.ts';
-import type { Bus } from './broker/bus.ts';
-import { connectBus } from './broker/mqtt-bus.ts';
-import type { Config } from './config.ts';
-import { openDatabase, type OpenDatabase, type OpenOptions } from './db/database.ts';
+import { startEmbeddedBroker, type EmbeddedBroker } from './foundation/broker/embedded-broker.ts';
+import type { Bus } from './foundation/broker/bus.ts';
+import { connectBus } from './foundation/broker/mqtt-bus.ts';
+import type { Config } from './foundation/config/config.ts';
+import { openDatabase, type OpenDatabase, type OpenOptions } from './foundation/db/database.ts';
 import { seedDemo } from './demo/seed.ts';
 import { DeviceRegistry } from './devices/device-registry.ts';
 import { createGatewayVerifier } from './gateways/credentials.ts';

@@ -21,8 +21,8 @@ import type {
 } from '@linewatch/contracts/admin';
 import { ReplyCode } from '@linewatch/contracts/envelope';
 import { randomBytes } from 'node:crypto';
-import { DomainError } from '../http/envelope.ts';
-import { hashSecret } from '../shared/secrets.ts';
+import { DomainError } from '../foundation/http/envelope.ts';
+import { hashSecret } from '../foundation/shared/secrets.ts';
 import type { AdminRepository, MachineColumns } from './repository.ts';
 import { readMachineSheet, SheetError, writeMachineSheet, type SheetRow } from './sheet.ts';
 

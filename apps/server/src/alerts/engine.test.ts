@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createNotifications } from '../notifications/service.ts';
-import { emptyFigures, figureColumns } from '../shared/metrics.ts';
+import { emptyFigures, figureColumns } from '../foundation/shared/metrics.ts';
 import { factories } from '../test/factories.ts';
 import { openTestDb, type TestDb } from '../test/test-db.ts';
 import type { MachineSnapshot } from '../telemetry/reading-effects.ts';

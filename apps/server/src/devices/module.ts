@@ -1,6 +1,6 @@
 import fp from 'fastify-plugin';
 import type { Core } from '../core.ts';
-import { hear } from '../db/notices.ts';
+import { hear } from '../foundation/db/notices.ts';
 import { createDevicesRepository } from './repository.ts';
 import { devicesRoutes } from './routes.ts';
 import { createDevicesService, type DevicesService } from './service.ts';

@@ -8,10 +8,10 @@ import {
 } from '@linewatch/contracts/devices';
 import type { z } from 'zod';
 import type { machineListQuery } from '@linewatch/contracts/devices';
-import { forbidden } from '../http/envelope.ts';
+import { forbidden } from '../foundation/http/envelope.ts';
 import type { SessionUser } from '../identity/service.ts';
-import { derive, emptyFigures, targetSoFar } from '../shared/metrics.ts';
-import { dayElapsedFraction, dayOf } from '../shared/time.ts';
+import { derive, emptyFigures, targetSoFar } from '../foundation/shared/metrics.ts';
+import { dayElapsedFraction, dayOf } from '../foundation/shared/time.ts';
 import type { LiveState } from '../telemetry/live-state.ts';
 import type { DeviceInfo, DeviceRegistry } from './device-registry.ts';
 import { FollowMarks } from './follow-marks.ts';

@@ -1,5 +1,5 @@
-import type { Db } from '../db/database.ts';
-import { writeAudit } from '../shared/audit.ts';
+import type { Db } from '../foundation/db/database.ts';
+import { writeAudit } from '../foundation/shared/audit.ts';
 
 /** A gateway's entry in the audit log (shared/audit.ts): who did what to it, and to which machine. */
 export interface AuditEntry {

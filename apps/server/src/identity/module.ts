@@ -1,6 +1,6 @@
 import fp from 'fastify-plugin';
 import type { Core } from '../core.ts';
-import { hear } from '../db/notices.ts';
+import { hear } from '../foundation/db/notices.ts';
 import { authPlugin } from '../plugins/auth.ts';
 import { createDingtalkClient } from './dingtalk-client.ts';
 import { createIdentityRepository } from './repository.ts';

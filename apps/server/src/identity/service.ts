@@ -3,10 +3,10 @@ import { identityMessages, type UserProfile } from '@linewatch/contracts/identit
 import { messages, ReplyCode } from '@linewatch/contracts/envelope';
 import { decryptPassword } from '@linewatch/contracts/password-cipher';
 import { timingSafeEqual } from 'node:crypto';
-import type { Notice } from '../db/notices.ts';
-import type { IdentityProvider, SignedInWith } from '../db/schema/identity.ts';
-import { DomainError, notSignedIn, refused } from '../http/envelope.ts';
-import { DUMMY_HASH, newToken, sha256, verifySecret } from '../shared/secrets.ts';
+import type { Notice } from '../foundation/db/notices.ts';
+import type { IdentityProvider, SignedInWith } from '../foundation/db/schema/identity.ts';
+import { DomainError, notSignedIn, refused } from '../foundation/http/envelope.ts';
+import { DUMMY_HASH, newToken, sha256, verifySecret } from '../foundation/shared/secrets.ts';
 import type { DingtalkClient } from './dingtalk-client.ts';
 import { LoginThrottle } from './login-throttle.ts';
 import type { PendingIdentity, SealedPendingIdentity } from './pending-identity.ts';

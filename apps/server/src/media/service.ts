@@ -5,7 +5,7 @@ import { ReplyCode } from '@linewatch/contracts/envelope';
 import type { MultipartFile } from '@fastify/multipart';
 import { randomBytes } from 'node:crypto';
 import { pipeline } from 'node:stream/promises';
-import { DomainError, forbidden, notFound } from '../http/envelope.ts';
+import { DomainError, forbidden, notFound } from '../foundation/http/envelope.ts';
 import type { SessionUser } from '../identity/service.ts';
 import type { Executor } from '../notifications/service.ts';
 import type { MediaRepository } from './repository.ts';

@@ -11,7 +11,7 @@ import {
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { WebSocket } from 'ws';
-import { forbidden, notSignedIn } from '../http/envelope.ts';
+import { forbidden, notSignedIn } from '../foundation/http/envelope.ts';
 import type { IdentityService, SessionsEnded, SessionUser } from '../identity/service.ts';
 
 declare module 'fastify' {

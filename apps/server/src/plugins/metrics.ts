@@ -2,7 +2,7 @@ import { ReplyCode } from '@linewatch/contracts/envelope';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import { DomainError } from '../http/envelope.ts';
+import { DomainError } from '../foundation/http/envelope.ts';
 import type { FlushReport, IngestCounters } from '../telemetry/ingest.ts';
 import type { SocketKind } from './auth.ts';
 import { metricsAccess } from './metrics-access.ts';

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from
 import fp from 'fastify-plugin';
 import type { DeviceInfo } from '../devices/device-registry.ts';
 import type { DevicesService } from '../devices/service.ts';
-import { forbidden, notFound } from '../http/envelope.ts';
+import { forbidden, notFound } from '../foundation/http/envelope.ts';
 import { userOf } from './auth.ts';
 
 declare module 'fastify' {

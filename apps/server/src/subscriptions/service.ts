@@ -13,7 +13,7 @@ import { PAGE_SIZE } from '@linewatch/contracts/limits';
 import { subscriptionMessages } from '@linewatch/contracts/subscriptions';
 import type { z } from 'zod';
 import type { DevicesService } from '../devices/service.ts';
-import { DomainError, forbidden, notFound } from '../http/envelope.ts';
+import { DomainError, forbidden, notFound } from '../foundation/http/envelope.ts';
 import type { SessionUser } from '../identity/service.ts';
 import type { SubscriptionsRepository } from './repository.ts';
 

@@ -6,8 +6,14 @@ import {
   type RealtimePayload,
 } from '@linewatch/contracts/socket';
 import type { DeviceInfo } from '../devices/device-registry.ts';
-import { derive, targetSoFar } from '../shared/metrics.ts';
-import { dayElapsedFraction, dayOf, HOUR_MS, hourLabelOf, hourStartOf } from '../shared/time.ts';
+import { derive, targetSoFar } from '../foundation/shared/metrics.ts';
+import {
+  dayElapsedFraction,
+  dayOf,
+  HOUR_MS,
+  hourLabelOf,
+  hourStartOf,
+} from '../foundation/shared/time.ts';
 import type { LiveMachine, LiveState } from './live-state.ts';
 import { minuteOf, MINUTE_MS } from './reading-effects.ts';
 

@@ -8,7 +8,7 @@ import type { DevicesService, MachineCheck } from '../devices/service.ts';
 import type { SocketAuth } from '../plugins/auth.ts';
 import { refuseForeignOrigin } from '../plugins/socket-origin.ts';
 import type { LiveState } from './live-state.ts';
-import { slicedDrain } from '../shared/sliced-drain.ts';
+import { slicedDrain } from '../foundation/shared/sliced-drain.ts';
 import { presentRealtime } from './realtime-presenter.ts';
 
 export interface RealtimeDeps {

@@ -1,7 +1,7 @@
 import { loadPlcProfilesFile } from '@linewatch/contracts/plc-profiles-file';
 import { isIP } from 'node:net';
 import { z } from 'zod';
-import { parseTemplateMappings } from './alerts/channels/wechat-template.ts';
+import { parseTemplateMappings } from '../../alerts/channels/wechat-template.ts';
 
 const DEFAULT_SECRET = 'linewatch-demo-secret';
 
