@@ -13,7 +13,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { runCli } from './admin/cli-commands.ts';
 import { loadConfig } from './foundation/config/config.ts';
 import { openDatabase } from './foundation/db/database.ts';
-import { announceMachinesChanged } from './devices/device-registry.ts';
+import { announceMachinesChanged } from './core/device-registry.ts';
 import { createIdentityRepository } from './identity/repository.ts';
 import { instantOf, wallClockOf } from './foundation/shared/time.ts';
 import { factories, type TestGateway, type TestLine } from './test/factories.ts';

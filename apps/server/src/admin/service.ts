@@ -54,7 +54,7 @@ export interface AdminDeps {
   userChanged: (userId: number) => void;
   /**
    * After machines, lines or groups change: the device registry the hot paths and the lists read
-   * (devices/device-registry.ts).
+   * (core/device-registry.ts).
    */
   reloadMachines: () => Promise<void>;
   /** Sends an applicant their account by SMS (applications' channel). */

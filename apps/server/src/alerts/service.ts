@@ -10,9 +10,9 @@ import { ReplyCode } from '@linewatch/contracts/envelope';
 import { sql } from 'kysely';
 import type { z } from 'zod';
 import type { Db } from '../foundation/db/database.ts';
-import type { DeviceInfo } from '../devices/device-registry.ts';
+import type { DeviceInfo } from '../core/device-registry.ts';
 import { DomainError } from '../foundation/http/envelope.ts';
-import type { SessionUser } from '../identity/service.ts';
+import type { SessionUser } from '../plugins/auth.ts';
 import {
   withChannels,
   type ChannelName,

@@ -17,9 +17,9 @@ import {
 import { CA_STATUS, facaMessages } from '@linewatch/contracts/faca-labels';
 import type { z } from 'zod';
 import type { Db } from '../foundation/db/database.ts';
-import type { MachineCheck } from '../devices/service.ts';
+import type { MachineCheck } from '../plugins/visibility.ts';
 import { DomainError, forbidden, notFound } from '../foundation/http/envelope.ts';
-import type { SessionUser } from '../identity/service.ts';
+import type { SessionUser } from '../plugins/auth.ts';
 import type { MediaService } from '../media/service.ts';
 import type { Executor, Notifications } from '../notifications/service.ts';
 import { dayOf } from '../foundation/shared/time.ts';

@@ -7,7 +7,8 @@ import { sha256 } from '../foundation/shared/secrets.ts';
 import { factories, type TestUser } from '../test/factories.ts';
 import { openTestDb, type TestDb } from '../test/test-db.ts';
 import { createIdentityRepository } from './repository.ts';
-import { createIdentityService, type IdentityService, type SessionsEnded } from './service.ts';
+import type { SessionsEnded } from '../plugins/auth.ts';
+import { createIdentityService, type IdentityService } from './service.ts';
 import { SESSION_CACHE_MS } from './session-cache.ts';
 
 // Sessions on a real database of their own: what a keyId resolves to, sliding renewal, sign-out

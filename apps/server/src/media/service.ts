@@ -6,7 +6,7 @@ import type { MultipartFile } from '@fastify/multipart';
 import { randomBytes } from 'node:crypto';
 import { pipeline } from 'node:stream/promises';
 import { DomainError, forbidden, notFound } from '../foundation/http/envelope.ts';
-import type { SessionUser } from '../identity/service.ts';
+import type { SessionUser } from '../plugins/auth.ts';
 import type { Executor } from '../notifications/service.ts';
 import type { MediaRepository } from './repository.ts';
 import { declaredExtension, isHostileName, sniff } from './sniff.ts';

@@ -4,7 +4,7 @@ import { KEY_ID_HEADER } from '@linewatch/contracts/limits';
 import { encryptPassword } from '@linewatch/contracts/password-cipher';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DeviceRegistry } from '../devices/device-registry.ts';
+import { DeviceRegistry } from '../core/device-registry.ts';
 import { createDevicesRepository } from '../devices/repository.ts';
 import { createDevicesService } from '../devices/service.ts';
 import { ok } from '../foundation/http/envelope.ts';
@@ -63,8 +63,8 @@ beforeAll(async () => {
   app = Fastify();
   await app.register(cookie);
   await app.register(securityPlugin, { publicUrl: undefined });
-  await app.register(authPlugin, { identity });
-  await app.register(visibilityPlugin, { devices });
+  await app.register(authPlugin, { sessions: identity });
+  await app.register(visibilityPlugin, { checkMachine: devices.checkMachine });
   app.get<{ Params: { snCode: string } }>(
     '/api/test/machine/:snCode',
     { preHandler: requireMachine('snCode') },

@@ -1,5 +1,5 @@
 import fp from 'fastify-plugin';
-import type { Core } from '../core.ts';
+import type { Core } from '../core/core.ts';
 import { announce, hear } from '../foundation/db/notices.ts';
 import { createStatisticsRepository } from './repository.ts';
 import { statisticsRoutes } from './routes.ts';

@@ -14,7 +14,7 @@ import { subscriptionMessages } from '@linewatch/contracts/subscriptions';
 import type { z } from 'zod';
 import type { DevicesService } from '../devices/service.ts';
 import { DomainError, forbidden, notFound } from '../foundation/http/envelope.ts';
-import type { SessionUser } from '../identity/service.ts';
+import type { SessionUser } from '../plugins/auth.ts';
 import type { SubscriptionsRepository } from './repository.ts';
 
 export interface SubscriptionsDeps {

@@ -1,6 +1,6 @@
 import fp from 'fastify-plugin';
 import { publishAck } from '../foundation/broker/bus.ts';
-import type { Core } from '../core.ts';
+import type { Core } from '../core/core.ts';
 import { HOUR_MS } from '../foundation/shared/time.ts';
 import { loadAlarmDefinitions } from './alarm-definitions.ts';
 import { healthRoutes } from './health-routes.ts';

@@ -11,8 +11,8 @@ import {
   type Figures,
 } from '../foundation/shared/metrics.ts';
 import { dayOf, HOUR_MS, hourStartOf } from '../foundation/shared/time.ts';
-import { minuteOf, type MachineSnapshot } from './reading-effects.ts';
-import { RECENT_MINUTES_MS, type LiveSeed, type StoredMinute } from './live-state.ts';
+import { minuteOf, type MachineSnapshot } from '../core/reading-effects.ts';
+import { RECENT_MINUTES_MS, type LiveSeed, type StoredMinute } from '../core/live-state.ts';
 
 export interface AlarmEdge {
   sn: string;

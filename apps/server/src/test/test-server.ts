@@ -153,7 +153,7 @@ export interface TestServer {
  * The real server in this process on a random port: embedded broker on a random port and a fresh
  * embedded database cloned from the migrated template, or DATABASE_URL (own schema) and MQTT_URL
  * when those are set. `overrides` are environment variables as the server reads them;
- * `options.cacheMaxAgeMs` keeps the instance's caches that long (core.ts CoreOptions).
+ * `options.cacheMaxAgeMs` keeps the instance's caches that long (core/core.ts CoreOptions).
  */
 export const startTestServer = async (
   overrides: Record<string, string> = {},
