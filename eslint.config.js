@@ -22,6 +22,49 @@ const localRules = {
   },
 };
 
+const DOMAIN = ['server-domain', 'server-service', 'server-repository'];
+
+/**
+ * The server's tiers: each imports only the tiers below it. A test (`testSupport`) may also use
+ * the test support and the fakes, whatever tier it stands in, and a test below the domains may
+ * build the domains' repositories and services on its database (an integration test; tests ship
+ * nowhere).
+ */
+const serverRules = (testSupport) => {
+  const test = testSupport ? ['server-test', 'server-fakes'] : [];
+  const foundation = ['server-foundation', 'contracts', ...test];
+  const core = ['server-core', ...foundation];
+  const plugins = ['server-plugins', ...core];
+  const below = (tier) => (testSupport ? [...tier, ...DOMAIN] : tier);
+  return [
+    { from: 'server-foundation', allow: below(foundation) },
+    { from: 'server-core', allow: below(core) },
+    { from: 'server-plugins', allow: below(plugins) },
+    // A domain uses its own code, the tiers below, and another domain's service; of the rest
+    // of another domain it may import types only, and never its repository.
+    {
+      from: DOMAIN,
+      allow: [
+        ...plugins,
+        'server-service',
+        ['server-domain', { domain: '${from.domain}' }],
+        ['server-repository', { domain: '${from.domain}' }],
+      ],
+    },
+    { from: DOMAIN, importKind: 'type', allow: ['server-domain'] },
+    // The composition (app.ts, main.ts, cli.ts, the demo) wires every domain together.
+    {
+      from: ['server', 'server-composition'],
+      allow: ['server', 'server-composition', ...DOMAIN, ...plugins, 'server-test', 'server-fakes'],
+    },
+    {
+      from: 'server-test',
+      allow: ['server-test', 'server', 'server-composition', ...DOMAIN, ...plugins, 'server-fakes'],
+    },
+    { from: 'server-fakes', allow: ['server-fakes'] },
+  ];
+};
+
 export default tseslint.config(
   {
     ignores: [
@@ -55,7 +98,25 @@ export default tseslint.config(
       'boundaries/include': ['apps/**', 'packages/**', 'e2e/**', 'bench/**'],
       'boundaries/elements': [
         { type: 'contracts', pattern: 'packages/contracts/**', mode: 'full' },
-        // Server domains (identity, devices, telemetry, gateways, …) and the core around them.
+        // The server's tiers, each importing only those below it (serverRules below):
+        // foundation < core < plugins < domains < the composition. The WeChat / DingTalk fakes
+        // first: the e2e global setup starts them too.
+        { type: 'server-fakes', pattern: 'apps/server/src/test/fakes/**', mode: 'full' },
+        // Test support (servers, factories, fakes): ships nowhere, may import anything.
+        { type: 'server-test', pattern: 'apps/server/src/test/**', mode: 'full' },
+        // db, broker, http, config, shared: imports no domain.
+        { type: 'server-foundation', pattern: 'apps/server/src/foundation/**', mode: 'full' },
+        // The core builder, the device registry, live state, gateway presence and credentials.
+        { type: 'server-core', pattern: 'apps/server/src/core/**', mode: 'full' },
+        // Cross-cutting Fastify plugins: given functions by the domains and app.ts.
+        { type: 'server-plugins', pattern: 'apps/server/src/plugins/**', mode: 'full' },
+        // app.ts, main.ts, cli.ts, the demo, and the tests of the whole server.
+        {
+          type: 'server-composition',
+          pattern: ['apps/server/src/*.ts', 'apps/server/src/demo/**'],
+          mode: 'full',
+        },
+        // The domains (identity, devices, telemetry, gateways, …).
         {
           type: 'server-repository',
           pattern: 'apps/server/src/*/repository.ts',
@@ -68,19 +129,13 @@ export default tseslint.config(
           mode: 'full',
           capture: ['domain'],
         },
-        // The WeChat / DingTalk fakes: the e2e global setup starts them too.
-        { type: 'server-fakes', pattern: 'apps/server/src/test/fakes/**', mode: 'full' },
-        {
-          type: 'server-core',
-          pattern: 'apps/server/src/{db,http,plugins,shared,broker,test,demo}/**',
-          mode: 'full',
-        },
         {
           type: 'server-domain',
           pattern: 'apps/server/src/*/**',
           mode: 'full',
           capture: ['domain'],
         },
+        // build.mjs and the vitest config: above everything, like the composition.
         { type: 'server', pattern: 'apps/server/**', mode: 'full' },
         { type: 'gateway', pattern: 'apps/gateway/**', mode: 'full' },
         { type: 'web-app', pattern: 'apps/web/src/app/**', mode: 'full' },
@@ -119,39 +174,7 @@ export default tseslint.config(
           default: 'disallow',
           rules: [
             { from: 'contracts', allow: ['contracts'] },
-            // The core (app, db, http, plugins, demo, test) wires every domain together.
-            {
-              from: ['server', 'server-core'],
-              allow: [
-                'server',
-                'server-core',
-                'server-domain',
-                'server-service',
-                'server-repository',
-                'server-fakes',
-                'contracts',
-              ],
-            },
-            { from: 'server-fakes', allow: ['server-fakes'] },
-            // A domain uses its own code, the core, and another domain's service; of the rest of
-            // another domain it may import types only, and never its repository.
-            {
-              from: ['server-domain', 'server-service', 'server-repository'],
-              allow: [
-                'server',
-                'server-core',
-                'server-fakes',
-                'contracts',
-                'server-service',
-                ['server-domain', { domain: '${from.domain}' }],
-                ['server-repository', { domain: '${from.domain}' }],
-              ],
-            },
-            {
-              from: ['server-domain', 'server-service', 'server-repository'],
-              importKind: 'type',
-              allow: ['server-domain'],
-            },
+            ...serverRules(false),
             { from: 'gateway', allow: ['gateway', 'contracts'] },
             { from: 'web-shared', allow: ['web-shared', 'contracts'] },
             {
@@ -178,9 +201,23 @@ export default tseslint.config(
             // The journeys type the app's addresses from its own route table (shared/paths.ts).
             // …and start the WeChat / DingTalk fakes the server signs in with.
             { from: 'e2e', allow: ['e2e', 'contracts', 'web-shared', 'server-fakes'] },
-            // A benchmark seeds through the server's own database layer; it ships nowhere.
-            { from: 'bench', allow: ['bench', 'contracts', 'server', 'server-core'] },
+            // A benchmark seeds through the server's own database layer (and starts the deploy's
+            // Mosquitto as the tests do); it ships nowhere.
+            { from: 'bench', allow: ['bench', 'contracts', 'server-foundation', 'server-test'] },
           ],
+        },
+      ],
+    },
+  },
+  {
+    // A server test uses the test support (servers, factories, fakes) whatever tier it tests.
+    files: ['apps/server/src/**/*.test.ts'],
+    rules: {
+      'boundaries/element-types': [
+        'error',
+        {
+          default: 'disallow',
+          rules: [{ from: 'contracts', allow: ['contracts'] }, ...serverRules(true)],
         },
       ],
     },

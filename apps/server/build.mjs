@@ -24,7 +24,7 @@ await rm(outdir, { recursive: true, force: true });
 await build({
   entryPoints: {
     main: here('./src/main.ts'),
-    'pglite-worker': here('./src/db/pglite-worker.ts'),
+    'pglite-worker': here('./src/foundation/db/pglite-worker.ts'),
     'demo-child': here('./src/demo/demo-child.ts'),
     gateway: here('../gateway/src/main.ts'),
     'plc-sim': here('../gateway/src/plc-sim/main.ts'),
@@ -39,5 +39,5 @@ await build({
   plugins: [externalPackages],
   logLevel: 'warning',
 });
-await cp(here('./src/db/migrations/'), `${outdir}migrations/`, { recursive: true });
+await cp(here('./src/foundation/db/migrations/'), `${outdir}migrations/`, { recursive: true });
 console.log(`server built into ${outdir}`);

@@ -21,8 +21,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../../apps/server/src/config.ts';
-import { openDatabase } from '../../apps/server/src/db/database.ts';
+import { loadConfig } from '../../apps/server/src/foundation/config/config.ts';
+import { openDatabase } from '../../apps/server/src/foundation/db/database.ts';
 import {
   BENCH_PASSWORD,
   factoryDay,

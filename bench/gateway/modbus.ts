@@ -24,8 +24,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { publishAck } from '../../apps/server/src/broker/bus.ts';
-import { startEmbeddedBroker } from '../../apps/server/src/broker/embedded-broker.ts';
+import { publishAck } from '../../apps/server/src/foundation/broker/bus.ts';
+import { startEmbeddedBroker } from '../../apps/server/src/foundation/broker/embedded-broker.ts';
 
 const { values: args } = parseArgs({
   options: {

@@ -46,8 +46,8 @@ import autocannon from 'autocannon';
 import { sql } from 'kysely';
 import mqtt from 'mqtt';
 import WebSocket from 'ws';
-import { loadConfig } from '../../apps/server/src/config.ts';
-import { openDatabase } from '../../apps/server/src/db/database.ts';
+import { loadConfig } from '../../apps/server/src/foundation/config/config.ts';
+import { openDatabase } from '../../apps/server/src/foundation/db/database.ts';
 import { SERVER_USER, startDeployMosquitto } from '../../apps/server/src/test/deploy-mosquitto.ts';
 import {
   BENCH_PASSWORD,

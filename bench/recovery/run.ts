@@ -17,8 +17,8 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { sql } from 'kysely';
-import { loadConfig } from '../../apps/server/src/config.ts';
-import { openDatabase } from '../../apps/server/src/db/database.ts';
+import { loadConfig } from '../../apps/server/src/foundation/config/config.ts';
+import { openDatabase } from '../../apps/server/src/foundation/db/database.ts';
 import { benchSn, seedBenchFactory, TIMEZONE } from '../support/seed.ts';
 import { freePort, startServer, type BenchServer } from '../support/server.ts';
 

@@ -23,12 +23,12 @@ import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../../apps/server/src/config.ts';
-import { openDatabase, type Db } from '../../apps/server/src/db/database.ts';
+import { loadConfig } from '../../apps/server/src/foundation/config/config.ts';
+import { openDatabase, type Db } from '../../apps/server/src/foundation/db/database.ts';
 import {
   createMinutePartitions,
   partitionName,
-} from '../../apps/server/src/db/minute-partitions.ts';
+} from '../../apps/server/src/foundation/db/minute-partitions.ts';
 import { seedMachines, TIMEZONE } from '../support/seed.ts';
 
 const { values: args } = parseArgs({

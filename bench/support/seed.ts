@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
-import type { Db } from '../../apps/server/src/db/database.ts';
-import { hashSecret } from '../../apps/server/src/shared/secrets.ts';
+import type { Db } from '../../apps/server/src/foundation/db/database.ts';
+import { hashSecret } from '../../apps/server/src/foundation/shared/secrets.ts';
 
 /** The admin `bench` every API benchmark signs in as. */
 export const BENCH_PASSWORD = 'Bench@2026';

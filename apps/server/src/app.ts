@@ -3,23 +3,24 @@ import websocket from '@fastify/websocket';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { fileURLToPath } from 'node:url';
-import type { EmbeddedBroker } from './broker/embedded-broker.ts';
-import type { Bus } from './broker/bus.ts';
-import type { Config } from './config.ts';
+import type { EmbeddedBroker } from './foundation/broker/embedded-broker.ts';
+import type { Bus } from './foundation/broker/bus.ts';
+import type { Config } from './foundation/config/config.ts';
 import { alertsModule } from './alerts/module.ts';
 import { casesModule } from './cases/module.ts';
-import { buildCore, type CoreOptions } from './core.ts';
-import type { OpenDatabase } from './db/database.ts';
-import type { DeviceRegistry } from './devices/device-registry.ts';
+import { buildCore, type CoreOptions } from './core/core.ts';
+import { seedDemo } from './demo/seed.ts';
+import type { OpenDatabase } from './foundation/db/database.ts';
+import type { DeviceRegistry } from './core/device-registry.ts';
 import { devicesModule } from './devices/module.ts';
 import { facaModule } from './faca/module.ts';
 import type { GatewayCommands } from './gateways/commands.ts';
 import { gatewaysModule } from './gateways/module.ts';
 import { historyModule } from './history/module.ts';
-import type { GatewayPresence } from './gateways/presence.ts';
+import type { GatewayPresence } from './core/gateway-presence.ts';
 import { adminModule } from './admin/module.ts';
 import { applicationsModule } from './applications/module.ts';
-import { clientErrorHandler } from './http/error-handler.ts';
+import { clientErrorHandler } from './foundation/http/error-handler.ts';
 import { identityModule } from './identity/module.ts';
 import { websocketOptions } from './plugins/auth.ts';
 import { notificationsModule } from './notifications/module.ts';
@@ -33,7 +34,7 @@ import { subscriptionsModule } from './subscriptions/module.ts';
 import { visibilityPlugin } from './plugins/visibility.ts';
 import { webAppPlugin } from './plugins/web-app.ts';
 import type { Ingestor } from './telemetry/ingest.ts';
-import type { LiveState } from './telemetry/live-state.ts';
+import type { LiveState } from './core/live-state.ts';
 import { telemetryModule } from './telemetry/module.ts';
 
 export interface BuildOptions extends CoreOptions {
@@ -61,7 +62,7 @@ export interface Linewatch {
 const DEFAULT_WEB_DIST = fileURLToPath(new URL('../../web/dist/', import.meta.url));
 
 /**
- * Builds the whole server: the core (core.ts), the cross-cutting plugins, then one module per
+ * Builds the whole server: the core (core/core.ts), the cross-cutting plugins, then one module per
  * domain in dependency order. Returns it ready (every bus subscription made); the caller listens.
  */
 export const buildApp = async (config: Config, options: BuildOptions = {}): Promise<Linewatch> => {
@@ -83,7 +84,13 @@ export const buildApp = async (config: Config, options: BuildOptions = {}): Prom
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
-  const core = await buildCore(config, options, app.log);
+  // The demo's rows go in before the core reads the machines and gateways.
+  const core = await buildCore(
+    config,
+    options,
+    app.log,
+    config.DEMO ? (db) => seedDemo(db, config, app.log) : undefined,
+  );
   try {
     await app.register(cookie);
     await app.register(securityPlugin, { publicUrl: config.PUBLIC_URL });
@@ -93,9 +100,12 @@ export const buildApp = async (config: Config, options: BuildOptions = {}): Prom
 
     await app.register(identityModule, { core });
     await app.register(notificationsModule, { config });
-    await app.register(gatewaysModule, { core });
     await app.register(devicesModule, { core });
-    await app.register(visibilityPlugin, { devices: app.devices });
+    const { devices } = app;
+    await app.register(visibilityPlugin, {
+      checkMachine: (user, sn) => devices.checkMachine(user, sn),
+    });
+    await app.register(gatewaysModule, { core });
     await app.register(telemetryModule, { core });
     await app.register(historyModule, { core });
     await app.register(mediaModule, { core });
@@ -132,7 +142,7 @@ export const buildApp = async (config: Config, options: BuildOptions = {}): Prom
     ingestor: app.ingestor,
     registry: core.registry,
     live: core.live,
-    presence: app.gateways.presence,
+    presence: core.presence,
     commands: app.gateways.commands,
     mqttUrl: core.mqttUrl,
     close: () =>

@@ -18,10 +18,10 @@
  */
 import { createInterface } from 'node:readline';
 import { z } from 'zod';
-import { ConfigError, loadConfig } from './config.ts';
-import { openDatabase } from './db/database.ts';
-import { announceMachinesChanged } from './devices/device-registry.ts';
-import { DomainError } from './http/envelope.ts';
+import { ConfigError, loadConfig } from './foundation/config/config.ts';
+import { openDatabase } from './foundation/db/database.ts';
+import { announceMachinesChanged } from './core/device-registry.ts';
+import { DomainError } from './foundation/http/envelope.ts';
 import { createIdentityRepository } from './identity/repository.ts';
 import { CliError, runCli } from './admin/cli-commands.ts';
 import { createEmbeddedSmsChannel } from './applications/sms.ts';

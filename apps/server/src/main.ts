@@ -1,7 +1,7 @@
-import { ConfigError, loadConfig } from './config.ts';
+import { ConfigError, loadConfig } from './foundation/config/config.ts';
 import { buildApp } from './app.ts';
-import { BrokerPortInUseError } from './broker/embedded-broker.ts';
-import { DataDirLockedError } from './db/data-dir-lock.ts';
+import { BrokerPortInUseError } from './foundation/broker/embedded-broker.ts';
+import { DataDirLockedError } from './foundation/db/data-dir-lock.ts';
 import { demoSignIns } from './demo/seed.ts';
 import { startDemoGateways } from './demo/simulators.ts';
 

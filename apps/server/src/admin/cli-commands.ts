@@ -13,8 +13,8 @@ import {
   type AdminLine,
   type AdminMachine,
 } from '@linewatch/contracts/admin';
-import type { Db } from '../db/database.ts';
-import { DomainError } from '../http/envelope.ts';
+import type { Db } from '../foundation/db/database.ts';
+import { DomainError } from '../foundation/http/envelope.ts';
 import { createAdminRepository } from './repository.ts';
 import { CLI_ACTOR, createAdminService, type AdminService } from './service.ts';
 import { MACHINE_COLUMNS } from './sheet.ts';

@@ -1,6 +1,6 @@
 import fp from 'fastify-plugin';
-import type { Core } from '../core.ts';
-import { hear } from '../db/notices.ts';
+import type { Core } from '../core/core.ts';
+import { hear } from '../foundation/db/notices.ts';
 import { createAdminRepository } from './repository.ts';
 import { adminRoutes } from './routes.ts';
 import { createAdminService } from './service.ts';

@@ -1,9 +1,9 @@
 import type { AdminMachine, AdminUser } from '@linewatch/contracts/admin';
 import { sql, type Kysely } from 'kysely';
-import type { Db } from '../db/database.ts';
-import { announce } from '../db/notices.ts';
-import { writeAudit, type AuditRecord } from '../shared/audit.ts';
-import type { Database } from '../db/schema.ts';
+import type { Db } from '../foundation/db/database.ts';
+import { announce } from '../foundation/db/notices.ts';
+import { writeAudit, type AuditRecord } from '../foundation/shared/audit.ts';
+import type { Database } from '../foundation/db/schema.ts';
 
 /** A machine's administered columns (never its gateway binding, position or PLC address). */
 export interface MachineColumns {

@@ -21,8 +21,8 @@ import type {
 } from '@linewatch/contracts/admin';
 import { ReplyCode } from '@linewatch/contracts/envelope';
 import { randomBytes } from 'node:crypto';
-import { DomainError } from '../http/envelope.ts';
-import { hashSecret } from '../shared/secrets.ts';
+import { DomainError } from '../foundation/http/envelope.ts';
+import { hashSecret } from '../foundation/shared/secrets.ts';
 import type { AdminRepository, MachineColumns } from './repository.ts';
 import { readMachineSheet, SheetError, writeMachineSheet, type SheetRow } from './sheet.ts';
 
@@ -54,7 +54,7 @@ export interface AdminDeps {
   userChanged: (userId: number) => void;
   /**
    * After machines, lines or groups change: the device registry the hot paths and the lists read
-   * (devices/device-registry.ts).
+   * (core/device-registry.ts).
    */
   reloadMachines: () => Promise<void>;
   /** Sends an applicant their account by SMS (applications' channel). */

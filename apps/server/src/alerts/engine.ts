@@ -1,8 +1,8 @@
-import type { Db } from '../db/database.ts';
-import type { DeviceInfo } from '../devices/device-registry.ts';
+import type { Db } from '../foundation/db/database.ts';
+import type { DeviceInfo } from '../core/device-registry.ts';
 import type { Notice, Notifications } from '../notifications/service.ts';
-import { derive } from '../shared/metrics.ts';
-import type { MachineSnapshot } from '../telemetry/reading-effects.ts';
+import { derive } from '../foundation/shared/metrics.ts';
+import type { MachineSnapshot } from '../core/reading-effects.ts';
 import { stopKey, type AlertsRepository, type HourFigures } from './repository.ts';
 
 export interface EngineDeps {

@@ -1,6 +1,6 @@
 import { Cron } from 'croner';
 import fp from 'fastify-plugin';
-import type { Core } from '../core.ts';
+import type { Core } from '../core/core.ts';
 import { configuredChannels } from '../notifications/service.ts';
 import { buildChannels } from './channels/index.ts';
 import { WebhookTargets } from './channels/webhook-target.ts';

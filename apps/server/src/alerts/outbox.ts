@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { sql } from 'kysely';
-import type { Db } from '../db/database.ts';
+import type { Db } from '../foundation/db/database.ts';
 import type { NoticeFields } from '../notifications/service.ts';
 import { UndeliverableError, type Channel, type Confirmation } from './channels/channel.ts';
 

@@ -1,7 +1,12 @@
 import type { ReportReply } from '@linewatch/contracts/alerts';
 import { sql } from 'kysely';
-import type { Db } from '../db/database.ts';
-import { ADDED_COLUMNS, derive, figuresFromRow, type Figures } from '../shared/metrics.ts';
+import type { Db } from '../foundation/db/database.ts';
+import {
+  ADDED_COLUMNS,
+  derive,
+  figuresFromRow,
+  type Figures,
+} from '../foundation/shared/metrics.ts';
 
 const DAY_MS = 86_400_000;
 /** The weekly report's range starts this many days before the date it is for (spec section 9). */

@@ -11,7 +11,7 @@ import {
 import { alertsApi as api } from '@linewatch/contracts/alerts-api';
 import { envelopeSchema } from '@linewatch/contracts/envelope';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { ok } from '../http/envelope.ts';
+import { ok } from '../foundation/http/envelope.ts';
 import { userOf } from '../plugins/auth.ts';
 import { requireMachine } from '../plugins/visibility.ts';
 import { reportDisposition, reportWorkbook, XLSX_TYPE } from './report-workbook.ts';

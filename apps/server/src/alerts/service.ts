@@ -9,18 +9,18 @@ import { alertMessages } from '@linewatch/contracts/alerts';
 import { ReplyCode } from '@linewatch/contracts/envelope';
 import { sql } from 'kysely';
 import type { z } from 'zod';
-import type { Db } from '../db/database.ts';
-import type { DeviceInfo } from '../devices/device-registry.ts';
-import { DomainError } from '../http/envelope.ts';
-import type { SessionUser } from '../identity/service.ts';
+import type { Db } from '../foundation/db/database.ts';
+import type { DeviceInfo } from '../core/device-registry.ts';
+import { DomainError } from '../foundation/http/envelope.ts';
+import type { SessionUser } from '../plugins/auth.ts';
 import {
   withChannels,
   type ChannelName,
   type Notice,
   type Notifications,
 } from '../notifications/service.ts';
-import { derive } from '../shared/metrics.ts';
-import { dayOf } from '../shared/time.ts';
+import { derive } from '../foundation/shared/metrics.ts';
+import { dayOf } from '../foundation/shared/time.ts';
 import { addDays, type Reports } from './reports.ts';
 import type { WebhookTargets } from './channels/webhook-target.ts';
 

@@ -1,5 +1,5 @@
 import fp from 'fastify-plugin';
-import type { Core } from '../core.ts';
+import type { Core } from '../core/core.ts';
 import { createApplicationsRepository } from './repository.ts';
 import { applicationsRoutes } from './routes.ts';
 import { createApplicationsService, type ApplicationsService } from './service.ts';

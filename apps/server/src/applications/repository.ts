@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Db } from '../db/database.ts';
+import type { Db } from '../foundation/db/database.ts';
 
 const repositoryOn = (db: Db) => ({
   /** When the codes of the last `since` were sent to this phone, newest first (the throttle). */

@@ -12,7 +12,7 @@ import {
 import { envelopeSchema } from '@linewatch/contracts/envelope';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ok } from '../http/envelope.ts';
+import { ok } from '../foundation/http/envelope.ts';
 import type { ApplicationsService } from './service.ts';
 
 export const applicationsRoutes: FastifyPluginAsyncZod<{

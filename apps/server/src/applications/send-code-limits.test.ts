@@ -1,6 +1,6 @@
 import { applicationMessages, VERIFICATION } from '@linewatch/contracts/applications';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DomainError } from '../http/envelope.ts';
+import { DomainError } from '../foundation/http/envelope.ts';
 import { openTestDb, type TestDb } from '../test/test-db.ts';
 import { createApplicationsRepository } from './repository.ts';
 import { addressKey, createApplicationsService } from './service.ts';

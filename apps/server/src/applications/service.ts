@@ -7,8 +7,8 @@ import {
 import { ReplyCode } from '@linewatch/contracts/envelope';
 import ipaddr from 'ipaddr.js';
 import { randomInt } from 'node:crypto';
-import { DomainError, refused } from '../http/envelope.ts';
-import { newToken, sha256 } from '../shared/secrets.ts';
+import { DomainError, refused } from '../foundation/http/envelope.ts';
+import { newToken, sha256 } from '../foundation/shared/secrets.ts';
 import type { ApplicationsRepository } from './repository.ts';
 import type { SmsChannel } from './sms.ts';
 

@@ -1,5 +1,5 @@
 import type { SmsMessage } from '@linewatch/contracts/applications';
-import type { Db } from '../db/database.ts';
+import type { Db } from '../foundation/db/database.ts';
 
 /**
  * Where text messages to a phone go (verification codes, an approved applicant's initial

@@ -5,7 +5,7 @@ import {
 } from '@linewatch/contracts/applications';
 import { applicationsApi } from '@linewatch/contracts/applications-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DomainError } from '../http/envelope.ts';
+import { DomainError } from '../foundation/http/envelope.ts';
 import { factories } from '../test/factories.ts';
 import { api, login } from '../test/http.ts';
 import {

@@ -1,5 +1,5 @@
 import fp from 'fastify-plugin';
-import type { Core } from '../core.ts';
+import type { Core } from '../core/core.ts';
 import { createCasesRepository } from './repository.ts';
 import { casesRoutes } from './routes.ts';
 import { createCasesService, type CasesService } from './service.ts';

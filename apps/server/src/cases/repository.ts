@@ -1,4 +1,4 @@
-import type { Db } from '../db/database.ts';
+import type { Db } from '../foundation/db/database.ts';
 
 export const createCasesRepository = (db: Db) => ({
   find: (id: number) =>

@@ -2,7 +2,7 @@ import { failureCase, failureCaseQuery } from '@linewatch/contracts/cases';
 import { casesApi } from '@linewatch/contracts/cases-api';
 import { envelopeSchema } from '@linewatch/contracts/envelope';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { ok } from '../http/envelope.ts';
+import { ok } from '../foundation/http/envelope.ts';
 import type { CasesService } from './service.ts';
 
 export const casesRoutes: FastifyPluginAsyncZod<{ cases: CasesService }> = async (

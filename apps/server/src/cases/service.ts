@@ -1,7 +1,7 @@
 import { caseMessages, type FailureCase } from '@linewatch/contracts/cases';
 import { ReplyCode } from '@linewatch/contracts/envelope';
-import type { Db } from '../db/database.ts';
-import { DomainError } from '../http/envelope.ts';
+import type { Db } from '../foundation/db/database.ts';
+import { DomainError } from '../foundation/http/envelope.ts';
 import type { CasesRepository } from './repository.ts';
 
 export const createCasesService = (repo: CasesRepository) => ({

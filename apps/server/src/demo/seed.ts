@@ -5,12 +5,12 @@ import { sql, type Transaction } from 'kysely';
 import { createHmac } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { Config } from '../config.ts';
-import type { Db } from '../db/database.ts';
-import type { Database } from '../db/schema.ts';
-import { hashSecret } from '../shared/secrets.ts';
-import { createMinutePartitions } from '../db/minute-partitions.ts';
-import { dayOf, hourStartOf, startOfDay } from '../shared/time.ts';
+import type { Config } from '../foundation/config/config.ts';
+import type { Db } from '../foundation/db/database.ts';
+import type { Database } from '../foundation/db/schema.ts';
+import { hashSecret } from '../foundation/shared/secrets.ts';
+import { createMinutePartitions } from '../foundation/db/minute-partitions.ts';
+import { dayOf, hourStartOf, startOfDay } from '../foundation/shared/time.ts';
 import { seedCaseVideos } from './seed/cases.ts';
 import { seedOperationLogs } from './seed/history.ts';
 

@@ -3,7 +3,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import net, { type AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Config } from '../config.ts';
+import type { Config } from '../foundation/config/config.ts';
 import { demoPlcCount, writeDemoGatewayConfig } from './seed.ts';
 
 // The gateway agent and the simulated PLCs are their own app: the demo runs them as processes,

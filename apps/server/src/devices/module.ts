@@ -1,6 +1,6 @@
 import fp from 'fastify-plugin';
-import type { Core } from '../core.ts';
-import { hear } from '../db/notices.ts';
+import type { Core } from '../core/core.ts';
+import { hear } from '../foundation/db/notices.ts';
 import { createDevicesRepository } from './repository.ts';
 import { devicesRoutes } from './routes.ts';
 import { createDevicesService, type DevicesService } from './service.ts';
@@ -14,7 +14,7 @@ declare module 'fastify' {
 /** The machine list, menu and status summary, and the visibility decision (`checkMachine`). */
 export const devicesModule = fp(
   async (app, { core }: { core: Core }) => {
-    const { presence } = app.gateways;
+    const { presence } = core;
     const devices = createDevicesService({
       repo: createDevicesRepository(core.database.db),
       live: core.live,
@@ -30,5 +30,5 @@ export const devicesModule = fp(
     app.decorate('devices', devices);
     await app.register(devicesRoutes, { devices });
   },
-  { name: 'devices', dependencies: ['identity', 'gateways'] },
+  { name: 'devices', dependencies: ['identity'] },
 );

@@ -1,7 +1,7 @@
 import { sql, type SelectQueryBuilder } from 'kysely';
-import type { Db } from '../db/database.ts';
-import type { Database } from '../db/schema.ts';
-import { figuresFromRow, type Figures } from '../shared/metrics.ts';
+import type { Db } from '../foundation/db/database.ts';
+import type { Database } from '../foundation/db/schema.ts';
+import { figuresFromRow, type Figures } from '../foundation/shared/metrics.ts';
 
 /** Which machines the menu counts. */
 export interface DeviceFilter {

@@ -1,4 +1,4 @@
-import type { DeviceInfo, RegistryLine } from './device-registry.ts';
+import type { DeviceInfo, RegistryLine } from '../core/device-registry.ts';
 
 /** Which machines a list or a count shows (an empty text is no filter). */
 export interface Selection {

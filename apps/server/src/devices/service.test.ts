@@ -1,14 +1,14 @@
 import { machineListQuery, menuLabels, type DeviceStatus } from '@linewatch/contracts/devices';
 import { ReplyCode } from '@linewatch/contracts/envelope';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DomainError } from '../http/envelope.ts';
-import type { SessionUser } from '../identity/service.ts';
+import { DomainError } from '../foundation/http/envelope.ts';
+import type { SessionUser } from '../plugins/auth.ts';
 import { factories, type TestLine } from '../test/factories.ts';
 import { openTestDb, type TestDb } from '../test/test-db.ts';
-import { DeviceRegistry } from './device-registry.ts';
+import { DeviceRegistry } from '../core/device-registry.ts';
 import { createDevicesRepository } from './repository.ts';
 import { createDevicesService, type DevicesService } from './service.ts';
-import { emptyFigures } from '../shared/metrics.ts';
+import { emptyFigures } from '../foundation/shared/metrics.ts';
 
 // The devices service on a real database of its own (a clone of the migrated template): the SQL
 // of visibility, paging, search and the menu, without HTTP, the broker or the rest of the server.

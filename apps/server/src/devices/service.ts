@@ -8,12 +8,13 @@ import {
 } from '@linewatch/contracts/devices';
 import type { z } from 'zod';
 import type { machineListQuery } from '@linewatch/contracts/devices';
-import { forbidden } from '../http/envelope.ts';
-import type { SessionUser } from '../identity/service.ts';
-import { derive, emptyFigures, targetSoFar } from '../shared/metrics.ts';
-import { dayElapsedFraction, dayOf } from '../shared/time.ts';
-import type { LiveState } from '../telemetry/live-state.ts';
-import type { DeviceInfo, DeviceRegistry } from './device-registry.ts';
+import { forbidden } from '../foundation/http/envelope.ts';
+import type { SessionUser } from '../plugins/auth.ts';
+import type { MachineCheck } from '../plugins/visibility.ts';
+import { derive, emptyFigures, targetSoFar } from '../foundation/shared/metrics.ts';
+import { dayElapsedFraction, dayOf } from '../foundation/shared/time.ts';
+import type { LiveState } from '../core/live-state.ts';
+import type { DeviceInfo, DeviceRegistry } from '../core/device-registry.ts';
 import { FollowMarks } from './follow-marks.ts';
 import type { DevicesRepository } from './repository.ts';
 import { countOf, pageOf, selectMachines, type Selection } from './selection.ts';
@@ -29,10 +30,6 @@ export interface DevicesDeps {
   /** Tests: how long follow marks are kept (FollowMarks' default when unset). */
   followMarksMaxAgeMs?: number | undefined;
 }
-
-/** What `checkMachine` found: the machine, or why the user may not have it. */
-export type MachineCheck =
-  { ok: true; device: DeviceInfo } | { ok: false; reason: 'unknown' | 'forbidden' };
 
 type ListQuery = z.output<typeof machineListQuery>;
 

@@ -12,7 +12,7 @@ import {
   uniqueSchema,
   type TestServer,
 } from '../test/test-server.ts';
-import { announceMachinesChanged } from './device-registry.ts';
+import { announceMachinesChanged } from '../core/device-registry.ts';
 
 // Each instance keeps the machines in memory (the device registry: ingest's binding check, the
 // device list, the statistics, socket visibility). A change made through one instance, or by the

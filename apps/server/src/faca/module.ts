@@ -1,5 +1,5 @@
 import fp from 'fastify-plugin';
-import type { Core } from '../core.ts';
+import type { Core } from '../core/core.ts';
 import { createFacaRepository } from './repository.ts';
 import { facaRoutes } from './routes.ts';
 import { createFacaService, type FacaService } from './service.ts';

@@ -1,7 +1,7 @@
 import { type CaInfo, type FacaInfo, type FaInfo, type Task } from '@linewatch/contracts/faca';
 import { CA_STATUS, FACA_STATUS } from '@linewatch/contracts/faca-labels';
 import type { Selectable } from 'kysely';
-import type { FacaCasTable, FacaFasTable } from '../db/schema/faca.ts';
+import type { FacaCasTable, FacaFasTable } from '../foundation/db/schema/faca.ts';
 import { mediaRef } from '../media/service.ts';
 import type { FacaRepository } from './repository.ts';
 

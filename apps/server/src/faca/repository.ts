@@ -1,6 +1,10 @@
 import { sql, type Insertable, type RawBuilder, type Updateable } from 'kysely';
-import type { Db } from '../db/database.ts';
-import type { FacaCasTable, FacaFasTable, FacaQuestionsTable } from '../db/schema/faca.ts';
+import type { Db } from '../foundation/db/database.ts';
+import type {
+  FacaCasTable,
+  FacaFasTable,
+  FacaQuestionsTable,
+} from '../foundation/db/schema/faca.ts';
 import type { Executor } from '../notifications/service.ts';
 
 const escapeLike = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;

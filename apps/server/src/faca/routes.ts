@@ -22,7 +22,7 @@ import { facaMessages } from '@linewatch/contracts/faca-labels';
 import { facaApi } from '@linewatch/contracts/faca-api';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ok } from '../http/envelope.ts';
+import { ok } from '../foundation/http/envelope.ts';
 import { userOf } from '../plugins/auth.ts';
 import type { FacaService } from './service.ts';
 

@@ -1,6 +1,6 @@
 import { FACA_STATUS } from '@linewatch/contracts/faca-labels';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SessionUser } from '../identity/service.ts';
+import type { SessionUser } from '../plugins/auth.ts';
 import { createNotifications } from '../notifications/service.ts';
 import { factories } from '../test/factories.ts';
 import { openTestDb, type TestDb } from '../test/test-db.ts';

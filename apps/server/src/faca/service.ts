@@ -16,13 +16,13 @@ import {
 } from '@linewatch/contracts/faca';
 import { CA_STATUS, facaMessages } from '@linewatch/contracts/faca-labels';
 import type { z } from 'zod';
-import type { Db } from '../db/database.ts';
-import type { MachineCheck } from '../devices/service.ts';
-import { DomainError, forbidden, notFound } from '../http/envelope.ts';
-import type { SessionUser } from '../identity/service.ts';
+import type { Db } from '../foundation/db/database.ts';
+import type { MachineCheck } from '../plugins/visibility.ts';
+import { DomainError, forbidden, notFound } from '../foundation/http/envelope.ts';
+import type { SessionUser } from '../plugins/auth.ts';
 import type { MediaService } from '../media/service.ts';
 import type { Executor, Notifications } from '../notifications/service.ts';
-import { dayOf } from '../shared/time.ts';
+import { dayOf } from '../foundation/shared/time.ts';
 import { presentQuestion, presentTask } from './presenter.ts';
 import type { FacaRepository } from './repository.ts';
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestDb, type TestDb } from '../test/test-db.ts';
-import { createGatewayVerifier } from './credentials.ts';
+import { createGatewayVerifier } from '../core/gateway-credentials.ts';
 import { runGatewayCommand } from './cli.ts';
 
 describe('admin CLI gateway commands', () => {

@@ -1,6 +1,6 @@
 import { registerGatewayBody } from '@linewatch/contracts/gateways';
-import type { Db } from '../db/database.ts';
-import { DomainError } from '../http/envelope.ts';
+import type { Db } from '../foundation/db/database.ts';
+import { DomainError } from '../foundation/http/envelope.ts';
 import { createGatewaysRepository } from './repository.ts';
 import { registerGateway, rotateGateway } from './service.ts';
 

@@ -7,7 +7,7 @@ import {
 import { TOPIC_ROOT, topicOf } from '@linewatch/contracts/mqtt';
 import type { FastifyBaseLogger } from 'fastify';
 import { randomBytes } from 'node:crypto';
-import type { Bus } from '../broker/bus.ts';
+import type { Bus } from '../foundation/broker/bus.ts';
 
 /** A command got no reply: the maintenance socket answers 504. */
 export class GatewayNoReplyError extends Error {

@@ -1,8 +1,8 @@
 import fp from 'fastify-plugin';
-import type { Core } from '../core.ts';
+import type { Core } from '../core/core.ts';
 import { GatewayCommands } from './commands.ts';
 import { maintenanceSocketRoute } from './maintenance-socket.ts';
-import { GatewayPresence } from './presence.ts';
+import type { GatewayPresence } from '../core/gateway-presence.ts';
 import { createGatewaysRepository } from './repository.ts';
 import { gatewaysRoutes } from './routes.ts';
 import { createGatewaysService, type GatewaysService } from './service.ts';
@@ -28,12 +28,14 @@ declare module 'fastify' {
   }
 }
 
-/** Gateway presence, commands, bind/unbind (maintenance socket) and the registry, on the bus. */
+/**
+ * Gateway commands, bind/unbind (maintenance socket) and the registry, on the bus; feeds the core's
+ * presence from what the bus hears.
+ */
 export const gatewaysModule = fp(
   async (app, { core }: { core: Core }) => {
-    const { bus } = core;
+    const { bus, presence } = core;
     const repo = createGatewaysRepository(core.database.db);
-    const onlineListeners = new Set<(gatewayId: string) => void>();
     const addedListeners = new Set<(gatewayId: string) => void>();
     const commands = new GatewayCommands(
       bus,
@@ -46,15 +48,7 @@ export const gatewaysModule = fp(
       log: app.log,
       notify: (gatewayId, body) => void commands.notify(gatewayId, body),
     });
-    const presence = new GatewayPresence(
-      repo,
-      app.log,
-      (gatewayId) => {
-        for (const listener of onlineListeners) listener(gatewayId);
-      },
-      unbound.polled,
-    );
-    await presence.load();
+    presence.onPolled(unbound.polled);
     // After HTTP and sockets, before the bus closes (app.ts): whoever waits is told now.
     app.addHook('onClose', async () => commands.close());
 
@@ -62,8 +56,7 @@ export const gatewaysModule = fp(
       repo,
       commands,
       presence,
-      // The devices module registers after this one: its decision is looked up when used.
-      checkMachine: (user, sn) => app.checkMachine(user, sn),
+      checkMachine: app.checkMachine,
       reloadDevices: () => core.registry.changed(),
       onGatewayAdded: (gatewayId) => {
         presence.register(gatewayId);
@@ -96,10 +89,10 @@ export const gatewaysModule = fp(
       commands,
       service,
       loadGatewaySeqs: () => repo.loadGatewaySeqs(),
-      onGatewayOnline: (listener) => void onlineListeners.add(listener),
+      onGatewayOnline: (listener) => presence.onOnline(listener),
       onGatewayAdded: (listener) => void addedListeners.add(listener),
       unboundMachine: unbound.dropped,
     } satisfies Gateways);
   },
-  { name: 'gateways' },
+  { name: 'gateways', dependencies: ['visibility'] },
 );

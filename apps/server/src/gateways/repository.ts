@@ -1,5 +1,5 @@
-import type { Db } from '../db/database.ts';
-import { writeAudit } from '../shared/audit.ts';
+import type { Db } from '../foundation/db/database.ts';
+import { writeAudit } from '../foundation/shared/audit.ts';
 
 /** A gateway's entry in the audit log (shared/audit.ts): who did what to it, and to which machine. */
 export interface AuditEntry {
@@ -45,24 +45,6 @@ export const createGatewaysRepository = (db: Db) => {
       const rows = await db.selectFrom('gateways').select(['id', 'last_seq']).execute();
       return new Map(rows.map((r) => [r.id, r.last_seq]));
     },
-
-    async loadGatewayIds(): Promise<string[]> {
-      const rows = await db.selectFrom('gateways').select('id').execute();
-      return rows.map((r) => r.id);
-    },
-
-    /** A record for people and tools; presence after a start never trusts it (see presence.ts). */
-    setGatewayOnline: (gatewayId: string, online: boolean, at: Date, agentVersion?: string) =>
-      db
-        .updateTable('gateways')
-        .set({
-          online,
-          state_changed_at: at,
-          last_seen_at: at,
-          ...(agentVersion !== undefined && { agent_version: agentVersion }),
-        })
-        .where('id', '=', gatewayId)
-        .execute(),
 
     async gatewayExists(gatewayId: string): Promise<boolean> {
       const row = await db

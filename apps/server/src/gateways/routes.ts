@@ -3,7 +3,7 @@ import { gatewaySerialBody, registerGatewayBody } from '@linewatch/contracts/gat
 import { gatewaysApi } from '@linewatch/contracts/gateways-api';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ok } from '../http/envelope.ts';
+import { ok } from '../foundation/http/envelope.ts';
 import { userOf } from '../plugins/auth.ts';
 import type { GatewaysService } from './service.ts';
 

@@ -12,14 +12,14 @@ import {
 import { defaultPlcPort, plcProfiles } from '@linewatch/contracts/plc-profiles';
 import type { GatewayCommandBody } from '@linewatch/contracts/gateway-commands';
 import type { z } from 'zod';
-import type { DeviceInfo } from '../devices/device-registry.ts';
-import type { MachineCheck } from '../devices/service.ts';
-import type { SessionUser } from '../identity/service.ts';
-import { DomainError, refused } from '../http/envelope.ts';
-import { hashSecret } from '../shared/secrets.ts';
+import type { DeviceInfo } from '../core/device-registry.ts';
+import type { MachineCheck } from '../plugins/visibility.ts';
+import type { SessionUser } from '../plugins/auth.ts';
+import { DomainError, refused } from '../foundation/http/envelope.ts';
+import { hashSecret } from '../foundation/shared/secrets.ts';
 import { GatewayNoReplyError, type GatewayCommands } from './commands.ts';
-import { newGatewaySecret } from './credentials.ts';
-import type { GatewayPresence } from './presence.ts';
+import { newGatewaySecret } from '../core/gateway-credentials.ts';
+import type { GatewayPresence } from '../core/gateway-presence.ts';
 import type { GatewaysRepository } from './repository.ts';
 
 /** Who asked: a signed-in user on the phone, or the admin CLI (userId null). */

@@ -11,7 +11,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../config.ts';
+import { ConfigError, loadConfig } from '../foundation/config/config.ts';
 import { runGatewayAgent } from '../test/gateway.ts';
 import { api, login } from '../test/http.ts';
 import { runSimulatedPlc } from '../test/plc-sim.ts';

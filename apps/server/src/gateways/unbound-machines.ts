@@ -1,6 +1,6 @@
 import { unboundAdvice, type GatewayCommandBody } from '@linewatch/contracts/gateway-commands';
 import type { FastifyBaseLogger } from 'fastify';
-import type { DeviceRegistry } from '../devices/device-registry.ts';
+import type { DeviceRegistry } from '../core/device-registry.ts';
 
 /** Warned pairs kept; past it they are forgotten (a gateway sending made-up SNs cannot grow it). */
 const MAX_WARNED = 10_000;

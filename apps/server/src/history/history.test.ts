@@ -1,7 +1,7 @@
 import { historyMessages, type HistoryReply } from '@linewatch/contracts/history';
 import { historyApi } from '@linewatch/contracts/history-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dayOf } from '../shared/time.ts';
+import { dayOf } from '../foundation/shared/time.ts';
 import { factories } from '../test/factories.ts';
 import { api, login } from '../test/http.ts';
 import { startTestServer, type TestServer } from '../test/test-server.ts';

@@ -1,5 +1,5 @@
 import fp from 'fastify-plugin';
-import type { Core } from '../core.ts';
+import type { Core } from '../core/core.ts';
 import { createHistoryRepository } from './repository.ts';
 import { historyRoutes } from './routes.ts';
 import { createHistoryService } from './service.ts';

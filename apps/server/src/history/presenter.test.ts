@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { emptyFigures } from '../shared/metrics.ts';
+import { emptyFigures } from '../foundation/shared/metrics.ts';
 import { detailRow, dtRow, topAlarms } from './presenter.ts';
 import type { DeviceTargets } from './repository.ts';
 

@@ -7,7 +7,7 @@ import type {
   ThreeParamPoint,
   TopAlarm,
 } from '@linewatch/contracts/history';
-import { derive, emptyFigures, round2, type Figures } from '../shared/metrics.ts';
+import { derive, emptyFigures, round2, type Figures } from '../foundation/shared/metrics.ts';
 import type { AlarmTotal, DeviceTargets } from './repository.ts';
 
 /** One period of a history view: its label and figures (undefined: nothing was observed). */

@@ -1,6 +1,6 @@
 import { sql, type RawBuilder } from 'kysely';
-import type { Db } from '../db/database.ts';
-import { ADDED_COLUMNS, figuresFromRow, type Figures } from '../shared/metrics.ts';
+import type { Db } from '../foundation/db/database.ts';
+import { ADDED_COLUMNS, figuresFromRow, type Figures } from '../foundation/shared/metrics.ts';
 
 /** A period's figures: `key` is 'HH' (an hour), or the day or week-start 'YYYY-MM-DD'. */
 export interface PeriodFigures {

@@ -13,7 +13,7 @@ import {
 import { historyApi } from '@linewatch/contracts/history-api';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { ok } from '../http/envelope.ts';
+import { ok } from '../foundation/http/envelope.ts';
 import { requireMachine } from '../plugins/visibility.ts';
 import type { HistoryService } from './service.ts';
 

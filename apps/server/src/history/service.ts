@@ -12,8 +12,8 @@ import {
   type StopAlarmReply,
 } from '@linewatch/contracts/history';
 import type { z } from 'zod';
-import { DomainError } from '../http/envelope.ts';
-import { dayOf, hourLabelOf } from '../shared/time.ts';
+import { DomainError } from '../foundation/http/envelope.ts';
+import { dayOf, hourLabelOf } from '../foundation/shared/time.ts';
 import {
   detailRow,
   dtPoint,

@@ -1,6 +1,6 @@
 import fp from 'fastify-plugin';
-import type { Core } from '../core.ts';
-import { hear } from '../db/notices.ts';
+import type { Core } from '../core/core.ts';
+import { hear } from '../foundation/db/notices.ts';
 import { authPlugin } from '../plugins/auth.ts';
 import { createDingtalkClient } from './dingtalk-client.ts';
 import { createIdentityRepository } from './repository.ts';
@@ -59,7 +59,7 @@ export const identityModule = fp(
       identity.usersChanged(notice?.users ?? null),
     );
     app.decorate('identity', identity);
-    await app.register(authPlugin, { identity });
+    await app.register(authPlugin, { sessions: identity });
     app.jobs.every({
       name: 'identity.purge-expired-sessions',
       everyMs: 3_600_000,

@@ -1,5 +1,5 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { IdentityProvider } from '../db/schema/identity.ts';
+import type { IdentityProvider } from '../foundation/db/schema/identity.ts';
 
 /**
  * An identity a provider vouched for that is not bound yet, carried in an HttpOnly cookie signed

@@ -1,9 +1,9 @@
 import { sql } from 'kysely';
-import type { Db } from '../db/database.ts';
-import { announce } from '../db/notices.ts';
-import { writeAudit, type AuditRecord } from '../shared/audit.ts';
+import type { Db } from '../foundation/db/database.ts';
+import { announce } from '../foundation/db/notices.ts';
+import { writeAudit, type AuditRecord } from '../foundation/shared/audit.ts';
 import type { FailureReason, SignInMethod } from './sign-in-audit.ts';
-import type { IdentityProvider, SignedInWith } from '../db/schema/identity.ts';
+import type { IdentityProvider, SignedInWith } from '../foundation/db/schema/identity.ts';
 
 /** The first five distinct values of a failure entry's list, old and new (`field` is ours). */
 const mergedList = (field: string) => {

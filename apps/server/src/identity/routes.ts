@@ -20,8 +20,8 @@ import { KEY_ID_COOKIE, KEY_ID_HEADER } from '@linewatch/contracts/limits';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { IdentityProvider } from '../db/schema/identity.ts';
-import { ok } from '../http/envelope.ts';
+import type { IdentityProvider } from '../foundation/db/schema/identity.ts';
+import { ok } from '../foundation/http/envelope.ts';
 import { userOf } from '../plugins/auth.ts';
 import { randomBytes } from 'node:crypto';
 import {

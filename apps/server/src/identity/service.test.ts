@@ -2,12 +2,13 @@ import { identityMessages } from '@linewatch/contracts/identity';
 import { ReplyCode } from '@linewatch/contracts/envelope';
 import { encryptPassword } from '@linewatch/contracts/password-cipher';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { DomainError } from '../http/envelope.ts';
-import { sha256 } from '../shared/secrets.ts';
+import { DomainError } from '../foundation/http/envelope.ts';
+import { sha256 } from '../foundation/shared/secrets.ts';
 import { factories, type TestUser } from '../test/factories.ts';
 import { openTestDb, type TestDb } from '../test/test-db.ts';
 import { createIdentityRepository } from './repository.ts';
-import { createIdentityService, type IdentityService, type SessionsEnded } from './service.ts';
+import type { SessionsEnded } from '../plugins/auth.ts';
+import { createIdentityService, type IdentityService } from './service.ts';
 import { SESSION_CACHE_MS } from './session-cache.ts';
 
 // Sessions on a real database of their own: what a keyId resolves to, sliding renewal, sign-out

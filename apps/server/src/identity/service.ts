@@ -3,10 +3,10 @@ import { identityMessages, type UserProfile } from '@linewatch/contracts/identit
 import { messages, ReplyCode } from '@linewatch/contracts/envelope';
 import { decryptPassword } from '@linewatch/contracts/password-cipher';
 import { timingSafeEqual } from 'node:crypto';
-import type { Notice } from '../db/notices.ts';
-import type { IdentityProvider, SignedInWith } from '../db/schema/identity.ts';
-import { DomainError, notSignedIn, refused } from '../http/envelope.ts';
-import { DUMMY_HASH, newToken, sha256, verifySecret } from '../shared/secrets.ts';
+import type { IdentityProvider, SignedInWith } from '../foundation/db/schema/identity.ts';
+import { DomainError, notSignedIn, refused } from '../foundation/http/envelope.ts';
+import { DUMMY_HASH, newToken, sha256, verifySecret } from '../foundation/shared/secrets.ts';
+import type { SessionsEnded, SessionUser } from '../plugins/auth.ts';
 import type { DingtalkClient } from './dingtalk-client.ts';
 import { LoginThrottle } from './login-throttle.ts';
 import type { PendingIdentity, SealedPendingIdentity } from './pending-identity.ts';
@@ -16,16 +16,6 @@ import type { IdentityRepository } from './repository.ts';
 import { FailureEntries, type FailureReason, type SignInMethod } from './sign-in-audit.ts';
 import { SpentCodes } from './spent-codes.ts';
 import type { WechatClient } from './wechat-client.ts';
-
-export interface SessionUser {
-  userId: number;
-  name: string;
-  nickName: string;
-  isAdmin: boolean;
-  keyHash: string;
-  /** How the session signed in; absent (a session made in a test) means a password. */
-  signedInWith?: SignedInWith;
-}
 
 export interface LoginInput {
   psnCode: string;
@@ -43,8 +33,6 @@ export interface Session {
 }
 
 /** What ended: one session (its key hash), or every session of a user. */
-export type SessionsEnded = Notice<'sessions_ended'>;
-
 /** The messaging platforms this install signs in with (unset: password only). */
 export interface Providers {
   wechat?: WechatClient | null;

@@ -1,5 +1,5 @@
 import fp from 'fastify-plugin';
-import type { Core } from '../core.ts';
+import type { Core } from '../core/core.ts';
 import { createMediaRepository } from './repository.ts';
 import { mediaRoutes } from './routes.ts';
 import { createMediaService, type MediaService } from './service.ts';

@@ -1,6 +1,6 @@
 import { sql, type Insertable } from 'kysely';
-import type { Db } from '../db/database.ts';
-import type { MediaTable } from '../db/schema/faca.ts';
+import type { Db } from '../foundation/db/database.ts';
+import type { MediaTable } from '../foundation/db/schema/faca.ts';
 import type { Executor } from '../notifications/service.ts';
 
 export const createMediaRepository = (db: Db) => ({

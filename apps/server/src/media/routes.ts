@@ -6,8 +6,8 @@ import { envelopeSchema } from '@linewatch/contracts/envelope';
 import multipart from '@fastify/multipart';
 import type { FastifyError, FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { failure, ok } from '../http/envelope.ts';
-import { errorHandler } from '../http/error-handler.ts';
+import { failure, ok } from '../foundation/http/envelope.ts';
+import { errorHandler } from '../foundation/http/error-handler.ts';
 import { userOf } from '../plugins/auth.ts';
 import { MediaTooLarge, type MediaService } from './service.ts';
 

@@ -1,5 +1,5 @@
 import fp from 'fastify-plugin';
-import type { Config } from '../config.ts';
+import type { Config } from '../foundation/config/config.ts';
 import { configuredChannels, createNotifications, type Notifications } from './service.ts';
 
 declare module 'fastify' {

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
-import type { Config } from '../config.ts';
-import type { Database } from '../db/schema.ts';
+import type { Config } from '../foundation/config/config.ts';
+import type { Database } from '../foundation/db/schema.ts';
 
 /** An alarm as the FACA question form takes it: the machine and the alarm content. */
 interface AlarmSubject {

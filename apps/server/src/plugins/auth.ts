@@ -11,8 +11,36 @@ import {
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { WebSocket } from 'ws';
-import { forbidden, notSignedIn } from '../http/envelope.ts';
-import type { IdentityService, SessionsEnded, SessionUser } from '../identity/service.ts';
+import type { Notice } from '../foundation/db/notices.ts';
+import type { SignedInWith } from '../foundation/db/schema/identity.ts';
+import { forbidden, notSignedIn } from '../foundation/http/envelope.ts';
+
+/** The signed-in user of a request or socket, as the identity domain resolves a keyId. */
+export interface SessionUser {
+  userId: number;
+  name: string;
+  nickName: string;
+  isAdmin: boolean;
+  keyHash: string;
+  /** How the session signed in; absent (a session made in a test) means a password. */
+  signedInWith?: SignedInWith;
+}
+
+/** A sign-out, or every session of a user ended (the identity domain announces them). */
+export type SessionsEnded = Notice<'sessions_ended'>;
+
+/**
+ * What the plugin asks of sessions, handed over by the identity module: no domain is imported
+ * here.
+ */
+export interface Sessions {
+  /** The user of a keyId, or null (unknown, expired, ended). */
+  authenticate(keyId: string): Promise<SessionUser | null>;
+  /** Which of these sessions (by key hash) are still alive. */
+  liveSessions(keyHashes: string[]): Promise<Set<string>>;
+  /** Called on every ended session; returns how to stop listening. */
+  onSessionEnded(listener: (ended: SessionsEnded) => void): () => void;
+}
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -48,7 +76,7 @@ export const keyIdOf = (request: FastifyRequest): string | undefined => {
 };
 
 export const authPlugin = fp(
-  async (app: FastifyInstance, { identity }: { identity: IdentityService }) => {
+  async (app: FastifyInstance, { sessions }: { sessions: Sessions }) => {
     app.decorateRequest('user', null);
     app.addHook('onRequest', async (request) => {
       // Only the API needs a keyId: the web app's files are public, and sockets authorise in
@@ -56,12 +84,12 @@ export const authPlugin = fp(
       const url = request.routeOptions.url;
       if (!url?.startsWith('/api/') || request.routeOptions.config.public) return;
       const keyId = keyIdOf(request);
-      const user = keyId ? await identity.authenticate(keyId) : null;
+      const user = keyId ? await sessions.authenticate(keyId) : null;
       if (!user) throw notSignedIn();
       if (request.routeOptions.config.adminOnly && !user.isAdmin) throw forbidden();
       request.user = user;
     });
-    const socketAuth = createSocketAuth(identity);
+    const socketAuth = createSocketAuth(sessions);
     app.decorate('socketAuth', socketAuth);
     app.addHook('onClose', async () => socketAuth.close());
   },
@@ -151,7 +179,7 @@ const REVALIDATE_CHUNK = 500;
  * at once on sign-out or when its user's sessions are ended (through any instance: identity hears
  * the others'), within REVALIDATE_MS when it expires or ends in a way no one announced.
  */
-const createSocketAuth = (identity: IdentityService) => {
+const createSocketAuth = (sessions: Sessions) => {
   const bySession = new Map<string, { userId: number; sockets: Set<WebSocket> }>();
   const open: Record<SocketKind, number> = { realtime: 0, maintenance: 0 };
   const checks = new Map<WebSocket, AccessCheck>();
@@ -176,7 +204,7 @@ const createSocketAuth = (identity: IdentityService) => {
     bySession.delete(keyHash);
     for (const socket of session.sockets) socket.close(SOCKET_CLOSE.notSignedIn, 'not signed in');
   };
-  const unsubscribe = identity.onSessionEnded((ended: SessionsEnded) => {
+  const unsubscribe = sessions.onSessionEnded((ended: SessionsEnded) => {
     if ('session' in ended) closeSession(ended.session);
     else
       for (const [keyHash, session] of bySession)
@@ -192,7 +220,7 @@ const createSocketAuth = (identity: IdentityService) => {
         const hashes = [...bySession.keys()];
         for (let i = 0; i < hashes.length; i += REVALIDATE_CHUNK) {
           const chunk = hashes.slice(i, i + REVALIDATE_CHUNK);
-          const live = await identity.liveSessions(chunk);
+          const live = await sessions.liveSessions(chunk);
           for (const hash of chunk) if (!live.has(hash)) closeSession(hash);
         }
       } catch {
@@ -215,7 +243,7 @@ const createSocketAuth = (identity: IdentityService) => {
       kind: SocketKind,
     ): Promise<SessionUser | null> {
       const keyId = socketKeyIdOf(request);
-      const user = keyId ? await identity.authenticate(keyId) : null;
+      const user = keyId ? await sessions.authenticate(keyId) : null;
       if (!user || socket.readyState !== socket.OPEN) {
         socket.close(SOCKET_CLOSE.notSignedIn, 'not signed in');
         return null;

@@ -2,12 +2,35 @@ import { ReplyCode } from '@linewatch/contracts/envelope';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import { DomainError } from '../http/envelope.ts';
-import type { FlushReport, IngestCounters } from '../telemetry/ingest.ts';
+import { DomainError } from '../foundation/http/envelope.ts';
 import type { SocketKind } from './auth.ts';
 import { metricsAccess } from './metrics-access.ts';
 
 export const METRICS_PATH = '/metrics';
+
+/** Ingest's counters that the metrics mirror (telemetry/ingest.ts says what each counts). */
+type IngestCounterName =
+  | 'received'
+  | 'accepted'
+  | 'duplicates'
+  | 'outOfOrder'
+  | 'malformed'
+  | 'unknownGateway'
+  | 'unknownMachine'
+  | 'lostByGateway'
+  | 'flushFailures'
+  | 'deadLetters'
+  | 'counterRebaselines'
+  | 'resumesSent'
+  | 'fencedWrites'
+  | 'streamResyncs';
+
+/** One committed flush of ingest. */
+interface FlushReport {
+  messages: number;
+  durationMs: number;
+  lagMs: number;
+}
 
 /** What the metrics read, handed over by app.ts: no domain is imported here. */
 export interface MetricsOptions {
@@ -15,7 +38,7 @@ export interface MetricsOptions {
   token: string | undefined;
   databaseKind: string;
   ingest: {
-    readonly counters: Readonly<IngestCounters>;
+    readonly counters: Readonly<Record<IngestCounterName, number>>;
     onFlushed(listener: (report: FlushReport) => void): void;
   };
   /** Gateways whose streams this instance writes now. */
@@ -36,7 +59,7 @@ const DROPPED_MESSAGES = {
   malformed: 'malformed',
   unknown_gateway: 'unknownGateway',
   lost_by_gateway: 'lostByGateway',
-} as const satisfies Record<string, keyof IngestCounters>;
+} as const satisfies Record<string, IngestCounterName>;
 
 // A flush runs every 100 ms and normally takes a few; the lag adds the wait for the next flush and,
 // while the database is away, the retries' backoff.

@@ -3,7 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import fp from 'fastify-plugin';
 import helmet from 'helmet';
 import { z } from 'zod';
-import { errorHandler } from '../http/error-handler.ts';
+import { errorHandler } from '../foundation/http/error-handler.ts';
 
 // A host as a Host header names one: a name or an IPv4 address, or a bracketed IPv6 one, and a
 // port. Anything else (it would go into a header) is not taken.

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { forbidden } from '../http/envelope.ts';
+import { forbidden } from '../foundation/http/envelope.ts';
 
 /** Browsers send Origin on a handshake: only our own pages may open a socket. */
 const sameOrigin = (request: FastifyRequest, publicUrl: string | undefined): boolean => {

@@ -4,10 +4,10 @@ import { KEY_ID_HEADER } from '@linewatch/contracts/limits';
 import { encryptPassword } from '@linewatch/contracts/password-cipher';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DeviceRegistry } from '../devices/device-registry.ts';
+import { DeviceRegistry } from '../core/device-registry.ts';
 import { createDevicesRepository } from '../devices/repository.ts';
 import { createDevicesService } from '../devices/service.ts';
-import { ok } from '../http/envelope.ts';
+import { ok } from '../foundation/http/envelope.ts';
 import { createIdentityRepository } from '../identity/repository.ts';
 import { createIdentityService } from '../identity/service.ts';
 import { factories } from '../test/factories.ts';
@@ -15,7 +15,7 @@ import { openTestDb, type TestDb } from '../test/test-db.ts';
 import { authPlugin } from './auth.ts';
 import { securityPlugin } from './security.ts';
 import { requireMachine, visibilityPlugin } from './visibility.ts';
-import { emptyFigures } from '../shared/metrics.ts';
+import { emptyFigures } from '../foundation/shared/metrics.ts';
 
 // requireMachine on a small server of its own: the real auth, security and visibility plugins
 // and the real identity and devices services on a real database, and two machine-scoped routes
@@ -63,8 +63,8 @@ beforeAll(async () => {
   app = Fastify();
   await app.register(cookie);
   await app.register(securityPlugin, { publicUrl: undefined });
-  await app.register(authPlugin, { identity });
-  await app.register(visibilityPlugin, { devices });
+  await app.register(authPlugin, { sessions: identity });
+  await app.register(visibilityPlugin, { checkMachine: devices.checkMachine });
   app.get<{ Params: { snCode: string } }>(
     '/api/test/machine/:snCode',
     { preHandler: requireMachine('snCode') },

@@ -1,9 +1,15 @@
 import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
-import type { DeviceInfo } from '../devices/device-registry.ts';
-import type { DevicesService } from '../devices/service.ts';
-import { forbidden, notFound } from '../http/envelope.ts';
-import { userOf } from './auth.ts';
+import type { DeviceInfo } from '../core/device-registry.ts';
+import { forbidden, notFound } from '../foundation/http/envelope.ts';
+import { userOf, type SessionUser } from './auth.ts';
+
+/** What `checkMachine` found: the machine, or why the user may not have it. */
+export type MachineCheck =
+  { ok: true; device: DeviceInfo } | { ok: false; reason: 'unknown' | 'forbidden' };
+
+/** Whether a user may see a machine; the devices service decides (app.ts hands it over). */
+export type CheckMachine = (user: SessionUser, sn: string) => Promise<MachineCheck>;
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -12,14 +18,14 @@ declare module 'fastify' {
   }
   interface FastifyInstance {
     /** Whether a user may see a machine: the devices service decides (`checkMachine`). */
-    checkMachine: DevicesService['checkMachine'];
+    checkMachine: CheckMachine;
   }
 }
 
 /** Gives every request a `machine` slot; routes fill it with `requireMachine`. */
 export const visibilityPlugin = fp(
-  async (app: FastifyInstance, { devices }: { devices: Pick<DevicesService, 'checkMachine'> }) => {
-    app.decorate('checkMachine', devices.checkMachine);
+  async (app: FastifyInstance, { checkMachine }: { checkMachine: CheckMachine }) => {
+    app.decorate('checkMachine', checkMachine);
     app.decorateRequest('machine', null);
   },
   { name: 'visibility' },

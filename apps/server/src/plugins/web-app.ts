@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { notFoundReply } from '../http/error-handler.ts';
+import { notFoundReply } from '../foundation/http/error-handler.ts';
 
 /**
  * The routes the build wrote an app shell of their own for (dist/pages/<route>.html: index.html

@@ -1,6 +1,6 @@
 import fp from 'fastify-plugin';
-import type { Core } from '../core.ts';
-import { announce, hear } from '../db/notices.ts';
+import type { Core } from '../core/core.ts';
+import { announce, hear } from '../foundation/db/notices.ts';
 import { createStatisticsRepository } from './repository.ts';
 import { statisticsRoutes } from './routes.ts';
 import { createStatisticsService } from './service.ts';

@@ -1,11 +1,11 @@
 import { sql, type Expression, type SqlBool } from 'kysely';
-import type { Db } from '../db/database.ts';
+import type { Db } from '../foundation/db/database.ts';
 import {
   ADDED_COLUMNS,
   COVERED_MINUTE_SQL,
   figuresFromRow,
   type Figures,
-} from '../shared/metrics.ts';
+} from '../foundation/shared/metrics.ts';
 
 /**
  * Sums of the additive figures, the best observed minute as `max_minute_produced` and the minutes

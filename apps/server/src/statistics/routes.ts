@@ -11,7 +11,7 @@ import {
 import { statisticsApi } from '@linewatch/contracts/statistics-api';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ok } from '../http/envelope.ts';
+import { ok } from '../foundation/http/envelope.ts';
 import { userOf } from '../plugins/auth.ts';
 import type { StatisticsService } from './service.ts';
 

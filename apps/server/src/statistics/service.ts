@@ -13,12 +13,12 @@ import {
   type MapLevel,
 } from '@linewatch/contracts/statistics-rules';
 import type { DeviceStatus } from '@linewatch/contracts/devices';
-import type { MachinePlace } from '../devices/device-registry.ts';
+import type { MachinePlace } from '../core/device-registry.ts';
 import type { DevicesService } from '../devices/service.ts';
-import { DomainError } from '../http/envelope.ts';
-import type { SessionUser } from '../identity/service.ts';
-import { addFigures, derive, emptyFigures } from '../shared/metrics.ts';
-import { dayOf, instantOf, wallClockOf } from '../shared/time.ts';
+import { DomainError } from '../foundation/http/envelope.ts';
+import type { SessionUser } from '../plugins/auth.ts';
+import { addFigures, derive, emptyFigures } from '../foundation/shared/metrics.ts';
+import { dayOf, instantOf, wallClockOf } from '../foundation/shared/time.ts';
 import type { StatisticsRepository } from './repository.ts';
 import { splitRange, type RangeParts } from './time-range.ts';
 import type { WholeDaySums } from './whole-day-sums.ts';

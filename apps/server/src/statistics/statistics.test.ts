@@ -19,7 +19,7 @@ import { connectGateway, reading, type GatewayClient } from '../test/gateway.ts'
 import { api, login } from '../test/http.ts';
 import { probes } from '../test/probes.ts';
 import { startTestServer, type TestServer } from '../test/test-server.ts';
-import { instantOf, wallClockOf } from '../shared/time.ts';
+import { instantOf, wallClockOf } from '../foundation/shared/time.ts';
 
 /*
  * The map and the statistics through the real server. The statistics' figures are checked

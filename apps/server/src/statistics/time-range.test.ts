@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { instantOf, wallClockOf } from '../shared/time.ts';
+import { instantOf, wallClockOf } from '../foundation/shared/time.ts';
 import { splitRange } from './time-range.ts';
 
 const SH = 'Asia/Shanghai';

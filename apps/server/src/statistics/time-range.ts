@@ -1,4 +1,4 @@
-import { HOUR_MS, hourStartOf, instantOf, wallClockOf } from '../shared/time.ts';
+import { HOUR_MS, hourStartOf, instantOf, wallClockOf } from '../foundation/shared/time.ts';
 
 const DAY_MS = 86_400_000;
 const shiftDay = (day: string, by: number) =>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { emptyFigures, type Figures } from '../shared/metrics.ts';
+import { emptyFigures, type Figures } from '../foundation/shared/metrics.ts';
 import { WholeDaySums } from './whole-day-sums.ts';
 
 const DAYS = { first: '2026-11-01', last: '2026-11-10' };

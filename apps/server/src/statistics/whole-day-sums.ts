@@ -1,4 +1,4 @@
-import { emptyFigures, type Figures } from '../shared/metrics.ts';
+import { emptyFigures, type Figures } from '../foundation/shared/metrics.ts';
 
 /** How long a sum is kept at most, when a notice of another instance's late replay was lost. */
 const MAX_AGE_MS = 60_000;

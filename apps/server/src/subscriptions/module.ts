@@ -1,5 +1,5 @@
 import fp from 'fastify-plugin';
-import type { Core } from '../core.ts';
+import type { Core } from '../core/core.ts';
 import { createSubscriptionsRepository } from './repository.ts';
 import { subscriptionsRoutes } from './routes.ts';
 import { createSubscriptionsService } from './service.ts';

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
-import type { Db } from '../db/database.ts';
-import { announce } from '../db/notices.ts';
+import type { Db } from '../foundation/db/database.ts';
+import { announce } from '../foundation/db/notices.ts';
 
 export interface FollowSettingsRow {
   realTimeReminder: boolean;

@@ -18,7 +18,7 @@ import {
 import { subscriptionsApi as api } from '@linewatch/contracts/subscriptions-api';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ok } from '../http/envelope.ts';
+import { ok } from '../foundation/http/envelope.ts';
 import { userOf } from '../plugins/auth.ts';
 import type { SubscriptionsService } from './service.ts';
 

@@ -13,8 +13,8 @@ import { PAGE_SIZE } from '@linewatch/contracts/limits';
 import { subscriptionMessages } from '@linewatch/contracts/subscriptions';
 import type { z } from 'zod';
 import type { DevicesService } from '../devices/service.ts';
-import { DomainError, forbidden, notFound } from '../http/envelope.ts';
-import type { SessionUser } from '../identity/service.ts';
+import { DomainError, forbidden, notFound } from '../foundation/http/envelope.ts';
+import type { SessionUser } from '../plugins/auth.ts';
 import type { SubscriptionsRepository } from './repository.ts';
 
 export interface SubscriptionsDeps {

@@ -1,4 +1,4 @@
-import type { Db } from '../db/database.ts';
+import type { Db } from '../foundation/db/database.ts';
 
 /** Alarm code → description (migration 004), read once at start: a small, rarely changed table. */
 export const loadAlarmDefinitions = async (db: Db): Promise<ReadonlyMap<string, string>> => {

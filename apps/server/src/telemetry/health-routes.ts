@@ -1,8 +1,8 @@
 import { telemetryApi } from '@linewatch/contracts/telemetry-api';
 import type { FastifyPluginAsync } from 'fastify';
-import type { Bus } from '../broker/bus.ts';
+import type { Bus } from '../foundation/broker/bus.ts';
 import type { GatewayCommands } from '../gateways/commands.ts';
-import { ok } from '../http/envelope.ts';
+import { ok } from '../foundation/http/envelope.ts';
 import type { Ingestor } from './ingest.ts';
 
 /** Liveness and intake counters, for operators and the tests (public, holds no machine data). */

@@ -1,10 +1,10 @@
 import { topicOf, type EventsMessage, type TelemetryMessage } from '@linewatch/contracts/mqtt';
 import type { FastifyBaseLogger } from 'fastify';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { DeviceRegistry } from '../devices/device-registry.ts';
+import type { DeviceRegistry } from '../core/device-registry.ts';
 import { reading } from '../test/gateway.ts';
 import { Ingestor } from './ingest.ts';
-import { LiveState } from './live-state.ts';
+import { LiveState } from '../core/live-state.ts';
 import type { Batch, TelemetryRepository } from './repository.ts';
 
 type Letter = Parameters<TelemetryRepository['writeDeadLetter']>[0];

@@ -19,7 +19,7 @@ import {
 import { api, login } from '../test/http.ts';
 import { openSocket, type SocketClient } from '../test/socket.ts';
 import { waitFor } from '../test/wait.ts';
-import { dayElapsedFraction, dayOf } from '../shared/time.ts';
+import { dayElapsedFraction, dayOf } from '../foundation/shared/time.ts';
 import { factories, type TestLine } from '../test/factories.ts';
 import { ingestCounters, probes } from '../test/probes.ts';
 import { externalMqttUrl, startTestServer, type TestServer } from '../test/test-server.ts';

@@ -7,17 +7,17 @@ import {
   type TelemetryMessage,
 } from '@linewatch/contracts/mqtt';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Db } from '../db/database.ts';
-import type { DeviceRegistry } from '../devices/device-registry.ts';
-import { RECENT_MINUTES_MS, type LiveState } from './live-state.ts';
-import { addFigures } from '../shared/metrics.ts';
+import type { Db } from '../foundation/db/database.ts';
+import type { DeviceRegistry } from '../core/device-registry.ts';
+import { RECENT_MINUTES_MS, type LiveState } from '../core/live-state.ts';
+import { addFigures } from '../foundation/shared/metrics.ts';
 import { ownEverything, type OwnedStreams, type StreamOwnership } from './ownership.ts';
 import {
   effectsOf,
   minuteOf,
   type MachineSnapshot,
   type ReadingEffects,
-} from './reading-effects.ts';
+} from '../core/reading-effects.ts';
 import { emptyBatch, FenceError, type Batch, type TelemetryRepository } from './repository.ts';
 
 export interface IngestCounters {

@@ -1,11 +1,11 @@
 import fp from 'fastify-plugin';
-import { publishAck } from '../broker/bus.ts';
-import type { Core } from '../core.ts';
-import { HOUR_MS } from '../shared/time.ts';
+import { publishAck } from '../foundation/broker/bus.ts';
+import type { Core } from '../core/core.ts';
+import { HOUR_MS } from '../foundation/shared/time.ts';
 import { loadAlarmDefinitions } from './alarm-definitions.ts';
 import { healthRoutes } from './health-routes.ts';
 import { Ingestor } from './ingest.ts';
-import { createMinutePartitions } from '../db/minute-partitions.ts';
+import { createMinutePartitions } from '../foundation/db/minute-partitions.ts';
 import { AdvisoryLockOwnership } from './ownership.ts';
 import { realtimeSocket } from './realtime-socket.ts';
 import { createTelemetryRepository } from './repository.ts';

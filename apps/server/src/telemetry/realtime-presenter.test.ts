@@ -1,8 +1,8 @@
 import type { RealtimePayload } from '@linewatch/contracts/socket';
 import { describe, expect, it } from 'vitest';
-import type { DeviceInfo } from '../devices/device-registry.ts';
-import { LiveState } from './live-state.ts';
-import { effectsOf, MINUTE_MS, type MachineSnapshot } from './reading-effects.ts';
+import type { DeviceInfo } from '../core/device-registry.ts';
+import { LiveState } from '../core/live-state.ts';
+import { effectsOf, MINUTE_MS, type MachineSnapshot } from '../core/reading-effects.ts';
 import { presentRealtime } from './realtime-presenter.ts';
 
 const TZ = 'Asia/Shanghai';

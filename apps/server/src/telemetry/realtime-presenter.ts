@@ -5,11 +5,17 @@ import {
   type ProductDataKey,
   type RealtimePayload,
 } from '@linewatch/contracts/socket';
-import type { DeviceInfo } from '../devices/device-registry.ts';
-import { derive, targetSoFar } from '../shared/metrics.ts';
-import { dayElapsedFraction, dayOf, HOUR_MS, hourLabelOf, hourStartOf } from '../shared/time.ts';
-import type { LiveMachine, LiveState } from './live-state.ts';
-import { minuteOf, MINUTE_MS } from './reading-effects.ts';
+import type { DeviceInfo } from '../core/device-registry.ts';
+import { derive, targetSoFar } from '../foundation/shared/metrics.ts';
+import {
+  dayElapsedFraction,
+  dayOf,
+  HOUR_MS,
+  hourLabelOf,
+  hourStartOf,
+} from '../foundation/shared/time.ts';
+import type { LiveMachine, LiveState } from '../core/live-state.ts';
+import { minuteOf, MINUTE_MS } from '../core/reading-effects.ts';
 
 const EQUIPMENT_STATUS = { running: 2, standBy: 1, error: 3, offLine: 0 } as const;
 

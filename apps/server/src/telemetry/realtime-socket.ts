@@ -3,12 +3,13 @@ import { SOCKET_CLOSE } from '@linewatch/contracts/socket';
 import { realtimeClientMessage } from '@linewatch/contracts/telemetry';
 import type { FastifyInstance } from 'fastify';
 import type { WebSocket } from 'ws';
-import type { DeviceRegistry } from '../devices/device-registry.ts';
-import type { DevicesService, MachineCheck } from '../devices/service.ts';
+import type { DeviceRegistry } from '../core/device-registry.ts';
+import type { DevicesService } from '../devices/service.ts';
+import type { MachineCheck } from '../plugins/visibility.ts';
 import type { SocketAuth } from '../plugins/auth.ts';
 import { refuseForeignOrigin } from '../plugins/socket-origin.ts';
-import type { LiveState } from './live-state.ts';
-import { slicedDrain } from '../shared/sliced-drain.ts';
+import type { LiveState } from '../core/live-state.ts';
+import { slicedDrain } from '../foundation/shared/sliced-drain.ts';
 import { presentRealtime } from './realtime-presenter.ts';
 
 export interface RealtimeDeps {

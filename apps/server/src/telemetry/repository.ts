@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Db } from '../db/database.ts';
+import type { Db } from '../foundation/db/database.ts';
 import {
   ADDED_COLUMNS,
   addFigures,
@@ -9,10 +9,10 @@ import {
   isCoveredMinute,
   observedProduced,
   type Figures,
-} from '../shared/metrics.ts';
-import { dayOf, HOUR_MS, hourStartOf } from '../shared/time.ts';
-import { minuteOf, type MachineSnapshot } from './reading-effects.ts';
-import { RECENT_MINUTES_MS, type LiveSeed, type StoredMinute } from './live-state.ts';
+} from '../foundation/shared/metrics.ts';
+import { dayOf, HOUR_MS, hourStartOf } from '../foundation/shared/time.ts';
+import { minuteOf, type MachineSnapshot } from '../core/reading-effects.ts';
+import { RECENT_MINUTES_MS, type LiveSeed, type StoredMinute } from '../core/live-state.ts';
 
 export interface AlarmEdge {
   sn: string;

@@ -6,8 +6,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../config.ts';
-import { openDatabase } from '../db/database.ts';
+import { loadConfig } from '../foundation/config/config.ts';
+import { openDatabase } from '../foundation/db/database.ts';
 import { factories, type TestGateway } from '../test/factories.ts';
 import { api, login } from '../test/http.ts';
 import {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Linewatch } from '../app.ts';
-import type { Db } from '../db/database.ts';
-import { hashSecret } from '../shared/secrets.ts';
+import type { Db } from '../foundation/db/database.ts';
+import { hashSecret } from '../foundation/shared/secrets.ts';
 
 /** A name no other test (or test run, on a shared PostgreSQL or broker) will pick. */
 const unique = (prefix: string) => `${prefix}${randomBytes(5).toString('hex')}`;

@@ -1,4 +1,4 @@
-import { lockDataDir } from '../db/data-dir-lock.ts';
+import { lockDataDir } from '../foundation/db/data-dir-lock.ts';
 
 /**
  * A child process for the data-directory lock race (db.test.ts): on `{ dir }` it tries to lock

@@ -1,6 +1,6 @@
 import { telemetryApi } from '@linewatch/contracts/telemetry-api';
 import { sql } from 'kysely';
-import type { Db } from '../db/database.ts';
+import type { Db } from '../foundation/db/database.ts';
 import type { IngestCounters } from '../telemetry/ingest.ts';
 
 /** What the database holds for machines and gateways, read the way an auditor would. */

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Db } from '../db/database.ts';
+import type { Db } from '../foundation/db/database.ts';
 
 /**
  * What the server stored for one machine, in the shape of `truthRows` (test/truth.ts): minute,

@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadConfig } from '../config.ts';
-import { openDatabase, type Db } from '../db/database.ts';
+import { loadConfig } from '../foundation/config/config.ts';
+import { openDatabase, type Db } from '../foundation/db/database.ts';
 import {
   checkDatabase,
   dropSchema,

@@ -8,10 +8,10 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { buildApp, type Linewatch } from '../app.ts';
-import { loadConfig, type Config } from '../config.ts';
-import { dumpMigratedTemplate, openDatabase, type Db } from '../db/database.ts';
-import { PGliteProxy } from '../db/pglite-proxy.ts';
-import type { Database } from '../db/schema.ts';
+import { loadConfig, type Config } from '../foundation/config/config.ts';
+import { dumpMigratedTemplate, openDatabase, type Db } from '../foundation/db/database.ts';
+import { PGliteProxy } from '../foundation/db/pglite-proxy.ts';
+import type { Database } from '../foundation/db/schema.ts';
 
 /** Set: the suite runs against this PostgreSQL (each server in its own schema). */
 export const externalDatabaseUrl = process.env.DATABASE_URL || undefined;
@@ -21,7 +21,7 @@ export const externalMqttUrl = process.env.MQTT_URL || undefined;
 /** A SECRET that passes validation; the tests never run in demo mode. */
 export const TEST_SECRET = 'linewatch-test-secret-0123456789';
 
-const MIGRATIONS_DIR = fileURLToPath(new URL('../db/migrations/', import.meta.url));
+const MIGRATIONS_DIR = fileURLToPath(new URL('../foundation/db/migrations/', import.meta.url));
 
 /** PGlite's own version: a dump from another version may not load. */
 const pgliteVersion = () => {
@@ -153,7 +153,7 @@ export interface TestServer {
  * The real server in this process on a random port: embedded broker on a random port and a fresh
  * embedded database cloned from the migrated template, or DATABASE_URL (own schema) and MQTT_URL
  * when those are set. `overrides` are environment variables as the server reads them;
- * `options.cacheMaxAgeMs` keeps the instance's caches that long (core.ts CoreOptions).
+ * `options.cacheMaxAgeMs` keeps the instance's caches that long (core/core.ts CoreOptions).
  */
 export const startTestServer = async (
   overrides: Record<string, string> = {},

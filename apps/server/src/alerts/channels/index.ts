@@ -1,4 +1,4 @@
-import type { Config } from '../../config.ts';
+import type { Config } from '../../foundation/config/config.ts';
 import { configuredChannels } from '../../notifications/service.ts';
 import type { Channel } from './channel.ts';
 import { dingtalkChannel } from './dingtalk.ts';

@@ -5,7 +5,7 @@ import {
 } from '../../test/fakes/wechat-message-fake.ts';
 import type { OutgoingMessage } from './channel.ts';
 import { wechatChannel } from './wechat.ts';
-import type { TemplateMappings } from './wechat-template.ts';
+import type { TemplateMappings } from '../../foundation/config/wechat-templates.ts';
 
 // WeChat's access token is one per application: whatever one server instance does to get it
 // must not break another's sends. Two channels (two instances' clients) against one fake that

@@ -1,5 +1,6 @@
 import { fetchJson, TokenCache, type Channel, type OutgoingMessage } from './channel.ts';
-import { templateData, type TemplateMappings } from './wechat-template.ts';
+import type { TemplateMappings } from '../../foundation/config/wechat-templates.ts';
+import { templateData } from './wechat-template.ts';
 
 interface WechatOptions {
   apiBase: string;

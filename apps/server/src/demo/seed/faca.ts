@@ -1,5 +1,5 @@
 import type { Executor } from '../../notifications/service.ts';
-import { dayOf } from '../../shared/time.ts';
+import { dayOf } from '../../foundation/shared/time.ts';
 
 const WORKMANSHIPS = ['贴片', '回流焊', '波峰焊', '组装', '测试', '包装'];
 const INFLUENCE_PARAMETERS = ['温度', '压力', '速度', '物料', '人员', '设备', '环境'];

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dayOf } from '../../shared/time.ts';
+import { dayOf } from '../../foundation/shared/time.ts';
 import { factories } from '../../test/factories.ts';
 import { openTestDb, type TestDb } from '../../test/test-db.ts';
 import { seedOperationLogs } from './history.ts';

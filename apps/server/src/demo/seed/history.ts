@@ -1,6 +1,6 @@
 import type { Transaction } from 'kysely';
-import type { Database } from '../../db/schema.ts';
-import { startOfDay } from '../../shared/time.ts';
+import type { Database } from '../../foundation/db/schema.ts';
+import { startOfDay } from '../../foundation/shared/time.ts';
 
 const MINUTE = 60_000;
 /** What people do at a machine, as its operation log records it ('' comment: shown as '/'). */

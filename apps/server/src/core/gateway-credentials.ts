@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import type { Db } from '../db/database.ts';
-import { sha256, verifySecret } from '../shared/secrets.ts';
+import type { Db } from '../foundation/db/database.ts';
+import { sha256, verifySecret } from '../foundation/shared/secrets.ts';
 
 /**
  * Checks a gateway's MQTT sign-in against its scrypt hash. A verified secret is remembered (as a

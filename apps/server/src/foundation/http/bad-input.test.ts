@@ -24,10 +24,10 @@ import { realtimeClientMessage } from '@linewatch/contracts/telemetry';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import { api, login, loginRequest } from '../test/http.ts';
-import { openSocket } from '../test/socket.ts';
-import { factories } from '../test/factories.ts';
-import { startTestServer, type TestServer } from '../test/test-server.ts';
+import { api, login, loginRequest } from '../../test/http.ts';
+import { openSocket } from '../../test/socket.ts';
+import { factories } from '../../test/factories.ts';
+import { startTestServer, type TestServer } from '../../test/test-server.ts';
 
 let server: TestServer;
 let keyId: string;

@@ -1,17 +1,17 @@
 import { topicOf } from '@linewatch/contracts/mqtt';
 import type { FastifyBaseLogger } from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { GatewayPresence } from './presence.ts';
-import type { GatewaysRepository } from './repository.ts';
+import { GatewayPresence, type PresenceStore } from './gateway-presence.ts';
 
 const setup = () => {
   const writes: [string, boolean][] = [];
   const announced: string[] = [];
-  const repo = {
+  const store: PresenceStore = {
     loadGatewayIds: async () => ['GW1', 'GW2'],
     setGatewayOnline: async (id: string, online: boolean) => void writes.push([id, online]),
-  } as unknown as GatewaysRepository;
-  const presence = new GatewayPresence(repo, {} as FastifyBaseLogger, (id) => announced.push(id));
+  };
+  const presence = new GatewayPresence(store, {} as FastifyBaseLogger);
+  presence.onOnline((id) => announced.push(id));
   return { presence, writes, announced };
 };
 const state = (value: string) => Buffer.from(JSON.stringify({ state: value, ts: Date.now() }));

@@ -13,7 +13,7 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import pg from 'pg';
-import type { Config } from '../config.ts';
+import type { Config } from '../config/config.ts';
 import { lockDataDir } from './data-dir-lock.ts';
 import { migrate } from './migrate.ts';
 import { PgListener, type NoticeHandler } from './pg-listener.ts';

@@ -7,7 +7,7 @@ import {
   isCoveredMinute,
   observedProduced,
   type Figures,
-} from '../shared/metrics.ts';
+} from '../foundation/shared/metrics.ts';
 import {
   effectsOf as effectsWithin,
   MAX_ATTRIBUTED_GAP_MS,

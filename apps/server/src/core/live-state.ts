@@ -1,13 +1,13 @@
 import type { DeviceStatus } from '@linewatch/contracts/devices';
 import { OFFLINE_AFTER_MS } from '@linewatch/contracts/limits';
-import { dayOf, HOUR_MS, hourStartOf } from '../shared/time.ts';
+import { dayOf, HOUR_MS, hourStartOf } from '../foundation/shared/time.ts';
 import {
   addFigures,
   emptyFigures,
   isCoveredMinute,
   observedProduced,
   type Figures,
-} from '../shared/metrics.ts';
+} from '../foundation/shared/metrics.ts';
 import {
   MAX_ATTRIBUTED_GAP_MS,
   minuteOf,

@@ -2,7 +2,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { Kysely, PGliteDialect, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dropSchema, externalDatabaseUrl, uniqueSchema } from '../test/test-server.ts';
+import { dropSchema, externalDatabaseUrl, uniqueSchema } from '../../test/test-server.ts';
 import type { Db } from './database.ts';
 import { migrate, statementsOf } from './migrate.ts';
 import type { Database } from './schema.ts';

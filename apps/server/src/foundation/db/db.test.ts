@@ -6,9 +6,9 @@ import { tmpdir, uptime } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../config.ts';
-import { ingestCounters } from '../test/probes.ts';
-import { startTestServer, TEST_SECRET, type TestServer } from '../test/test-server.ts';
+import { loadConfig } from '../config/config.ts';
+import { ingestCounters } from '../../test/probes.ts';
+import { startTestServer, TEST_SECRET, type TestServer } from '../../test/test-server.ts';
 import { DataDirLockedError, lockDataDir } from './data-dir-lock.ts';
 import { openDatabase } from './database.ts';
 
@@ -122,7 +122,7 @@ describe('the embedded database directory', () => {
       new Promise<T>((resolve) => child.once('message', (m) => resolve(m as T)));
     try {
       for (let i = 0; i < 8; i++) {
-        const child = fork(fileURLToPath(new URL('../test/lock-racer.ts', import.meta.url)), {
+        const child = fork(fileURLToPath(new URL('../../test/lock-racer.ts', import.meta.url)), {
           execArgv: ['--import', 'tsx'],
           stdio: 'ignore',
         } as never);

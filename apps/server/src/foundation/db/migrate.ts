@@ -1,7 +1,7 @@
-import { sql } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { readdir, readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import type { Db } from './database.ts';
+import type { Database } from './schema.ts';
 
 const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations/', import.meta.url));
 // Any fixed number: servers sharing one PostgreSQL migrate one at a time.
@@ -33,7 +33,7 @@ export const statementsOf = (text: string): string[] => {
  * `current_setting('linewatch.time_zone')` (the session itself stays in UTC).
  */
 export const migrate = async (
-  db: Db,
+  db: Kysely<Database>,
   timeZone: string,
   /** Only the migrations whose file name sorts before this (a test of a migration's data). */
   before = '~',

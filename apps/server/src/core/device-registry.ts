@@ -1,5 +1,5 @@
-import type { Db, OpenDatabase } from '../db/database.ts';
-import { announce, hear } from '../db/notices.ts';
+import type { Db, OpenDatabase } from '../foundation/db/database.ts';
+import { announce, hear } from '../foundation/db/notices.ts';
 
 /**
  * Tells every process on the database (the other server instances) that machines changed, once

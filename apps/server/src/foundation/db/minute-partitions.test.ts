@@ -2,10 +2,10 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from './database.ts';
 import { emptyFigures } from '../shared/metrics.ts';
-import { factories } from '../test/factories.ts';
-import { openTestDb, type TestDb } from '../test/test-db.ts';
+import { factories } from '../../test/factories.ts';
+import { openTestDb, type TestDb } from '../../test/test-db.ts';
 import { createMinutePartitions } from './minute-partitions.ts';
-import { createTelemetryRepository, emptyBatch } from '../telemetry/repository.ts';
+import { createTelemetryRepository, emptyBatch } from '../../telemetry/repository.ts';
 
 const TIME_ZONE = 'Asia/Shanghai';
 const MINUTE = 60_000;

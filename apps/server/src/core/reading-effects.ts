@@ -1,5 +1,5 @@
 import type { Reading } from '@linewatch/contracts/mqtt';
-import { emptyFigures, type Figures } from '../shared/metrics.ts';
+import { emptyFigures, type Figures } from '../foundation/shared/metrics.ts';
 
 /** What the server remembers of a machine's last reading: the base for the next deltas. */
 export interface MachineSnapshot {

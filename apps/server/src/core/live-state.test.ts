@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { emptyFigures, type Figures } from '../shared/metrics.ts';
+import { emptyFigures, type Figures } from '../foundation/shared/metrics.ts';
 import { LiveState } from './live-state.ts';
 import { effectsOf, MINUTE_MS, type MachineSnapshot } from './reading-effects.ts';
 

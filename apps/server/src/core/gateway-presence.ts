@@ -1,8 +1,39 @@
 import { gatewayStateMessage, TOPIC_ROOT } from '@linewatch/contracts/mqtt';
 import type { FastifyBaseLogger } from 'fastify';
-import type { GatewaysRepository } from './repository.ts';
+import type { Db } from '../foundation/db/database.ts';
 
 type State = 'unknown' | 'online' | 'offline';
+
+/** The gateways presence reads at start and writes on a change of state. */
+export interface PresenceStore {
+  loadGatewayIds(): Promise<string[]>;
+  setGatewayOnline(
+    gatewayId: string,
+    online: boolean,
+    at: Date,
+    agentVersion?: string,
+  ): Promise<unknown>;
+}
+
+export const createPresenceStore = (db: Db): PresenceStore => ({
+  async loadGatewayIds(): Promise<string[]> {
+    const rows = await db.selectFrom('gateways').select('id').execute();
+    return rows.map((r) => r.id);
+  },
+
+  /** A record for people and tools; presence after a start never trusts it (see below). */
+  setGatewayOnline: (gatewayId: string, online: boolean, at: Date, agentVersion?: string) =>
+    db
+      .updateTable('gateways')
+      .set({
+        online,
+        state_changed_at: at,
+        last_seen_at: at,
+        ...(agentVersion !== undefined && { agent_version: agentVersion }),
+      })
+      .where('id', '=', gatewayId)
+      .execute(),
+});
 
 const PREFIX = `${TOPIC_ROOT}/`;
 /** The bus delivers only `lw/v1/gw/{id}/{kind}` topics: the id is the level after the root. */
@@ -20,14 +51,23 @@ export class GatewayPresence {
   /** Epoch ms of each gateway's last message since the start (the registry's "last seen"). */
   readonly #lastHeard = new Map<string, number>();
 
+  readonly #onlineListeners = new Set<(gatewayId: string) => void>();
+  readonly #polledListeners = new Set<(gatewayId: string, sns: readonly string[]) => void>();
+
   constructor(
-    private readonly repo: GatewaysRepository,
+    private readonly repo: PresenceStore,
     private readonly log: FastifyBaseLogger,
-    /** The gateway announced itself: it wants its ack watermark again. */
-    private readonly onOnline: (gatewayId: string) => void,
-    /** The machines its online state says it polls. */
-    private readonly onPolled: (gatewayId: string, sns: readonly string[]) => void = () => {},
   ) {}
+
+  /** The gateway announced itself: it wants its ack watermark again. */
+  onOnline(listener: (gatewayId: string) => void) {
+    this.#onlineListeners.add(listener);
+  }
+
+  /** The machines its online state says it polls. */
+  onPolled(listener: (gatewayId: string, sns: readonly string[]) => void) {
+    this.#polledListeners.add(listener);
+  }
 
   async load() {
     for (const id of await this.repo.loadGatewayIds()) this.register(id);
@@ -63,8 +103,9 @@ export class GatewayPresence {
       return;
     }
     if (message.state === 'online') {
-      this.onOnline(gatewayId);
-      if (message.machines) this.onPolled(gatewayId, message.machines);
+      for (const listener of this.#onlineListeners) listener(gatewayId);
+      const { machines } = message;
+      if (machines) for (const listener of this.#polledListeners) listener(gatewayId, machines);
     }
     this.#lastHeard.set(gatewayId, Date.now());
     this.#set(gatewayId, message.state, new Date(message.ts), message.agentVersion);

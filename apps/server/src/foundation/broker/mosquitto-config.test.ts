@@ -5,8 +5,8 @@ import {
   SERVER_USER,
   startDeployMosquitto,
   type DeployMosquitto,
-} from '../test/deploy-mosquitto.ts';
-import { waitFor } from '../test/wait.ts';
+} from '../../test/deploy-mosquitto.ts';
+import { waitFor } from '../../test/wait.ts';
 
 // The broker configuration docs/deploy.md hands to operators, run in the machine's own Mosquitto:
 // only the paths and ports differ from the repository's files (test/deploy-mosquitto.ts).

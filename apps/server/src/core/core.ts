@@ -1,17 +1,23 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { startEmbeddedBroker, type EmbeddedBroker } from './broker/embedded-broker.ts';
-import type { Bus } from './broker/bus.ts';
-import { connectBus } from './broker/mqtt-bus.ts';
-import type { Config } from './config.ts';
-import { openDatabase, type OpenDatabase, type OpenOptions } from './db/database.ts';
-import { seedDemo } from './demo/seed.ts';
-import { DeviceRegistry } from './devices/device-registry.ts';
-import { createGatewayVerifier } from './gateways/credentials.ts';
-import { LiveState } from './telemetry/live-state.ts';
+import { startEmbeddedBroker, type EmbeddedBroker } from '../foundation/broker/embedded-broker.ts';
+import type { Bus } from '../foundation/broker/bus.ts';
+import { connectBus } from '../foundation/broker/mqtt-bus.ts';
+import type { Config } from '../foundation/config/config.ts';
+import {
+  openDatabase,
+  type Db,
+  type OpenDatabase,
+  type OpenOptions,
+} from '../foundation/db/database.ts';
+import { DeviceRegistry } from './device-registry.ts';
+import { createGatewayVerifier } from './gateway-credentials.ts';
+import { createPresenceStore, GatewayPresence } from './gateway-presence.ts';
+import { LiveState } from './live-state.ts';
 
 /**
  * What every module shares: the database, the machines by SN, the live state of every machine,
- * and the broker with the bus on it. The modules build their own repositories and services on it.
+ * which gateways are online, and the broker with the bus on it. The modules build their own
+ * repositories and services on it.
  */
 export interface CoreOptions extends OpenOptions {
   /**
@@ -25,6 +31,11 @@ export interface Core {
   config: Config;
   database: OpenDatabase;
   registry: DeviceRegistry;
+  /**
+   * Which gateways are online: the gateways module feeds it from the bus, the devices module
+   * reads it (neither asks the other).
+   */
+  presence: GatewayPresence;
   /** Empty here; the telemetry module loads it from the database before anything reads it. */
   live: LiveState;
   broker: EmbeddedBroker | null;
@@ -37,10 +48,15 @@ export interface Core {
   close(): Promise<void>;
 }
 
+/**
+ * `seed`: runs on the opened database before anything reads it (the demo's rows, app.ts): the
+ * composition above hands it down, the core imports no domain.
+ */
 export const buildCore = async (
   config: Config,
   options: CoreOptions,
   log: FastifyBaseLogger,
+  seed?: (db: Db) => Promise<void>,
 ): Promise<Core> => {
   const database = await openDatabase(config, options, (error) =>
     log.warn(
@@ -55,13 +71,15 @@ export const buildCore = async (
   };
   try {
     const { db } = database;
-    if (config.DEMO) await seedDemo(db, config, log);
+    if (seed) await seed(db);
     const registry = new DeviceRegistry(db);
     await registry.reload();
     // Machines changed by another instance or the admin CLI reach this one's registry too.
     await registry.follow(database, (error) =>
       log.error({ err: error }, 'reloading the machines after a change elsewhere failed'),
     );
+    const presence = new GatewayPresence(createPresenceStore(db), log);
+    await presence.load();
 
     let broker: EmbeddedBroker | null = null;
     if (!config.MQTT_URL) {
@@ -89,6 +107,7 @@ export const buildCore = async (
       config,
       database,
       registry,
+      presence,
       live: new LiveState(config.TIMEZONE),
       broker,
       bus,

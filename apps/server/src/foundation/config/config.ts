@@ -1,7 +1,7 @@
 import { loadPlcProfilesFile } from '@linewatch/contracts/plc-profiles-file';
 import { isIP } from 'node:net';
 import { z } from 'zod';
-import { parseTemplateMappings } from './alerts/channels/wechat-template.ts';
+import { parseTemplateMappings } from './wechat-templates.ts';
 
 const DEFAULT_SECRET = 'linewatch-demo-secret';
 
@@ -117,8 +117,8 @@ const schema = z.object({
   /**
    * The alert and report template messages: `{"default": {"id": "<template_id>", "data":
    * {"thing1": "machine", "character_string2": "sn", "thing3": "content", "time4": "time"}}}`,
-   * and the same per kind of message to use another template for it (alerts/channels/
-   * wechat-template.ts says what each field type takes).
+   * and the same per kind of message to use another template for it (wechat-templates.ts says
+   * what each field type takes).
    */
   WECHAT_TEMPLATES: z
     .string()

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../test/test-server.ts';
+import { startTestServer, type TestServer } from '../../test/test-server.ts';
 
 // A web build as apps/web writes it: hashed assets with .br and .gz copies beside them. Each copy
 // says which file was sent, so the test sees that the server picked the pre-compressed one.
