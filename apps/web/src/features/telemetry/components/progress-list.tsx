@@ -1,9 +1,16 @@
 import type { RealtimePayload } from '@linewatch/contracts/socket';
 import { ProgressBar } from 'antd-mobile';
-import { formatNumber } from '../../../shared/format.ts';
+import { formatNumber, NO_DATA } from '../../../shared/format.ts';
 import styles from './progress-list.module.css';
 
-export const ProgressList = ({ items }: { items: RealtimePayload['progress'] }) => (
+/** `unobserved`: the machine never reported (shared/observed.ts): its counts read —. */
+export const ProgressList = ({
+  items,
+  unobserved = false,
+}: {
+  items: RealtimePayload['progress'];
+  unobserved?: boolean;
+}) => (
   <div className={styles.list}>
     {items.map((item) => (
       <div
@@ -13,7 +20,7 @@ export const ProgressList = ({ items }: { items: RealtimePayload['progress'] }) 
       >
         <div className={styles.labels}>
           <span>
-            {item.existingName} <b>{formatNumber(item.existing)}</b>
+            {item.existingName} <b>{unobserved ? NO_DATA : formatNumber(item.existing)}</b>
           </span>
           <span>
             {item.amountName} <b>{formatNumber(item.amount)}</b>

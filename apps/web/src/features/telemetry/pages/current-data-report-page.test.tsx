@@ -1,5 +1,6 @@
 import { act, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { RealtimePayload } from '@linewatch/contracts/socket';
 import { links, paths } from '../../../shared/paths.ts';
 import { buildRealtimePayload } from '../../../testing/builders.ts';
 import { FakeSocket } from '../../../testing/fake-socket.ts';
@@ -51,6 +52,45 @@ describe('real-time report page', () => {
     act(() => opened.push({ ...inFault, EquipmentStatus: 0, alarms: [], updatedAt: null }));
     await vi.waitFor(() =>
       expect(screen.getByTestId('realtime-last-reading').textContent).toBe('暂无数据上报'),
+    );
+  });
+
+  it('shows — for every figure of a machine that never reported (no gateway), as its card does', async () => {
+    renderPage(links.currentDataReport('SN-1'));
+    const opened = await socket();
+    const zero = (key: RealtimePayload['productData'][number]['key']) => ({
+      key,
+      name: key,
+      value: 0,
+    });
+    act(() =>
+      opened.openWith(
+        buildRealtimePayload({
+          EquipmentStatus: 0,
+          updatedAt: null,
+          productData: [zero('ppm'), zero('produced'), zero('ok'), zero('ng'), zero('dt')],
+          progress: [
+            {
+              existingName: '当前产量',
+              existing: 0,
+              amountName: '目标产量',
+              amount: 800,
+              percent: '0.00',
+            },
+          ],
+        }),
+      ),
+    );
+    await screen.findByTestId('realtime-last-reading');
+    const values = screen.getAllByTestId(/^product-value-/).map((v) => v.textContent);
+    expect(values).toEqual(['—', '—', '—', '—', '—']);
+    expect(screen.getByTestId('progress-item').textContent).toContain('当前产量 —');
+    // Once it reports, its zeros are figures.
+    act(() =>
+      opened.push(buildRealtimePayload({ updatedAt: Date.now(), productData: [zero('produced')] })),
+    );
+    await vi.waitFor(() =>
+      expect(screen.getByTestId('product-value-produced').textContent).toBe('0'),
     );
   });
 
