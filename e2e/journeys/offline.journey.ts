@@ -108,6 +108,42 @@ describe('offline: a phone that loses the network on the factory floor', () => {
     await journey.shot(page, 'list-offline');
   });
 
+  it('reloaded offline: the same machines with their age, not the sign-in page', async () => {
+    const { page } = journey;
+    const phone = new OfflinePhone(page);
+    const list = new DeviceListPage(page);
+    const names = await list.cards.getByTestId('card-name').allTextContents();
+    expect(names.length).toBeGreaterThan(0);
+    await page.reload();
+    expect(await phone.showsBrowserErrorPage()).toBe(false);
+    await list.waitUntilLoaded();
+    expect(currentPath(page)).toBe(paths.deviceList);
+    expect(await list.cards.getByTestId('card-name').allTextContents()).toEqual(names);
+    await expect.poll(() => phone.bannerText()).toMatch(WITH_AGE);
+    await new Toast(page).waitUntilGone();
+    await journey.shot(page, 'list-reloaded-offline');
+  });
+
+  it('a cold start offline (WeChat killed the webview): the last-known list, not the sign-in page', async () => {
+    const { page } = journey;
+    // A new tab: no sessionStorage, so no session the app knows of, and no server to ask.
+    const cold = await page.context().newPage();
+    try {
+      await cold.goto(paths.deviceList);
+      const phone = new OfflinePhone(cold);
+      expect(await phone.showsBrowserErrorPage()).toBe(false);
+      const list = new DeviceListPage(cold);
+      await list.waitUntilLoaded();
+      expect(currentPath(cold)).toBe(paths.deviceList);
+      expect(await list.cards.count()).toBeGreaterThan(0);
+      await expect.poll(() => phone.bannerText()).toMatch(WITH_AGE);
+      await new Toast(cold).waitUntilGone();
+      await journey.shot(cold, 'list-cold-start-offline');
+    } finally {
+      await cold.close();
+    }
+  });
+
   it('a screen never opened says it is offline inside the app, not the browser’s error page', async () => {
     const { page } = journey;
     const phone = new OfflinePhone(page);
