@@ -46,6 +46,8 @@ describe('the last-known data kept for offline', () => {
     restoreLastKnown(reloaded, 'key-1');
     expect(reloaded.getQueryData(LIST)).toEqual(['LW-S1-001']);
     expect(reloaded.getQueryState(LIST)?.dataUpdatedAt).toBe(at);
+    // Shown while the server is asked again: a page opening on it fetches, fresh or not.
+    expect(reloaded.getQueryState(LIST)?.isInvalidated).toBe(true);
   });
 
   it('names whoever signed in last for a cold start, where no session is known', () => {

@@ -128,12 +128,16 @@ export const restoreLastKnown = (client: QueryClient, keyId: string, now = Date.
     forgetLastKnown();
     return;
   }
-  hydrate(client, {
-    mutations: [],
-    queries: snapshot.queries.queries.filter(
-      (query) => now - query.state.dataUpdatedAt <= MAX_AGE_MS,
-    ),
-  });
+  const restored = snapshot.queries.queries.filter(
+    (query) => now - query.state.dataUpdatedAt <= MAX_AGE_MS,
+  );
+  hydrate(client, { mutations: [], queries: restored });
+  // Shown while the server is asked again, never instead: a reload a few seconds after the last
+  // reply would otherwise take it as fresh (staleTime) and ask nothing.
+  for (const { queryKey, state } of restored) {
+    const query = client.getQueryCache().find({ queryKey, exact: true });
+    if (query?.state.dataUpdatedAt === state.dataUpdatedAt) query.invalidate();
+  }
 };
 
 /** Writes the signed-in session's cache now; nothing without a session and its profile. */
