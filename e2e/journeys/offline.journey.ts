@@ -1,4 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { identityApi } from '@linewatch/contracts/identity-api';
+import { KEY_ID_COOKIE, KEY_ID_HEADER } from '@linewatch/contracts/limits';
+import { describe, expect, inject, it } from 'vitest';
 import { DeviceHistoryPage } from '../pages/device-history.page.ts';
 import { DeviceListPage } from '../pages/device-list.page.ts';
 import { LoginPage } from '../pages/login.page.ts';
@@ -185,5 +187,45 @@ describe('offline: a phone that loses the network on the factory floor', () => {
     await report.connectionError.waitFor({ state: 'detached' });
     await expect.poll(() => report.liveReading(), { timeout: 30_000 }).not.toBe(before);
     await journey.shot(page, 'realtime-back-online');
+  });
+
+  it('online, the server decides: a session ended elsewhere reloads into 请重新登录', async () => {
+    const { page } = journey;
+    const phone = new OfflinePhone(page);
+    await phone.goOnline();
+    await page.goto(paths.deviceList);
+    await new DeviceListPage(page).waitUntilLoaded();
+    // Signed out by another client holding the same session.
+    const keyId =
+      (await page.context().cookies()).find((c) => c.name === KEY_ID_COOKIE)?.value ?? '';
+    const out = await fetch(inject('baseUrl') + identityApi.signOut.path, {
+      method: 'POST',
+      headers: { [KEY_ID_HEADER]: keyId },
+    });
+    expect(out.status).toBe(200);
+    await page.reload();
+    await page.getByTestId('login-reason').waitFor();
+    expect(currentPath(page)).toMatch(/^\/login\?/);
+    expect(await page.getByTestId('login-reason').textContent()).toBe('请重新登录');
+    // Nothing of that session is kept for offline any more.
+    expect(await page.evaluate(() => localStorage.getItem('lw-last-known'))).toBeNull();
+    await new Toast(page).waitUntilGone();
+    await journey.shot(page, 'expired-online');
+  });
+
+  it('and a cold start offline after it is the sign-in page, with no one’s data', async () => {
+    const { page } = journey;
+    await new OfflinePhone(page).goOffline();
+    const cold = await page.context().newPage();
+    try {
+      await cold.goto(paths.deviceList);
+      await new LoginPage(cold).username.waitFor();
+      expect(currentPath(cold)).toMatch(/^\/login/);
+      expect(await cold.getByTestId('device-card').count()).toBe(0);
+      await journey.shot(cold, 'cold-start-offline-signed-out');
+    } finally {
+      await cold.close();
+      await new OfflinePhone(page).goOnline();
+    }
   });
 });
