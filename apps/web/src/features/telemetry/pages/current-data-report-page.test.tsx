@@ -77,6 +77,13 @@ describe('real-time report page', () => {
               amount: 800,
               percent: '0.00',
             },
+            {
+              existingName: 'OK数',
+              existing: 0,
+              amountName: '当前产量',
+              amount: 0,
+              percent: '0.00',
+            },
           ],
         }),
       ),
@@ -84,7 +91,12 @@ describe('real-time report page', () => {
     await screen.findByTestId('realtime-last-reading');
     const values = screen.getAllByTestId(/^product-value-/).map((v) => v.textContent);
     expect(values).toEqual(['—', '—', '—', '—', '—']);
-    expect(screen.getByTestId('progress-item').textContent).toContain('当前产量 —');
+    const [produced, ok] = screen.getAllByTestId('progress-item').map((i) => i.textContent);
+    // The target stays a figure; the counts, OK数's amount too, read —.
+    expect(produced).toContain('当前产量 —');
+    expect(produced).toContain('目标产量 800');
+    expect(ok).toContain('OK数 —');
+    expect(ok).toContain('当前产量 —');
     // Once it reports, its zeros are figures.
     act(() =>
       opened.push(buildRealtimePayload({ updatedAt: Date.now(), productData: [zero('produced')] })),
