@@ -81,6 +81,10 @@ describe('offline: a phone that loses the network on the factory floor', () => {
     await history.retry.tap();
     await history.retry.waitFor();
     expect(await history.paramChart.count()).toBe(0);
+    // Still named as the machine, not by its SN alone.
+    expect(await page.getByTestId('history-title').textContent()).toMatch(
+      new RegExp(`^.+（${openedSn}）$`),
+    );
     await new Toast(page).waitUntilGone();
     await journey.shot(page, 'history-day-offline');
   });
