@@ -4,6 +4,7 @@ import { encryptPassword } from '@linewatch/contracts/password-cipher';
 import type { Page, Request } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { DeviceListPage } from '../pages/device-list.page.ts';
+import { LoginPage } from '../pages/login.page.ts';
 import { OfflinePhone } from '../pages/offline.page.ts';
 import { paths } from '../support/app-paths.ts';
 import { IN_APP_USER_AGENTS } from '../support/browser.ts';
@@ -66,5 +67,25 @@ describe('device list: its first page asked once per load', () => {
     // And again, the last-known data now kept and restored on the way in.
     expect(await firstPagesOf(page, () => page.reload())).toHaveLength(1);
     await journey.shot(page, 'reloaded');
+  });
+
+  it('signed out, a cold start offline inside WeChat is the app’s login page, not an error page', async () => {
+    const { page } = journey;
+    await page.context().request.post(identityApi.signOut.path);
+    await page.context().clearCookies();
+    await page.evaluate(() => localStorage.clear());
+    const phone = new OfflinePhone(page);
+    await phone.goOffline();
+    const cold = await page.context().newPage();
+    try {
+      await cold.goto(paths.deviceList);
+      await new LoginPage(cold).root.waitFor();
+      expect(await new OfflinePhone(cold).showsBrowserErrorPage()).toBe(false);
+      expect(currentPath(cold)).toMatch(/^\/login/);
+      await journey.shot(cold, 'cold-start-offline-signed-out');
+    } finally {
+      await cold.close();
+      await phone.goOnline();
+    }
   });
 });

@@ -52,11 +52,14 @@ let preloadedSession: Promise<SessionInfo | null | typeof UNREACHABLE> | null =
 
 /** The server was asked about the cookie once this page load (one in-flight ask is shared). */
 let sessionCheck: Promise<void> | null = null;
+/** That ask got no answer (offline, or a network that reaches nothing). */
+let sessionUnreachable = false;
 
 const checkSession = (ask: () => Promise<SessionInfo | null | typeof UNREACHABLE>) =>
   (sessionCheck ??= ask().then((restored) => {
     if (useSession.getState().keyId) return;
     if (restored === UNREACHABLE) {
+      sessionUnreachable = true;
       // A cold start on a dead spot: whoever signed in last on this phone, offline.
       const owner = lastKnownOwner(null);
       if (owner) signInLastKnown(owner);
@@ -93,7 +96,12 @@ export const guardLoader = async ({ request }: LoaderFunctionArgs): Promise<Resp
     decision = decide();
   }
   if (decision.type === 'redirect') return redirect(decision.to);
-  if (decision.type === 'authorize') return redirectDocument(wechatAuthorizeUrl(decision.redirect));
+  if (decision.type === 'authorize') {
+    // Offline, WeChat's authorisation (a page of the server's, then WeChat's) would be the
+    // browser's error page: the app's own login page says the network is down instead.
+    if (sessionUnreachable) return redirect(links.login(decision.redirect));
+    return redirectDocument(wechatAuthorizeUrl(decision.redirect));
+  }
   if (decision.type === 'load') {
     const keyId = useSession.getState().keyId;
     try {
