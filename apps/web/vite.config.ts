@@ -1,4 +1,7 @@
 import react from '@vitejs/plugin-react';
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import ts from 'typescript';
 import { defineConfig, type Plugin } from 'vite';
 import { compression } from 'vite-plugin-compression2';
@@ -6,6 +9,24 @@ import { VitePWA } from 'vite-plugin-pwa';
 import { appIcons, ICON_SIZES, iconFile } from './vite-app-icons.ts';
 import { mapData } from './vite-map-data.ts';
 import { routePreloads } from './vite-route-preloads.ts';
+
+/*
+ * What this build was made from: the web's and the contracts' sources, hashed (the same sources
+ * give the same id, so builds stay reproducible). The last-known data a phone keeps for offline
+ * (src/app/last-known.ts) is read only by the build that saved it.
+ */
+const buildId = (): string => {
+  const hash = createHash('sha256');
+  for (const dir of ['src', '../../packages/contracts/src']) {
+    const root = join(import.meta.dirname, dir);
+    const files = readdirSync(root, { recursive: true, withFileTypes: true })
+      .filter((entry) => entry.isFile())
+      .map((entry) => join(entry.parentPath, entry.name))
+      .sort();
+    for (const file of files) hash.update(file.slice(root.length)).update(readFileSync(file));
+  }
+  return hash.digest('hex').slice(0, 12);
+};
 
 const server = `http://127.0.0.1:${process.env.LW_SERVER_PORT ?? 3000}`;
 
@@ -115,6 +136,7 @@ export default defineConfig({
   ],
   // TITLE_SUFFIX (README's configuration table) is read at build time; npm start builds first.
   envPrefix: ['VITE_', 'TITLE_SUFFIX'],
+  define: { 'import.meta.env.VITE_BUILD_ID': JSON.stringify(buildId()) },
   resolve: {
     // lib/core is CommonJS whose default export arrives as a namespace object under ESM interop;
     // the package's own ES build of the same module keeps it a component.

@@ -3,9 +3,10 @@ import { CenterPage } from '../pages/center.page.ts';
 import { DeviceListPage } from '../pages/device-list.page.ts';
 import { LoginPage } from '../pages/login.page.ts';
 import { MaintenancePage } from '../pages/maintenance.page.ts';
+import { RealtimeReportPage } from '../pages/realtime-report.page.ts';
 import { useJourney } from '../support/journey.ts';
 import { currentPath } from '../support/location.ts';
-import { paths } from '../support/app-paths.ts';
+import { links, paths } from '../support/app-paths.ts';
 
 /**
  * The demo factory (apps/server/src/demo/seed.ts): LW-P1-012 has no gateway yet; its PLC, a
@@ -58,6 +59,19 @@ describe('gateways: a technician binds a machine to its gateway from the phone, 
     await bind.waitUntilShown();
     expect(currentPath(page)).toBe(paths.bindDevice);
     await journey.shot(page, 'bind-empty');
+  });
+
+  it('before its bind, the machine reads — on its real-time page, as on its card (issue 25)', async () => {
+    const { page } = journey;
+    await page.goto(links.currentDataReport(MACHINE));
+    const report = new RealtimeReportPage(page);
+    await expect.poll(() => report.lastReadingText()).toBe('暂无数据上报');
+    // Nothing observed: no figure, not a 0 against its target.
+    for (const key of ['ppm', 'produced', 'ok', 'ng', 'dt'] as const)
+      expect(await report.productValue(key), key).toBe('—');
+    await journey.shot(page, 'no-gateway-realtime');
+    await page.goto(paths.bindDevice);
+    await new MaintenancePage(page, 'bind').waitUntilShown();
   });
 
   it('says what each empty or malformed field needs, and sends nothing', async () => {

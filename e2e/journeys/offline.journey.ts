@@ -1,4 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { identityApi } from '@linewatch/contracts/identity-api';
+import { KEY_ID_COOKIE, KEY_ID_HEADER } from '@linewatch/contracts/limits';
+import { describe, expect, inject, it } from 'vitest';
 import { DeviceHistoryPage } from '../pages/device-history.page.ts';
 import { DeviceListPage } from '../pages/device-list.page.ts';
 import { LoginPage } from '../pages/login.page.ts';
@@ -79,6 +81,10 @@ describe('offline: a phone that loses the network on the factory floor', () => {
     await history.retry.tap();
     await history.retry.waitFor();
     expect(await history.paramChart.count()).toBe(0);
+    // Still named as the machine, not by its SN alone.
+    expect(await page.getByTestId('history-title').textContent()).toMatch(
+      new RegExp(`^.+（${openedSn}）$`),
+    );
     await new Toast(page).waitUntilGone();
     await journey.shot(page, 'history-day-offline');
   });
@@ -106,6 +112,42 @@ describe('offline: a phone that loses the network on the factory floor', () => {
     await expect.poll(() => new OfflinePhone(page).bannerText()).toMatch(WITH_AGE);
     await new Toast(page).waitUntilGone();
     await journey.shot(page, 'list-offline');
+  });
+
+  it('reloaded offline: the same machines with their age, not the sign-in page', async () => {
+    const { page } = journey;
+    const phone = new OfflinePhone(page);
+    const list = new DeviceListPage(page);
+    const names = await list.cards.getByTestId('card-name').allTextContents();
+    expect(names.length).toBeGreaterThan(0);
+    await page.reload();
+    expect(await phone.showsBrowserErrorPage()).toBe(false);
+    await list.waitUntilLoaded();
+    expect(currentPath(page)).toBe(paths.deviceList);
+    expect(await list.cards.getByTestId('card-name').allTextContents()).toEqual(names);
+    await expect.poll(() => phone.bannerText()).toMatch(WITH_AGE);
+    await new Toast(page).waitUntilGone();
+    await journey.shot(page, 'list-reloaded-offline');
+  });
+
+  it('a cold start offline (WeChat killed the webview): the last-known list, not the sign-in page', async () => {
+    const { page } = journey;
+    // A new tab: no sessionStorage, so no session the app knows of, and no server to ask.
+    const cold = await page.context().newPage();
+    try {
+      await cold.goto(paths.deviceList);
+      const phone = new OfflinePhone(cold);
+      expect(await phone.showsBrowserErrorPage()).toBe(false);
+      const list = new DeviceListPage(cold);
+      await list.waitUntilLoaded();
+      expect(currentPath(cold)).toBe(paths.deviceList);
+      expect(await list.cards.count()).toBeGreaterThan(0);
+      await expect.poll(() => phone.bannerText()).toMatch(WITH_AGE);
+      await new Toast(cold).waitUntilGone();
+      await journey.shot(cold, 'list-cold-start-offline');
+    } finally {
+      await cold.close();
+    }
   });
 
   it('a screen never opened says it is offline inside the app, not the browser’s error page', async () => {
@@ -149,5 +191,45 @@ describe('offline: a phone that loses the network on the factory floor', () => {
     await report.connectionError.waitFor({ state: 'detached' });
     await expect.poll(() => report.liveReading(), { timeout: 30_000 }).not.toBe(before);
     await journey.shot(page, 'realtime-back-online');
+  });
+
+  it('online, the server decides: a session ended elsewhere reloads into 请重新登录', async () => {
+    const { page } = journey;
+    const phone = new OfflinePhone(page);
+    await phone.goOnline();
+    await page.goto(paths.deviceList);
+    await new DeviceListPage(page).waitUntilLoaded();
+    // Signed out by another client holding the same session.
+    const keyId =
+      (await page.context().cookies()).find((c) => c.name === KEY_ID_COOKIE)?.value ?? '';
+    const out = await fetch(inject('baseUrl') + identityApi.signOut.path, {
+      method: 'POST',
+      headers: { [KEY_ID_HEADER]: keyId },
+    });
+    expect(out.status).toBe(200);
+    await page.reload();
+    await page.getByTestId('login-reason').waitFor();
+    expect(currentPath(page)).toMatch(/^\/login\?/);
+    expect(await page.getByTestId('login-reason').textContent()).toBe('请重新登录');
+    // Nothing of that session is kept for offline any more.
+    expect(await page.evaluate(() => localStorage.getItem('lw-last-known'))).toBeNull();
+    await new Toast(page).waitUntilGone();
+    await journey.shot(page, 'expired-online');
+  });
+
+  it('and a cold start offline after it is the sign-in page, with no one’s data', async () => {
+    const { page } = journey;
+    await new OfflinePhone(page).goOffline();
+    const cold = await page.context().newPage();
+    try {
+      await cold.goto(paths.deviceList);
+      await new LoginPage(cold).username.waitFor();
+      expect(currentPath(cold)).toMatch(/^\/login/);
+      expect(await cold.getByTestId('device-card').count()).toBe(0);
+      await journey.shot(cold, 'cold-start-offline-signed-out');
+    } finally {
+      await cold.close();
+      await new OfflinePhone(page).goOnline();
+    }
   });
 });

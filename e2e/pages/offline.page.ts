@@ -22,10 +22,13 @@ export class OfflinePhone {
    * from now on a screen opens without the network.
    */
   async waitUntilInstalled(): Promise<void> {
-    await this.page.waitForFunction(async () => {
-      const registration = await navigator.serviceWorker.getRegistration();
-      return registration?.active?.state === 'activated' && navigator.serviceWorker.controller;
-    });
+    // Not an async predicate: its promise would be truthy at once, and the journey went offline
+    // while the worker was still installing (then a reload offline got chromium's error page).
+    await this.page.waitForFunction(
+      () => navigator.serviceWorker.controller?.state === 'activated',
+      undefined,
+      { timeout: 60_000 },
+    );
   }
 
   async goOffline(): Promise<void> {

@@ -3,6 +3,8 @@ import { createRoot } from 'react-dom/client';
 import { createBrowserRouter } from 'react-router';
 import { RouterProvider } from 'react-router/dom';
 import './app/global.css';
+import { restoreLastKnownInto } from './app/guard-loader.ts';
+import { keepLastKnown } from './app/last-known.ts';
 import { createQueryClient, forgetOnSignOut, Providers } from './app/providers.tsx';
 import { routes } from './app/routes.tsx';
 import { registerServiceWorker } from './app/service-worker.ts';
@@ -16,6 +18,9 @@ setNavigator((to, options) => void router.navigate(to, options));
 
 const client = createQueryClient();
 forgetOnSignOut(client);
+// The last-known data survives a reload or a killed webview, for offline (app/last-known.ts).
+keepLastKnown(client);
+restoreLastKnownInto(client);
 
 const root = document.getElementById('root');
 if (root) {

@@ -49,7 +49,7 @@ describe('a handler named on a CA hears of it through the outbox too (issue 11)'
       snCode: sn,
       workmanship: '贴片',
       count: 1,
-      warningContent: 'E101 吸嘴堵塞',
+      warningContent: await make.alarmText('E101'),
       facaDescription: '抛料',
       influenceParameters: '温度',
     });

@@ -160,7 +160,21 @@ export const factories = (target: Linewatch | Db) => {
       .execute();
   };
 
+  /**
+   * An alarm as every screen says it: its code and the one dictionary's description
+   * (alarm_definitions), never a fixture's own words for the code.
+   */
+  const alarmText = async (code: string): Promise<string> => {
+    const definition = await db
+      .selectFrom('alarm_definitions')
+      .select('description')
+      .where('code', '=', code)
+      .executeTakeFirstOrThrow();
+    return `${code} ${definition.description}`;
+  };
+
   return {
+    alarmText,
     createLine,
     createGroup,
     createUser,

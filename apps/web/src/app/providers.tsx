@@ -1,6 +1,7 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { useSession } from '../shared/session-store.ts';
+import { forgetLastKnown } from './last-known.ts';
 
 export const createQueryClient = () =>
   new QueryClient({
@@ -23,13 +24,17 @@ export const createQueryClient = () =>
   });
 
 /**
- * Empties the cache when the session ends (a sign-out, or the server no longer knowing it): what
- * one user's screens showed must not be shown, offline or for a moment, to the next one signing in
- * on the same phone. Returns the unsubscribe.
+ * Empties the cache, and forgets its copy kept for offline (last-known.ts), when the session ends
+ * (a sign-out, or the server no longer knowing it) or gives way to another: what one user's
+ * screens showed must not be shown, offline or for a moment, to the next one signing in on the
+ * same phone. Returns the unsubscribe.
  */
 export const forgetOnSignOut = (client: QueryClient): (() => void) =>
   useSession.subscribe((state, previous) => {
-    if (previous.keyId && !state.keyId) client.clear();
+    if (previous.keyId && state.keyId !== previous.keyId) {
+      client.clear();
+      forgetLastKnown();
+    }
   });
 
 export const Providers = ({ client, children }: { client: QueryClient; children: ReactNode }) => (

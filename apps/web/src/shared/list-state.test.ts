@@ -24,6 +24,16 @@ describe('list state', () => {
     expect(listStateOf(flags({ isError: true, itemCount: 15, hasNextPage: true }))).toBe('error');
   });
 
+  it('keeps the rows of a refresh that failed: no retry row in their place (issue 25)', () => {
+    // The last answer stays on screen; the offline banner (or the failure's toast) says why.
+    expect(listStateOf(flags({ isError: true, isRefetchError: true, itemCount: 15 }))).toBe('end');
+    expect(
+      listStateOf(flags({ isError: true, isRefetchError: true, itemCount: 15, hasNextPage: true })),
+    ).toBe('more');
+    // A refresh of a list that was empty has nothing to keep: an empty list, not an error.
+    expect(listStateOf(flags({ isError: true, isRefetchError: true }))).toBe('empty');
+  });
+
   it('tells an empty list from a search without hits', () => {
     expect(listStateOf(flags({}))).toBe('empty');
     expect(listStateOf(flags({ searching: true }))).toBe('noResult');

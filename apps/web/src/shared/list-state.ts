@@ -5,6 +5,12 @@ export interface PagedListFlags {
   itemCount: number;
   isPending: boolean;
   isError: boolean;
+  /**
+   * The failure is a refresh's, of a list that had loaded (TanStack's isRefetchError: not a first
+   * load, not a next page): its rows stay on screen as they were, with no retry row in their place;
+   * the offline banner, or the failure's toast, says why they are not fresher.
+   */
+  isRefetchError?: boolean;
   isFetchingNextPage: boolean;
   hasNextPage: boolean;
   /** A search term is active: an empty list reads 查无数据 instead of 暂无数据. */
@@ -13,7 +19,7 @@ export interface PagedListFlags {
 
 export const listStateOf = (flags: PagedListFlags): ListStateKind => {
   if (flags.isPending || flags.isFetchingNextPage) return 'loading';
-  if (flags.isError) return 'error';
+  if (flags.isError && !flags.isRefetchError) return 'error';
   if (flags.itemCount === 0) return flags.searching ? 'noResult' : 'empty';
   return flags.hasNextPage ? 'more' : 'end';
 };

@@ -32,6 +32,8 @@ export const queryKeys = {
   history: {
     /** One machine's history and log (figures, DT, table, stop alarms, operation log). */
     all: ['history'] as const,
+    /** Every period's figures, of every machine. */
+    allFigures: ['history', 'figures'] as const,
     figures: (query: HistoryQuery) => ['history', 'figures', query] as const,
     dt: (query: HistoryQuery) => ['history', 'dt', query] as const,
     detail: (query: HistoryDetailQuery) => ['history', 'detail', query] as const,

@@ -101,3 +101,19 @@ export const buildUserProfile = (overrides: Partial<UserProfile> = {}): UserProf
   signedInWith: 'password',
   ...overrides,
 });
+
+/**
+ * The alarm dictionary's words (the server's alarm_definitions, seeded by its migration 004):
+ * fixtures name an alarm as every screen does, never with words of their own for a code.
+ */
+const ALARM_DICTIONARY = {
+  E101: '送料超时',
+  E205: '气压不足',
+  E307: '伺服报警',
+  E412: '安全门打开',
+  E518: '温度过高',
+} as const;
+
+/** An alarm as the server words it: `E101 送料超时`. */
+export const alarmText = (code: keyof typeof ALARM_DICTIONARY): string =>
+  `${code} ${ALARM_DICTIONARY[code]}`;

@@ -60,7 +60,7 @@ beforeAll(async () => {
     snCode: sn,
     workmanship: '贴片',
     count: 1,
-    warningContent: 'E101 吸嘴堵塞',
+    warningContent: await make.alarmText('E101'),
     facaDescription: '抛料',
     hour: 0,
     minute: 1,

@@ -1,11 +1,12 @@
 import type {
   HistoryDetailQuery,
+  HistoryReply,
   HistoryQuery,
   OperationLogQuery,
   StopAlarmQuery,
 } from '@linewatch/contracts/history';
 import { historyApi } from '@linewatch/contracts/history-api';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { call } from '../../shared/api-client.ts';
 import { queryKeys } from '../../shared/query-keys.ts';
 
@@ -19,6 +20,24 @@ export const useHistory = (query: HistoryQuery | null) =>
     ...settled,
     queryFn: ({ signal }) => call(historyApi.history, query!, { signal }),
   });
+
+/**
+ * The machine's title: its name does not change with the period, so a period still loading or
+ * one that failed (offline) is named by any period of this machine already loaded; the SN only
+ * when none was.
+ */
+export const useMachineTitle = (snCode: string, shown: HistoryReply | undefined): string => {
+  const client = useQueryClient();
+  const named =
+    shown ??
+    client
+      .getQueriesData<HistoryReply>({ queryKey: queryKeys.history.allFigures })
+      .map(([, reply]) => reply)
+      .find((reply) => reply?.snCode === snCode);
+  return named
+    ? `${named.nickDeviceName || named.deviceName}（${named.nickSnCode || named.snCode}）`
+    : snCode;
+};
 
 export const useHistoryDt = (query: HistoryQuery | null) =>
   useQuery({

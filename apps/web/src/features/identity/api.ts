@@ -37,11 +37,15 @@ export const fetchProfile = async (): Promise<Profile> => {
   return { user, roles: profile.roles, signedInWith: profile.signedInWith };
 };
 
+/** No answer came (offline, or a network that reaches nothing): not the same as signed out. */
+export const UNREACHABLE = 'unreachable';
+
 /**
- * Who the HttpOnly cookie names, or null: asked once per page load before a tab without a token
- * is sent to sign in. Quiet: no toast, no redirect — being signed out is an answer here.
+ * Who the HttpOnly cookie names, null, or UNREACHABLE: asked once per page load before a tab
+ * without a token is sent to sign in. Quiet: no toast, no redirect — being signed out is an answer
+ * here.
  */
-export const restoreSession = async (): Promise<SessionInfo | null> => {
+export const restoreSession = async (): Promise<SessionInfo | null | typeof UNREACHABLE> => {
   try {
     const response = await fetch(identityApi.session.path, {
       headers: { Accept: 'application/json' },
@@ -51,7 +55,7 @@ export const restoreSession = async (): Promise<SessionInfo | null> => {
     const reply = (await response.json()) as { code?: string; data?: SessionInfo };
     return reply.code === '0000' && reply.data?.keyId ? reply.data : null;
   } catch {
-    return null;
+    return UNREACHABLE;
   }
 };
 

@@ -71,6 +71,7 @@ const MessagesPage = () => {
           itemCount: messages.length,
           isPending: inbox.isPending,
           isError: inbox.isError,
+          isRefetchError: inbox.isRefetchError,
           isFetchingNextPage: inbox.isFetchingNextPage,
           hasNextPage: inbox.hasNextPage,
           searching: false,

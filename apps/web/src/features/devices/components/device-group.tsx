@@ -109,6 +109,7 @@ export const DeviceGroup = ({
               itemCount: loadedCount(shown?.pages ?? []),
               isPending: pages.isPending,
               isError: pages.isError,
+              isRefetchError: pages.isRefetchError,
               isFetchingNextPage: isFetchingNextPage || drawing,
               hasNextPage,
               searching,

@@ -9,6 +9,7 @@ import { Checkbox, Tag } from 'antd-mobile';
 import { GlobalOutline } from 'antd-mobile-icons';
 import { memo, type ReactNode } from 'react';
 import { formatNumber, formatPercent, NO_DATA } from '../../../shared/format.ts';
+import { observedNothing } from '../../../shared/observed.ts';
 import styles from './machine-card.module.css';
 
 const statusTags: Record<DeviceStatus, { label: string; color: string }> = {
@@ -80,8 +81,10 @@ export const MachineCard = memo(function MachineCard({
   onPress,
 }: MachineCardProps) {
   const status = statusTags[machine.deviceStatus];
-  // No gateway and nothing counted: nothing was observed, so no figure (—), not a red 0.
-  const unobserved = machine.iot === 0 && machine.produceNumber === 0;
+  const unobserved = observedNothing({
+    noGateway: machine.iot === 0,
+    counted: machine.produceNumber,
+  });
   const metrics: MetricProps[] = [
     {
       name: '产量',

@@ -131,6 +131,7 @@ const FacaListPage = () => {
           itemCount: items.length,
           isPending: pages.isPending,
           isError: pages.isError,
+          isRefetchError: pages.isRefetchError,
           isFetchingNextPage: pages.isFetchingNextPage,
           hasNextPage: pages.hasNextPage,
           searching,

@@ -5,6 +5,7 @@ import { Toast } from 'antd-mobile';
 import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { links, paths } from '../../../shared/paths.ts';
 import { fakeApi } from '../../../testing/fake-api.ts';
+import { alarmText } from '../../../testing/builders.ts';
 import { renderPage } from '../../../testing/render-page.tsx';
 
 const question = (over: Partial<FacaInfo>): FacaInfo => ({
@@ -12,7 +13,7 @@ const question = (over: Partial<FacaInfo>): FacaInfo => ({
   snCode: 'LW-S1-005',
   workmanship: '回流焊',
   count: 1,
-  warningContent: 'E518 温度过高',
+  warningContent: alarmText('E518'),
   facaDescription: '超温',
   timeLength: 0,
   hour: 0,
@@ -33,7 +34,7 @@ const fa = (over: Partial<FaInfo>): FaInfo => ({
   id: 7,
   facaInfoId: 42,
   faNum: 1,
-  faDescription: '吸嘴堵塞',
+  faDescription: '炉温控制器热电偶松动',
   faPicList: [],
   faVideoList: [],
   updateUser: '王厂长',
@@ -141,7 +142,7 @@ describe('add question', () => {
     const { user, api } = renderPage(
       links.facaAddQuestion({
         snCode: 'LW-S1-005',
-        warningContent: 'E518 温度过高',
+        warningContent: alarmText('E518'),
         count: 3,
         timeLength: (3600 + 120 + 5) * 1000,
       }),

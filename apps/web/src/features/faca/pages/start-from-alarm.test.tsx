@@ -6,10 +6,12 @@ import { screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { links, paths } from '../../../shared/paths.ts';
 import { fakeApi } from '../../../testing/fake-api.ts';
+import { alarmText } from '../../../testing/builders.ts';
 import { renderPage } from '../../../testing/render-page.tsx';
 
 /** The first render of a lazy page loads its chunk: on a busy machine that takes a while. */
 const LAZY = { timeout: 15_000 };
+const E101 = alarmText('E101');
 
 const options = (names: string[]) => ({
   content: names.map((name, i) => ({ id: i + 1, name })),
@@ -39,7 +41,7 @@ const form = async () => {
 describe('a FACA question started from an alarm', () => {
   it('from a stop alarm of the device log: SN, content, count 1 and how long it lasted', async () => {
     const ended = {
-      contentStr: 'E101 吸嘴堵塞',
+      contentStr: E101,
       beginTime: '2026-11-20 08:00:00',
       endTime: '2026-11-20 09:02:05',
       state: 0 as const,
@@ -55,7 +57,7 @@ describe('a FACA question started from an alarm', () => {
     await vi.waitFor(() => expect(router.state.location.pathname).toBe(paths.facaAddQuestion));
     expect(await form()).toEqual({
       sn: 'LW-S1-002',
-      warning: 'E101 吸嘴堵塞',
+      warning: E101,
       count: '1',
       duration: ['1', '2', '5'],
       dataFrom: '报警记录',
@@ -66,12 +68,12 @@ describe('a FACA question started from an alarm', () => {
     const message = (over: Partial<InboxMessage>): InboxMessage => ({
       id: 1,
       kind: 'alarm',
-      title: '贴片机 报警',
-      body: 'SN：LW-S1-002，设备：贴片机，报警：E101 吸嘴堵塞',
+      title: '回流焊炉01 报警',
+      body: `SN：LW-S1-002，设备：回流焊炉01，报警：${E101}`,
       link: '/faultAlarm?casesId=3',
       createdAt: '2026-11-20T00:00:00.000Z',
       read: true,
-      alarm: { snCode: 'LW-S1-002', warningContent: 'E101 吸嘴堵塞' },
+      alarm: { snCode: 'LW-S1-002', warningContent: E101 },
       ...over,
     });
     const api = withFacaOptions().on(alertsApi.inbox, () => ({
@@ -90,7 +92,7 @@ describe('a FACA question started from an alarm', () => {
     await vi.waitFor(() => expect(router.state.location.pathname).toBe(paths.facaAddQuestion));
     expect(await form()).toEqual({
       sn: 'LW-S1-002',
-      warning: 'E101 吸嘴堵塞',
+      warning: E101,
       count: '1',
       duration: ['0', '0', '0'],
       dataFrom: '报警记录',

@@ -80,6 +80,7 @@ const TaskListPage = () => {
           itemCount: items.length,
           isPending: pages.isPending,
           isError: pages.isError,
+          isRefetchError: pages.isRefetchError,
           isFetchingNextPage: pages.isFetchingNextPage,
           hasNextPage: pages.hasNextPage,
           searching: Object.values(filter).some(Boolean),

@@ -132,6 +132,8 @@ describe('device history page', { timeout: 30_000 }, () => {
     release();
     await vi.waitFor(() => expect(screen.getByTestId('list-state').dataset.state).toBe('error'));
     expect(screen.queryByTestId('param-chart')).toBeNull();
+    // The machine is still named by the day that loaded, not by its SN.
+    expect(screen.getByTestId('history-title').textContent).toBe('点胶机（一号机）');
   });
 
   it('stops the day arrows at the calendar’s ends: 2014 and today', async () => {

@@ -6,7 +6,7 @@ import { useSearchParams } from 'react-router';
 import { ApiError } from '../../../shared/api-client.ts';
 import { TabBar } from '../../../shared/components/tab-bar.tsx';
 import { toastFailure } from '../../../shared/toast.ts';
-import { useHistory, useHistoryDetail, useHistoryDt } from '../api.ts';
+import { useHistory, useHistoryDetail, useHistoryDt, useMachineTitle } from '../api.ts';
 import { ChartCard } from '../components/chart-card.tsx';
 import { dtOption, threeParamOption } from '../../../shared/charts/period-charts.ts';
 import { DayPicker } from '../components/day-picker.tsx';
@@ -65,6 +65,7 @@ const DeviceHistoryPage = () => {
   const dt = useHistoryDt(tab === 'dt' ? query : null);
   // The detail endpoint is by day; a table by week reads the history reply's weekly rows.
   const byWeek = mode === 'range' && grouping === 'week';
+  const title = useMachineTitle(snCode ?? '', history.data);
   const detail = useHistoryDetail(
     query && mode === 'range' && display === 'table' && !byWeek
       ? { snCode: query.snCode, startTime: query.beginTime, endTime: query.endTime }
@@ -88,12 +89,6 @@ const DeviceHistoryPage = () => {
     else setRange({ from, to });
   };
 
-  // The machine's name does not change with the period: the previous period's reply names it
-  // while the next loads (a period that failed shows the SN).
-  const named = history.data;
-  const title = named
-    ? `${named.nickDeviceName || named.deviceName}（${named.nickSnCode || named.snCode}）`
-    : snCode;
   // The figures only of the period shown: the previous day's chart under a new date (kept while
   // it loads, and for good when it failed offline) would be read as that day's.
   const data = history.isPlaceholderData ? undefined : history.data;

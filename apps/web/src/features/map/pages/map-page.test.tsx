@@ -149,6 +149,32 @@ describe('device map', { timeout: 30_000 }, () => {
     expect((await screen.findByTestId('chart')).dataset.map).toBe('440000.json');
   });
 
+  it('back online, one tap on the retry loads everything that failed offline: index, map, counts', async () => {
+    // Offline at the world level, the index, the world's shape and both data queries all fail.
+    geoFiles.indexFailing = 1;
+    geoFiles.failing = 1;
+    let offline = true;
+    const down = () => failure('network', '网络异常，请检查网络连接');
+    const api = fakeApi()
+      .on(statisticsApi.mapData, (q: Received<MapQuery>) =>
+        offline ? down() : status(totals[String(q.mapLevel)]!),
+      )
+      .on(statisticsApi.mapAllData, (q) =>
+        offline ? down() : { machineStatusList: pointsOf[String(q.mapLevel)]! },
+      );
+    const { user } = renderPage(paths.map, { api });
+    const retry = await screen.findByTestId('map-retry', {}, { timeout: 10_000 });
+    await vi.waitFor(() => expect(screen.getByTestId('list-state').dataset.state).toBe('error'));
+    offline = false;
+    await user.click(retry);
+    expect((await screen.findByTestId('chart', {}, { timeout: 10_000 })).dataset.map).toBe(
+      'world.json',
+    );
+    await showsTotal('22');
+    expect(screen.queryByTestId('map-retry')).toBeNull();
+    expect(screen.queryByTestId('list-state')).toBeNull();
+  });
+
   it('offers to ask again when the map data fail, and shows the counts on a tap', async () => {
     let fail = true;
     const down = () => failure(ReplyCode.fault, '数据库不可用', 500);

@@ -65,11 +65,13 @@ const MapPage = () => {
     [regions, geo.data],
   );
 
-  // A failed query stops its live refresh (shared/live-refresh.ts): the retry row asks again.
+  // A failed query stops its live refresh (shared/live-refresh.ts): a retry asks again. Either
+  // retry, the map's or the counts', asks again for everything that failed: offline the index,
+  // the shape and the counts all fail, and one tap back online must bring the whole page back
+  // (the map's retry asked for the index alone, and a second tap was needed for the shape).
   const dataFailed = status.isError || points.isError;
-  const retryData = () => {
-    if (status.isError) void status.refetch();
-    if (points.isError) void points.refetch();
+  const retryFailed = () => {
+    for (const query of [index, geo, status, points]) if (query.isError) void query.refetch();
   };
 
   const mapBody = () => {
@@ -80,7 +82,7 @@ const MapPage = () => {
           type="button"
           className={styles.retry}
           data-testid="map-retry"
-          onClick={() => void (index.isError ? index.refetch() : geo.refetch())}
+          onClick={retryFailed}
         >
           地图加载失败，点击重新加载
         </button>
@@ -163,7 +165,7 @@ const MapPage = () => {
           </li>
         ) : null}
       </ul>
-      {dataFailed ? <ListState state="error" onRetry={retryData} /> : null}
+      {dataFailed ? <ListState state="error" onRetry={retryFailed} /> : null}
     </div>
   );
 };

@@ -225,4 +225,25 @@ describe('statistics search', { timeout: 30_000 }, () => {
     await user.click(screen.getByTestId('list-state'));
     await vi.waitFor(() => expect(cards()).toHaveLength(2));
   });
+
+  it('keeps the cards shown when their refresh fails; a retry row only for a first load', async () => {
+    let offline = false;
+    const api = statisticsServer().on(statisticsApi.statistics, () =>
+      offline
+        ? failure('network', '网络异常，请检查网络连接')
+        : { data: rows.slice(0, 2), total: 2 },
+    );
+    const { user, client } = renderPage(paths.deviceStatistics, { api });
+    await opened();
+    await user.click(screen.getByTestId('statistics-search'));
+    await vi.waitFor(() => expect(cards()).toHaveLength(2));
+    offline = true;
+    await client.refetchQueries({ queryKey: ['statistics', 'list'] });
+    await vi.waitFor(() => expect(api.calls(statisticsApi.statistics)).toHaveLength(2));
+    // The failure is drawn (its toast), and the rows are still there.
+    await vi.waitFor(() => expect(document.body.textContent).toContain('网络异常，请检查网络连接'));
+    expect(cards()).toHaveLength(2);
+    expect(screen.getByTestId('statistics-total').textContent).toBe('共 2 台');
+    expect(screen.getByTestId('list-state').dataset.state).not.toBe('error');
+  });
 });

@@ -156,6 +156,7 @@ const StatisticsPage = () => {
               itemCount: loadedRows(pages.data?.pages ?? []),
               isPending: pages.isPending,
               isError: pages.isError,
+              isRefetchError: pages.isRefetchError,
               isFetchingNextPage,
               hasNextPage,
               searching: true,

@@ -78,6 +78,25 @@ describe('subscription page', () => {
     expect(screen.getAllByTestId('subscription-row')[1]!.textContent).not.toContain('已订阅');
   });
 
+  it('keeps the rows shown when their refresh fails; a retry row only for a first load', async () => {
+    const { api } = server();
+    let offline = false;
+    api.on(subscriptionsApi.list, (q) => {
+      if (offline) return failure('network', webMessages.networkError);
+      const page = Number(q.pageNumber);
+      return { data: rows.slice((page - 1) * 20, page * 20), totalNum: rows.length };
+    });
+    const { client } = renderPage(paths.subscription, { api });
+    await firstPage();
+    offline = true;
+    await client.refetchQueries({ queryKey: ['subscriptions', 'list'] });
+    await vi.waitFor(() => expect(api.calls(subscriptionsApi.list)).toHaveLength(2));
+    // The failure is drawn (its toast), and the rows are still there.
+    await vi.waitFor(() => expect(document.body.textContent).toContain('网络异常，请检查网络连接'));
+    expect(screen.getAllByTestId('subscription-row')).toHaveLength(20);
+    expect(screen.getByTestId('list-state').dataset.state).toBe('more');
+  });
+
   it('batch actions need a selection; batch cancel asks first: 取消操作 on cancel, then cancels all with 已取消订阅', async () => {
     const { api, cancelled } = server();
     const { user } = renderPage(paths.subscription, { api });

@@ -10,12 +10,19 @@ const formatProductValue = (key: ProductDataKey, value: number | null): string =
   return formatNumber(value);
 };
 
-export const ProductCards = ({ items }: { items: RealtimePayload['productData'] }) => (
+/** `unobserved`: the machine never reported (shared/observed.ts), so every figure reads —. */
+export const ProductCards = ({
+  items,
+  unobserved = false,
+}: {
+  items: RealtimePayload['productData'];
+  unobserved?: boolean;
+}) => (
   <div className={styles.grid}>
     {items.map((item) => (
       <div key={item.key} className={styles.card} data-testid="product-card" data-key={item.key}>
         <div className={styles.value} data-testid={`product-value-${item.key}`}>
-          {formatProductValue(item.key, item.value)}
+          {formatProductValue(item.key, unobserved ? null : item.value)}
         </div>
         <div className={styles.name}>{item.name}</div>
       </div>

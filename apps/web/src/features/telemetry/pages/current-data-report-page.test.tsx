@@ -1,5 +1,6 @@
 import { act, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { RealtimePayload } from '@linewatch/contracts/socket';
 import { links, paths } from '../../../shared/paths.ts';
 import { buildRealtimePayload } from '../../../testing/builders.ts';
 import { FakeSocket } from '../../../testing/fake-socket.ts';
@@ -51,6 +52,57 @@ describe('real-time report page', () => {
     act(() => opened.push({ ...inFault, EquipmentStatus: 0, alarms: [], updatedAt: null }));
     await vi.waitFor(() =>
       expect(screen.getByTestId('realtime-last-reading').textContent).toBe('暂无数据上报'),
+    );
+  });
+
+  it('shows — for every figure of a machine that never reported (no gateway), as its card does', async () => {
+    renderPage(links.currentDataReport('SN-1'));
+    const opened = await socket();
+    const zero = (key: RealtimePayload['productData'][number]['key']) => ({
+      key,
+      name: key,
+      value: 0,
+    });
+    act(() =>
+      opened.openWith(
+        buildRealtimePayload({
+          EquipmentStatus: 0,
+          updatedAt: null,
+          productData: [zero('ppm'), zero('produced'), zero('ok'), zero('ng'), zero('dt')],
+          progress: [
+            {
+              existingName: '当前产量',
+              existing: 0,
+              amountName: '目标产量',
+              amount: 800,
+              percent: '0.00',
+            },
+            {
+              existingName: 'OK数',
+              existing: 0,
+              amountName: '当前产量',
+              amount: 0,
+              percent: '0.00',
+            },
+          ],
+        }),
+      ),
+    );
+    await screen.findByTestId('realtime-last-reading');
+    const values = screen.getAllByTestId(/^product-value-/).map((v) => v.textContent);
+    expect(values).toEqual(['—', '—', '—', '—', '—']);
+    const [produced, ok] = screen.getAllByTestId('progress-item').map((i) => i.textContent);
+    // The target stays a figure; the counts, OK数's amount too, read —.
+    expect(produced).toContain('当前产量 —');
+    expect(produced).toContain('目标产量 800');
+    expect(ok).toContain('OK数 —');
+    expect(ok).toContain('当前产量 —');
+    // Once it reports, its zeros are figures.
+    act(() =>
+      opened.push(buildRealtimePayload({ updatedAt: Date.now(), productData: [zero('produced')] })),
+    );
+    await vi.waitFor(() =>
+      expect(screen.getByTestId('product-value-produced').textContent).toBe('0'),
     );
   });
 

@@ -5,6 +5,7 @@ import { messages } from '@linewatch/contracts/envelope';
 import { BlankState } from '../../../shared/components/blank-state.tsx';
 import { formatClock, formatDateTime } from '../../../shared/format.ts';
 import { webMessages } from '../../../shared/messages.ts';
+import { observedNothing } from '../../../shared/observed.ts';
 import { ActiveAlarms } from '../components/active-alarms.tsx';
 import { ProductCards } from '../components/product-cards.tsx';
 import { ProgressList } from '../components/progress-list.tsx';
@@ -29,6 +30,12 @@ const CurrentDataReportPage = () => {
   const [params] = useSearchParams();
   const snCode = params.get('snCode')?.trim() || null;
   const { payload, disconnected, denied, unknown } = useRealtime(snCode);
+  const unobserved =
+    payload !== null &&
+    observedNothing({
+      neverReported: payload.updatedAt === null,
+      counted: payload.productData.find((item) => item.key === 'produced')?.value ?? 0,
+    });
 
   if (!snCode) {
     return (
@@ -84,12 +91,12 @@ const CurrentDataReportPage = () => {
           {payload.EquipmentStatus === 3 ? <ActiveAlarms alarms={payload.alarms} /> : null}
           <section className={styles.card}>
             <h2 className={styles.heading}>生产数据</h2>
-            <ProductCards items={payload.productData} />
+            <ProductCards items={payload.productData} unobserved={unobserved} />
           </section>
           {payload.progress.length > 0 ? (
             <section className={styles.card}>
               <h2 className={styles.heading}>生产进度</h2>
-              <ProgressList items={payload.progress} />
+              <ProgressList items={payload.progress} unobserved={unobserved} />
             </section>
           ) : null}
           <section className={styles.card}>
