@@ -20,7 +20,7 @@ const page = (message: string, max: number, fallback: number) =>
 
 /**
  * Query of GET /api/rpf/machine/statistics. `filters` is the JSON of StatisticsFilters (the spec's
- * one parameter); the time rules that need "now" are checked by `rangeProblem` in the route.
+ * one parameter); the time rules that need "now" are checked by `timeRangeProblem` (rules/range.ts) in the route.
  */
 export const statisticsQuery = z.object({
   filters: z

@@ -7,11 +7,8 @@ import {
   type StatisticsReply,
   type StatisticsRow,
 } from '@linewatch/contracts/statistics';
-import {
-  rangeProblem,
-  statisticsMessages,
-  type MapLevel,
-} from '@linewatch/contracts/statistics-rules';
+import { timeRangeProblem } from '@linewatch/contracts/rules/range';
+import { statisticsMessages, type MapLevel } from '@linewatch/contracts/statistics-rules';
 import type { DeviceStatus } from '@linewatch/contracts/devices';
 import type { MachinePlace } from '../devices/device-registry.ts';
 import type { DevicesService } from '../devices/service.ts';
@@ -188,7 +185,7 @@ export const createStatisticsService = ({ repo, devices, wholeDays, timeZone }: 
       input: StatisticsInput,
       now = Date.now(),
     ): Promise<StatisticsReply> {
-      const problem = rangeProblem(input, wallClockOf(now, timeZone));
+      const problem = timeRangeProblem(input, wallClockOf(now, timeZone));
       if (problem) throw badInput(problem, 'dataStartDate');
       const { productLine, productGroup } = input.filters;
       if (productLine) {
