@@ -140,19 +140,3 @@ export const menuLabels = { all: '全部', follow: '我的关注' } as const;
 
 /** How much of a day's count target is due: the label when it is prorated (a day in progress). */
 export const targetLabels = { day: '目标', soFar: '目标(至当前)' } as const;
-
-/**
- * Whether a card figure meets its target (spec section 4, card status colouring): true, false,
- * or null when the figure is no data (not comparable: neutral colour). Counts compare with the
- * target due by now.
- */
-export const cardMeetsTarget = {
-  produced: (c: MachineCard): boolean | null => c.produceNumber >= c.produceTargetDue,
-  ng: (c: MachineCard): boolean | null => c.ngNumber <= c.ngTargetDue,
-  ppm: (c: MachineCard): boolean | null => (c.ppm === null ? null : c.ppm >= c.ppmTarget),
-  yield: (c: MachineCard): boolean | null => (c.yield === null ? null : c.yield > c.yieldTarget),
-  superiorityRate: (c: MachineCard): boolean | null =>
-    c.superiorityRate === null ? null : c.superiorityRate > c.superiorityRateTarget,
-  useRate: (c: MachineCard): boolean | null =>
-    c.useRate === null ? null : c.useRate > c.useRateTarget,
-};

@@ -1,5 +1,4 @@
 import { rangeMessages } from './rules/range.ts';
-import type { StatisticsRow } from './statistics.ts';
 
 /*
  * The map's and the statistics' messages and rules without zod (statistics.ts holds the schemas):
@@ -25,21 +24,6 @@ export const statisticsMessages = {
   lineFailed: '获取产品线失败',
   groupFailed: '获取产品组失败',
 } as const;
-
-/**
- * Spec section 4, card status colouring: produced at or above target, NG at or below, average
- * and max PPM at or above, yield and utilisation above. null: no data, neutral colour.
- */
-export const rowMeetsTarget = {
-  produced: (r: StatisticsRow): boolean | null => r.produceNumber >= r.produceTargetNumber,
-  ng: (r: StatisticsRow): boolean | null => r.ngNumber <= r.ngTargetNumber,
-  avgPPM: (r: StatisticsRow): boolean | null =>
-    r.avgPPM === null ? null : r.avgPPM >= r.ppmTarget,
-  maxPPM: (r: StatisticsRow): boolean | null => r.maxPPM >= r.ppmTarget,
-  yield: (r: StatisticsRow): boolean | null => (r.yield === null ? null : r.yield > r.yieldTarget),
-  useRate: (r: StatisticsRow): boolean | null =>
-    r.useRate === null ? null : r.useRate > r.useRateTarget,
-};
 
 /** Map drill levels (spec section 4): world, then China, a province, a city; no district. */
 export const mapLevels = ['world', 'country', 'province', 'city'] as const;

@@ -1,10 +1,10 @@
 import {
-  cardMeetsTarget,
   targetLabels,
   type DeviceStatus,
   type IotState,
   type MachineCard as Machine,
 } from '@linewatch/contracts/devices';
+import { cardMeetsTarget, targetTone } from '@linewatch/contracts/rules/targets';
 import { Checkbox, Tag } from 'antd-mobile';
 import { GlobalOutline } from 'antd-mobile-icons';
 import { memo, type ReactNode } from 'react';
@@ -38,11 +38,6 @@ interface MetricProps {
   targetNote?: string | undefined;
 }
 
-const tone = (ok: boolean | null) => {
-  if (ok === null) return styles.neutral;
-  return ok ? styles.good : styles.bad;
-};
-
 const Metric = ({ name, testId, ok, actual, target, targetNote }: MetricProps) => (
   <div
     className={styles.metric}
@@ -59,7 +54,7 @@ const Metric = ({ name, testId, ok, actual, target, targetNote }: MetricProps) =
       ) : null}
     </div>
     <div className={styles.metricValue}>
-      <span className={tone(ok)}>{actual}</span>
+      <span className={styles[targetTone(ok)]}>{actual}</span>
       <span className={styles.target}>/{target}</span>
     </div>
   </div>
@@ -86,7 +81,9 @@ export const MachineCard = memo(function MachineCard({
     {
       name: '产量',
       testId: 'produced',
-      ok: unobserved ? null : cardMeetsTarget.produced(machine),
+      ok: unobserved
+        ? null
+        : cardMeetsTarget('produced', machine.produceNumber, machine.produceTargetDue),
       actual: unobserved ? NO_DATA : formatNumber(machine.produceNumber),
       // Today compares with the target due so far, not the whole day's (DESIGN.md section 5).
       target: formatNumber(machine.produceTargetDue),
@@ -95,28 +92,32 @@ export const MachineCard = memo(function MachineCard({
     {
       name: 'PPM',
       testId: 'ppm',
-      ok: cardMeetsTarget.ppm(machine),
+      ok: cardMeetsTarget('ppm', machine.ppm, machine.ppmTarget),
       actual: formatNumber(machine.ppm),
       target: formatNumber(machine.ppmTarget),
     },
     {
       name: '优率',
       testId: 'superiority',
-      ok: cardMeetsTarget.superiorityRate(machine),
+      ok: cardMeetsTarget(
+        'superiorityRate',
+        machine.superiorityRate,
+        machine.superiorityRateTarget,
+      ),
       actual: formatPercent(machine.superiorityRate),
       target: formatPercent(machine.superiorityRateTarget),
     },
     {
       name: '良率',
       testId: 'yield',
-      ok: cardMeetsTarget.yield(machine),
+      ok: cardMeetsTarget('yield', machine.yield, machine.yieldTarget),
       actual: formatPercent(machine.yield),
       target: formatPercent(machine.yieldTarget),
     },
     {
       name: '稼动率',
       testId: 'use-rate',
-      ok: cardMeetsTarget.useRate(machine),
+      ok: cardMeetsTarget('useRate', machine.useRate, machine.useRateTarget),
       actual: formatPercent(machine.useRate),
       target: formatPercent(machine.useRateTarget),
     },
