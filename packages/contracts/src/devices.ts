@@ -1,15 +1,14 @@
 import { z } from 'zod';
-import { PAGE_SIZE } from './limits.ts';
 import { listMessages } from './list-messages.ts';
 import { primitiveMessages } from './primitive-messages.ts';
+import { pageNumberField, pageSizeField } from './paging.ts';
 import { calendarDate, text } from './primitives.ts';
+import { PAGE_SIZE } from './rules/paging.ts';
 
 export const deviceMessages = {
   listFailed: '获取设备列表失败',
   ...listMessages,
   badDate: primitiveMessages.badDate,
-  badPage: '页码必须是正整数',
-  badPageSize: '每页条数应为 1 到 100 的整数',
   badFlag: '关注筛选只能是 0 或 1',
   textTooLong: '筛选条件不能超过 64 个字',
   badStatus: '设备状态只能是 running、standBy、error 或 offLine',
@@ -36,17 +35,8 @@ export const machineListQuery = z.object({
   deviceStatus: z
     .enum([...deviceStatus.options, ''], { error: deviceMessages.badStatus })
     .optional(),
-  pageIndex: z.coerce
-    .number({ error: deviceMessages.badPage })
-    .int(deviceMessages.badPage)
-    .min(1, deviceMessages.badPage)
-    .default(1),
-  pageSize: z.coerce
-    .number({ error: deviceMessages.badPageSize })
-    .int(deviceMessages.badPageSize)
-    .min(1, deviceMessages.badPageSize)
-    .max(100, deviceMessages.badPageSize)
-    .default(PAGE_SIZE.deviceList),
+  pageIndex: pageNumberField(),
+  pageSize: pageSizeField(PAGE_SIZE.deviceList),
 });
 export type MachineListQuery = z.input<typeof machineListQuery>;
 

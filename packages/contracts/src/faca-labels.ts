@@ -29,7 +29,6 @@ export const facaMessages = {
   handlerCannotSee: '处理人无权查看该设备',
   onlyHandler: '只有处理人可以提交处理结果',
   onlyAssigner: '只有处理人或指派人可以更改处理人',
-  badPage: '页码必须是正整数',
   badId: '编号必须是正整数',
   textTooLong: '内容不能超过 500 个字',
   saved: '保存成功',

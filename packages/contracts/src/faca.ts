@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { PAGE_SIZE } from './limits.ts';
+import { pageNumberField, pageSizeField } from './paging.ts';
 import { calendarDate, text, whenMissing } from './primitives.ts';
+import { PAGE_SIZE, pagingMessages } from './rules/paging.ts';
 import { facaMessages, MEDIA_LIMITS, CA_STATUS, DATA_FROM_MANUAL } from './faca-labels.ts';
 
 /** FACA quality questions, FA, CA and tasks (spec sections 3, 4, 5, 7). */
@@ -40,18 +41,10 @@ const mediaIds = (message: string) =>
     })
     .max(MEDIA_LIMITS.maxFiles, message)
     .default([]);
-const pageNum = z.coerce
-  .number({ error: facaMessages.badPage })
-  .int(facaMessages.badPage)
-  .min(1, facaMessages.badPage)
-  .default(1);
+const pageNum = pageNumberField();
+// The FACA lists say badPage for a bad size too, and take up to the option lists' 1000.
 const pageSize = (fallback: number) =>
-  z.coerce
-    .number({ error: facaMessages.badPage })
-    .int(facaMessages.badPage)
-    .min(1, facaMessages.badPage)
-    .max(PAGE_SIZE.options, facaMessages.badPage)
-    .default(fallback);
+  pageSizeField(fallback, { max: PAGE_SIZE.options, message: pagingMessages.badPage });
 const filterText = text().trim().max(64, facaMessages.textTooLong).optional();
 
 // ---------------------------------------------------------------------------------------------
@@ -247,13 +240,6 @@ export const facaInfo = z.object({
   faInfos: z.array(faInfo),
 });
 export type FacaInfo = z.infer<typeof facaInfo>;
-
-export const pageOf = <T extends z.ZodType>(item: T) =>
-  z.object({ content: z.array(item), totalElements: z.number() });
-export interface Page<T> {
-  content: T[];
-  totalElements: number;
-}
 
 export const namedOption = z.object({ id: z.number(), name: z.string() });
 export type NamedOption = z.infer<typeof namedOption>;

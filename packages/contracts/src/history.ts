@@ -1,7 +1,8 @@
 import { z } from 'zod';
-import { PAGE_SIZE } from './limits.ts';
+import { pageNumberField, pageSizeField } from './paging.ts';
 import { primitiveMessages } from './primitive-messages.ts';
 import { calendarDate, isCalendarDate, text } from './primitives.ts';
+import { PAGE_SIZE } from './rules/paging.ts';
 import { dayRangeProblem, isWithinCalendar, rangeMessages } from './rules/range.ts';
 
 /** The history and device-log messages (spec sections 5, 8). */
@@ -13,8 +14,6 @@ export const historyMessages = {
   future: rangeMessages.future,
   outOfCalendar: rangeMessages.outOfCalendar,
   noData: '该日期无生产数据',
-  badPage: '页码必须是正整数',
-  badPageSize: '每页条数应为 1 到 100 的整数',
   badPageType: '统计方式只能是 date 或 week',
   /** A query without a condition it needs (its dates): spec section 8. */
   needCondition: '请补充查询条件',
@@ -180,25 +179,12 @@ export const historyDetailReply = z.object({
 });
 export type HistoryDetailReply = z.infer<typeof historyDetailReply>;
 
-const page = (fallback: number) =>
-  z.coerce
-    .number({ error: historyMessages.badPageSize })
-    .int(historyMessages.badPageSize)
-    .min(1, historyMessages.badPageSize)
-    .max(100, historyMessages.badPageSize)
-    .default(fallback);
-const pageNumber = z.coerce
-  .number({ error: historyMessages.badPage })
-  .int(historyMessages.badPage)
-  .min(1, historyMessages.badPage)
-  .default(1);
-
 /** Query of the stop-alarm page: one day's alarms, 11 a page. */
 export const stopAlarmQuery = z.object({
   snCode,
   date,
-  pageNumber,
-  pageSize: page(PAGE_SIZE.stopAlarm),
+  pageNumber: pageNumberField(),
+  pageSize: pageSizeField(PAGE_SIZE.stopAlarm),
 });
 export type StopAlarmQuery = z.input<typeof stopAlarmQuery>;
 
@@ -229,8 +215,8 @@ export const operationLogQuery = rangeChecked(
     snCode,
     startTime: date,
     endTime: date,
-    pageIndex: pageNumber,
-    pageSize: page(PAGE_SIZE.stopAlarm),
+    pageIndex: pageNumberField(),
+    pageSize: pageSizeField(PAGE_SIZE.stopAlarm),
   },
   'startTime',
   'endTime',

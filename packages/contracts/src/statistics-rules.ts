@@ -17,8 +17,6 @@ export const statisticsMessages = {
   badFilters: '筛选条件格式错误',
   unknownLine: '产品线不存在',
   unknownGroup: '产品组不存在',
-  badPage: '页码必须是正整数',
-  badPageSize: '每页条数应为 1 到 100 的整数',
   badMapLevel: '地图层级只能是 world、country、province 或 city',
   positionRequired: '请选择地区',
   lineFailed: '获取产品线失败',

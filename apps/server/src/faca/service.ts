@@ -9,12 +9,12 @@ import {
   type HandlerOption,
   type NamedOption,
   type optionsQuery,
-  type Page,
   type Task,
   type taskPageQuery,
   type taskResultBody,
 } from '@linewatch/contracts/faca';
 import { CA_STATUS, facaMessages } from '@linewatch/contracts/faca-labels';
+import type { ContentPage } from '@linewatch/contracts/rules/paging';
 import type { z } from 'zod';
 import type { Db } from '../db/database.ts';
 import type { MachineCheck } from '../devices/service.ts';
@@ -81,7 +81,7 @@ export const createFacaService = (deps: FacaDeps) => {
 
   const options =
     (table: 'faca_workmanships' | 'faca_influence_parameters') =>
-    async (query: z.output<typeof optionsQuery>): Promise<Page<NamedOption>> => {
+    async (query: z.output<typeof optionsQuery>): Promise<ContentPage<NamedOption>> => {
       const o = repo.options(table);
       const [totalElements, content] = await Promise.all([
         o.count(),
@@ -129,7 +129,10 @@ export const createFacaService = (deps: FacaDeps) => {
   };
 
   return {
-    async page(user: SessionUser, query: z.output<typeof facaPageQuery>): Promise<Page<FacaInfo>> {
+    async page(
+      user: SessionUser,
+      query: z.output<typeof facaPageQuery>,
+    ): Promise<ContentPage<FacaInfo>> {
       const filter = {
         lineIds: await visibleLineIds(user),
         snCode: query.snCode || undefined,
@@ -279,7 +282,10 @@ export const createFacaService = (deps: FacaDeps) => {
       }));
     },
 
-    async taskPage(user: SessionUser, query: z.output<typeof taskPageQuery>): Promise<Page<Task>> {
+    async taskPage(
+      user: SessionUser,
+      query: z.output<typeof taskPageQuery>,
+    ): Promise<ContentPage<Task>> {
       const filter = {
         userId: user.userId,
         lineIds: await visibleLineIds(user),

@@ -5,7 +5,7 @@ import {
   type StatusSummaryQuery,
 } from '@linewatch/contracts/devices';
 import { devicesApi } from '@linewatch/contracts/devices-api';
-import { PAGE_SIZE } from '@linewatch/contracts/limits';
+import { PAGE_SIZE } from '@linewatch/contracts/rules/paging';
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { call, failingWith } from '../../shared/api-client.ts';
 import { LIVE_REFRESH_MS, liveRefresh } from '../../shared/live-refresh.ts';

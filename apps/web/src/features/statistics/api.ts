@@ -1,4 +1,4 @@
-import { PAGE_SIZE } from '@linewatch/contracts/limits';
+import { PAGE_SIZE } from '@linewatch/contracts/rules/paging';
 import type { StatisticsQuery, StatisticsReply } from '@linewatch/contracts/statistics';
 import { statisticsApi } from '@linewatch/contracts/statistics-api';
 import { statisticsMessages } from '@linewatch/contracts/statistics-rules';
