@@ -1,7 +1,7 @@
+import { deriveFigures } from '@linewatch/contracts/rules/figures';
 import type { Db } from '../db/database.ts';
 import type { DeviceInfo } from '../devices/device-registry.ts';
 import type { Notice, Notifications } from '../notifications/service.ts';
-import { derive } from '../shared/metrics.ts';
 import type { MachineSnapshot } from '../telemetry/reading-effects.ts';
 import { stopKey, type AlertsRepository, type HourFigures } from './repository.ts';
 
@@ -172,7 +172,7 @@ export class AlertEngine {
 export const shortfalls = (
   m: Pick<HourFigures, 'figures' | 'ppmTarget' | 'yieldTarget' | 'useRateTarget'>,
 ) => {
-  const d = derive(m.figures);
+  const d = deriveFigures(m.figures);
   const misses: string[] = [];
   if (d.ppm !== null && m.ppmTarget > 0 && d.ppm < m.ppmTarget)
     misses.push(`PPM ${d.ppm} 低于目标 ${m.ppmTarget}`);

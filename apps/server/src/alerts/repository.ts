@@ -125,7 +125,7 @@ export const createAlertsRepository = (db: Db) => ({
     >`
       select d.sn_code, d.device_name, d.ppm_target, d.yield_target, d.use_rate_target,
         ${sql.join(sums)},
-        -- The minutes PPM covers (shared/metrics.ts isCoveredMinute): its average's denominator.
+        -- The minutes PPM covers (rules/figures.ts isCoveredMinute): its average's denominator.
         sum((${sql.raw(COVERED_MINUTE_SQL)})::int)::float8 as covered_minutes
       from rollup_minute m join devices d on d.sn_code = m.sn_code
       where m.minute >= ${from} and m.minute < ${to}

@@ -8,9 +8,10 @@ import {
 } from '@linewatch/contracts/devices';
 import type { z } from 'zod';
 import type { machineListQuery } from '@linewatch/contracts/devices';
+import { deriveFigures } from '@linewatch/contracts/rules/figures';
 import { forbidden } from '../http/envelope.ts';
 import type { SessionUser } from '../identity/service.ts';
-import { derive, emptyFigures, targetSoFar } from '../shared/metrics.ts';
+import { emptyFigures, targetSoFar } from '../shared/metrics.ts';
 import { dayElapsedFraction, dayOf } from '../shared/time.ts';
 import type { LiveState } from '../telemetry/live-state.ts';
 import type { DeviceInfo, DeviceRegistry } from './device-registry.ts';
@@ -172,7 +173,7 @@ export const createDevicesService = ({
       const elapsed = dayElapsedFraction(day, now, timeZone);
       const data = page.map((d): MachineCard => {
         const figures = isToday ? live.todayOf(d.sn, now) : (pastDay?.get(d.sn) ?? emptyFigures());
-        const derived = derive(figures);
+        const derived = deriveFigures(figures);
         const produceDue = targetSoFar(d.produceTargetNumber, elapsed);
         return {
           snCode: d.sn,

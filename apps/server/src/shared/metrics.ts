@@ -2,7 +2,8 @@
  * The figures of DESIGN.md section 5, in one shape for every layer: a reading's effects per
  * minute (reading-effects.ts), the batch and the rollup rows (telemetry/repository.ts), the live
  * state, the real-time report and the device list. Rows map in and out through `figuresFromRow`
- * and `figureColumns`; nothing else names a rollup column.
+ * and `figureColumns`; nothing else names a rollup column. What is shown is derived from them by
+ * contracts rules/figures.ts.
  */
 export interface Figures {
   /** Every part credited to the period, including those counted across a silence. */
@@ -131,46 +132,8 @@ export const figureColumns = (f: Figures): Record<AddedColumn, number> => {
   return out;
 };
 
-/** Parts of observed minutes: what max PPM and PPM count. */
-export const observedProduced = (f: Figures) => f.produced - f.gapProduced;
-
-/**
- * A minute PPM covers (one minute's figures): it had running time or observed parts. Average PPM
- * is the observed parts of a period over its covered minutes, max PPM the best of those minutes:
- * the same minutes, so the average is never above the peak (DESIGN.md section 5).
- */
-export const isCoveredMinute = (minute: Figures) =>
-  minute.runningMs > 0 || observedProduced(minute) > 0;
-
-/** isCoveredMinute in SQL, over a rollup_minute row. */
+/** isCoveredMinute (contracts rules/figures.ts) in SQL, over a rollup_minute row. */
 export const COVERED_MINUTE_SQL = 'running_ms > 0 OR produced > gap_produced';
-
-/** Figures go out with two decimals. */
-export const round2 = (n: number) => Math.round(n * 100) / 100;
-/** No denominator, no figure: null ("no data", shown as "—"), never 0 (DESIGN.md section 5). */
-const percent = (part: number, whole: number) => (whole > 0 ? round2((part / whole) * 100) : null);
-
-interface DerivedFigures {
-  /**
-   * Average PPM: observed-minute parts per covered minute (isCoveredMinute), the minutes max PPM
-   * is the best of; null with none.
-   */
-  ppm: number | null;
-  maxPPM: number;
-  yield: number | null;
-  superiorityRate: number | null;
-  useRate: number | null;
-  dtSeconds: number;
-}
-
-export const derive = (f: Figures): DerivedFigures => ({
-  ppm: f.coveredMinutes > 0 ? round2(observedProduced(f) / f.coveredMinutes) : null,
-  maxPPM: f.maxMinuteProduced,
-  yield: percent(f.ok, f.ok + f.ng),
-  superiorityRate: percent(f.firstPassOk, f.produced),
-  useRate: percent(f.runningMs, f.runningMs + f.idleMs + f.faultMs),
-  dtSeconds: Math.round(f.faultMs / 1000),
-});
 
 /**
  * A count target for the day shown: the whole target for a past day, and for today the target

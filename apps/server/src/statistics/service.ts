@@ -10,11 +10,12 @@ import {
 import { timeRangeProblem } from '@linewatch/contracts/rules/range';
 import { statisticsMessages, type MapLevel } from '@linewatch/contracts/statistics-rules';
 import type { DeviceStatus } from '@linewatch/contracts/devices';
+import { deriveFigures } from '@linewatch/contracts/rules/figures';
 import type { MachinePlace } from '../devices/device-registry.ts';
 import type { DevicesService } from '../devices/service.ts';
 import { DomainError } from '../http/envelope.ts';
 import type { SessionUser } from '../identity/service.ts';
-import { addFigures, derive, emptyFigures } from '../shared/metrics.ts';
+import { addFigures, emptyFigures } from '../shared/metrics.ts';
 import { dayOf, instantOf, wallClockOf } from '../shared/time.ts';
 import type { StatisticsRepository } from './repository.ts';
 import { splitRange, type RangeParts } from './time-range.ts';
@@ -211,7 +212,7 @@ export const createStatisticsService = ({ repo, devices, wholeDays, timeZone }: 
       const share = (to - from) / DAY_MS;
       const data = machines.map((m): StatisticsRow => {
         const f = figures.get(m.sn)!;
-        const d = derive(f);
+        const d = deriveFigures(f);
         return {
           machineCode: m.sn,
           nickSnCode: m.nickSnCode,

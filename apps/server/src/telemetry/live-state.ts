@@ -1,13 +1,8 @@
 import type { DeviceStatus } from '@linewatch/contracts/devices';
 import { OFFLINE_AFTER_MS } from '@linewatch/contracts/limits';
+import { isCoveredMinute, observedProduced } from '@linewatch/contracts/rules/figures';
 import { dayOf, HOUR_MS, hourStartOf } from '../shared/time.ts';
-import {
-  addFigures,
-  emptyFigures,
-  isCoveredMinute,
-  observedProduced,
-  type Figures,
-} from '../shared/metrics.ts';
+import { addFigures, emptyFigures, type Figures } from '../shared/metrics.ts';
 import {
   MAX_ATTRIBUTED_GAP_MS,
   minuteOf,

@@ -5,8 +5,9 @@ import {
   type ProductDataKey,
   type RealtimePayload,
 } from '@linewatch/contracts/socket';
+import { deriveFigures } from '@linewatch/contracts/rules/figures';
 import type { DeviceInfo } from '../devices/device-registry.ts';
-import { derive, targetSoFar } from '../shared/metrics.ts';
+import { targetSoFar } from '../shared/metrics.ts';
 import { dayElapsedFraction, dayOf, HOUR_MS, hourLabelOf, hourStartOf } from '../shared/time.ts';
 import type { LiveMachine, LiveState } from './live-state.ts';
 import { minuteOf, MINUTE_MS } from './reading-effects.ts';
@@ -26,7 +27,7 @@ export const presentRealtime = (
   // Today's, not the last day the machine reported: after midnight a machine that has not
   // reported since shows nothing yet, not yesterday's parts.
   const today = live.todayOf(device.sn, now);
-  const figures = derive(today);
+  const figures = deriveFigures(today);
   // 实时PPM (real-time PPM) is the count of the last complete minute: the parts of observed
   // minutes (no parts counted across a silence) the machine made in the minute before the
   // current one. The minute in progress is not shown: it would read low. No data (null) while
