@@ -3,6 +3,7 @@ import { listMessages } from './list-messages.ts';
 import { primitiveMessages } from './primitive-messages.ts';
 import { pageNumberField, pageSizeField } from './paging.ts';
 import { calendarDate, text } from './primitives.ts';
+import { DEVICE_STATUSES } from './rules/machine-states.ts';
 import { PAGE_SIZE } from './rules/paging.ts';
 
 export const deviceMessages = {
@@ -14,8 +15,7 @@ export const deviceMessages = {
   badStatus: '设备状态只能是 running、standBy、error 或 offLine',
 } as const;
 
-export const deviceStatus = z.enum(['running', 'standBy', 'error', 'offLine']);
-export type DeviceStatus = z.infer<typeof deviceStatus>;
+export const deviceStatus = z.enum(DEVICE_STATUSES);
 
 /** iot: 0 no gateway bound, 1 gateway online, 2 gateway offline. */
 export const iotState = z.union([z.literal(0), z.literal(1), z.literal(2)]);
@@ -95,13 +95,6 @@ export const statusSummary = z.object({
   offLine: z.number(),
 });
 export type StatusSummary = z.infer<typeof statusSummary>;
-/** The summary's labels, in screen order. */
-export const statusLabels: Record<DeviceStatus, string> = {
-  running: '运行',
-  standBy: '待机',
-  error: '故障',
-  offLine: '离线',
-};
 
 /** Query of GET /api/rpf/userFollowSn/getProcessAndCount. */
 export const processAndCountQuery = z.object({ isFollow: flag });

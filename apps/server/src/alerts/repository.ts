@@ -1,3 +1,4 @@
+import { MACHINE_STATE } from '@linewatch/contracts/rules/machine-states';
 import { sql } from 'kysely';
 import type { Db } from '../db/database.ts';
 import {
@@ -23,6 +24,7 @@ interface Subscriber {
 
 const STOP_KEY_PREFIX = 'realTimeReminder:';
 const stopKeyPrefix = sql.lit(STOP_KEY_PREFIX);
+const running = sql.lit(MACHINE_STATE.running);
 /** A stop's message key: `realTimeReminder:<sn>:<epoch ms of the stop's start>`. */
 export const stopKey = (sn: string, since: number) => `${STOP_KEY_PREFIX}${sn}:${since}`;
 
@@ -82,12 +84,12 @@ export const createAlertsRepository = (db: Db) => ({
       stop as (
         select p.sn, p.at, (
           select min(sc.ts) from status_changes sc
-          where sc.sn_code = p.sn and sc.status <> 2 and sc.ts <= p.at and sc.ts > coalesce((
+          where sc.sn_code = p.sn and sc.status <> ${running} and sc.ts <= p.at and sc.ts > coalesce((
             select max(r.ts) from status_changes r
-            where r.sn_code = p.sn and r.status = 2 and r.ts < p.at), '-infinity')
+            where r.sn_code = p.sn and r.status = ${running} and r.ts < p.at), '-infinity')
         ) as since, (
           select sc.status from status_changes sc
-          where sc.sn_code = p.sn and sc.status <> 2 and sc.ts <= p.at order by sc.ts desc limit 1
+          where sc.sn_code = p.sn and sc.status <> ${running} and sc.ts <= p.at order by sc.ts desc limit 1
         ) as status
         from p)
       select distinct on (uf.sn_code, stop.since, uf.user_id)

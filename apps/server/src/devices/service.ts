@@ -1,11 +1,11 @@
 import {
   menuLabels,
-  type DeviceStatus,
   type MachineCard,
   type MachineListReply,
   type MenuNode,
   type StatusSummary,
 } from '@linewatch/contracts/devices';
+import type { DeviceStatus } from '@linewatch/contracts/rules/machine-states';
 import type { z } from 'zod';
 import type { machineListQuery } from '@linewatch/contracts/devices';
 import { deriveFigures } from '@linewatch/contracts/rules/figures';

@@ -9,7 +9,7 @@ import {
 } from '@linewatch/contracts/statistics';
 import { timeRangeProblem } from '@linewatch/contracts/rules/range';
 import { statisticsMessages, type MapLevel } from '@linewatch/contracts/statistics-rules';
-import type { DeviceStatus } from '@linewatch/contracts/devices';
+import type { DeviceStatus } from '@linewatch/contracts/rules/machine-states';
 import { deriveFigures } from '@linewatch/contracts/rules/figures';
 import type { MachinePlace } from '../devices/device-registry.ts';
 import type { DevicesService } from '../devices/service.ts';

@@ -6,13 +6,12 @@ import {
   type RealtimePayload,
 } from '@linewatch/contracts/socket';
 import { deriveFigures } from '@linewatch/contracts/rules/figures';
+import { EQUIPMENT_STATUS } from '@linewatch/contracts/rules/machine-states';
 import type { DeviceInfo } from '../devices/device-registry.ts';
 import { targetSoFar } from '../shared/metrics.ts';
 import { dayElapsedFraction, dayOf, HOUR_MS, hourLabelOf, hourStartOf } from '../shared/time.ts';
 import type { LiveMachine, LiveState } from './live-state.ts';
 import { minuteOf, MINUTE_MS } from './reading-effects.ts';
-
-const EQUIPMENT_STATUS = { running: 2, standBy: 1, error: 3, offLine: 0 } as const;
 
 /** The real-time payload of one machine: one shape for the socket, built in one place. */
 export const presentRealtime = (

@@ -1,9 +1,9 @@
 import {
   targetLabels,
-  type DeviceStatus,
   type IotState,
   type MachineCard as Machine,
 } from '@linewatch/contracts/devices';
+import { deviceStatusLabels, type DeviceStatus } from '@linewatch/contracts/rules/machine-states';
 import { cardMeetsTarget, targetTone } from '@linewatch/contracts/rules/targets';
 import { Checkbox, Tag } from 'antd-mobile';
 import { GlobalOutline } from 'antd-mobile-icons';
@@ -11,11 +11,11 @@ import { memo, type ReactNode } from 'react';
 import { formatNumber, formatPercent, NO_DATA } from '../../../shared/format.ts';
 import styles from './machine-card.module.css';
 
-const statusTags: Record<DeviceStatus, { label: string; color: string }> = {
-  running: { label: '运行', color: 'success' },
-  standBy: { label: '待机', color: 'warning' },
-  error: { label: '故障', color: 'danger' },
-  offLine: { label: '离线', color: '#999999' },
+const statusColors: Record<DeviceStatus, string> = {
+  running: 'success',
+  standBy: 'warning',
+  error: 'danger',
+  offLine: '#999999',
 };
 
 /**
@@ -74,7 +74,6 @@ export const MachineCard = memo(function MachineCard({
   selected,
   onPress,
 }: MachineCardProps) {
-  const status = statusTags[machine.deviceStatus];
   // No gateway and nothing counted: nothing was observed, so no figure (—), not a red 0.
   const unobserved = machine.iot === 0 && machine.produceNumber === 0;
   const metrics: MetricProps[] = [
@@ -153,8 +152,12 @@ export const MachineCard = memo(function MachineCard({
             已订阅
           </Tag>
         ) : null}
-        <Tag className={styles.tag} color={status.color} data-testid="card-status">
-          {status.label}
+        <Tag
+          className={styles.tag}
+          color={statusColors[machine.deviceStatus]}
+          data-testid="card-status"
+        >
+          {deviceStatusLabels[machine.deviceStatus]}
         </Tag>
       </header>
       <div className={styles.sub}>
