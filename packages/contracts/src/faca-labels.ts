@@ -59,12 +59,5 @@ export const facaStatusLabels: Record<number, string> = {
   3: '任务逾期',
 };
 
-/**
- * CA status = task treatment (spec section 4 labels 1 and 2 both ways; one reading here and
- * everywhere, docs/architecture.md): 0 pending, 1 OK (green), 2 NG (yellow).
- */
-export const CA_STATUS = { pending: 0, ok: 1, ng: 2 } as const;
-export const caStatusLabels: Record<number, string> = { 0: '未处理', 1: 'OK', 2: 'NG' };
-/** Task status: 0 pending, 1 completed (a treatment was given). */
-export const taskStatusLabels: Record<number, string> = { 0: '待处理', 1: '已完成' };
+// CA statuses (= task treatments) and task statuses: rules/ca-statuses.ts.
 export const DATA_FROM_MANUAL = '手动录入';

@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { pageNumberField, pageSizeField } from './paging.ts';
 import { calendarDate, text, whenMissing } from './primitives.ts';
+import { CA_STATUS, CA_STATUSES, needsNgReason, TASK_STATUSES } from './rules/ca-statuses.ts';
 import { PAGE_SIZE, pagingMessages } from './rules/paging.ts';
-import { facaMessages, MEDIA_LIMITS, CA_STATUS, DATA_FROM_MANUAL } from './faca-labels.ts';
+import { facaMessages, MEDIA_LIMITS, DATA_FROM_MANUAL } from './faca-labels.ts';
 
 /** FACA quality questions, FA, CA and tasks (spec sections 3, 4, 5, 7). */
 export const mediaType = z.enum(['pic', 'video']);
@@ -46,6 +47,9 @@ const pageNum = pageNumberField();
 const pageSize = (fallback: number) =>
   pageSizeField(fallback, { max: PAGE_SIZE.options, message: pagingMessages.badPage });
 const filterText = text().trim().max(64, facaMessages.textTooLong).optional();
+/** A list of codes as the query string carries them: [0, 1] → ['0', '1']. */
+const codes = <const T extends readonly number[]>(list: T) =>
+  list.map(String) as unknown as { [K in keyof T]: `${T[K]}` };
 
 // ---------------------------------------------------------------------------------------------
 // Requests
@@ -81,15 +85,15 @@ export type FaInfoBody = z.input<typeof faInfoBody>;
 const treatment = z.coerce
   .number({ error: facaMessages.treatment })
   .int(facaMessages.treatment)
-  .min(0, facaMessages.treatment)
-  .max(2, facaMessages.treatment);
+  .min(CA_STATUS.pending, facaMessages.treatment)
+  .max(CA_STATUS.ng, facaMessages.treatment);
 
 const ngReasonWhenNg = <T extends { ngReason?: string | undefined }>(
   value: T,
   status: number,
   ctx: z.RefinementCtx,
 ) => {
-  if (status === CA_STATUS.ng && !value.ngReason)
+  if (needsNgReason(status) && !value.ngReason)
     ctx.addIssue({ code: 'custom', path: ['ngReason'], message: facaMessages.ngReason });
 };
 
@@ -149,8 +153,8 @@ export type OptionsQuery = z.input<typeof optionsQuery>;
 /** GET taskPage: the signed-in user's tasks. */
 export const taskPageQuery = z.object({
   snCode: filterText,
-  taskStatus: z.union([z.literal(''), z.enum(['0', '1'])]).optional(),
-  treatment: z.union([z.literal(''), z.enum(['0', '1', '2'])]).optional(),
+  taskStatus: z.union([z.literal(''), z.enum(codes(TASK_STATUSES))]).optional(),
+  treatment: z.union([z.literal(''), z.enum(codes(CA_STATUSES))]).optional(),
   pageNum,
   pageSize: pageSize(PAGE_SIZE.faca),
 });

@@ -1,7 +1,11 @@
+import { CA_STATUS, TASK_STATUS } from '@linewatch/contracts/rules/ca-statuses';
 import { sql, type Insertable, type RawBuilder, type Updateable } from 'kysely';
 import type { Db } from '../db/database.ts';
 import type { FacaCasTable, FacaFasTable, FacaQuestionsTable } from '../db/schema/faca.ts';
 import type { Executor } from '../notifications/service.ts';
+
+/** A pending CA (rules/ca-statuses.ts), inline in SQL. */
+const pending = sql.lit(CA_STATUS.pending);
 
 const escapeLike = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
@@ -19,7 +23,7 @@ const flag = {
     or exists (select 1 from faca_cas c where c.faca_id = q.id
                and not exists (select 1 from users u where u.id = any(c.handler_ids))))`,
   overdue: (today: string) => sql<boolean>`exists (select 1 from faca_cas c where c.faca_id = q.id
-    and c.status = 0 and c.resolving_time < ${today})`,
+    and c.status = ${pending} and c.resolving_time < ${today})`,
 };
 const flagFilter: Record<'0' | '1' | '2' | '3', (today: string) => RawBuilder<boolean>> = {
   '0': () => sql<boolean>`not ${flag.hasFa()}`,
@@ -91,7 +95,12 @@ export const createFacaRepository = (db: Db) => {
     if (f.lineIds)
       q = f.lineIds.length ? q.where('d.line_id', 'in', f.lineIds) : q.where(sql<boolean>`false`);
     if (f.snCode) q = q.where('q.sn_code', 'ilike', escapeLike(f.snCode));
-    if (f.taskStatus) q = q.where('c.status', f.taskStatus === '0' ? '=' : '<>', 0);
+    if (f.taskStatus)
+      q = q.where(
+        'c.status',
+        Number(f.taskStatus) === TASK_STATUS.pending ? '=' : '<>',
+        CA_STATUS.pending,
+      );
     if (f.treatment) q = q.where('c.status', '=', Number(f.treatment));
     return q;
   };
@@ -231,7 +240,7 @@ export const createFacaRepository = (db: Db) => {
           'c.resolving_time',
         ])
         // Pending first, the most urgent on top.
-        .orderBy(sql`c.status <> 0`)
+        .orderBy(sql`c.status <> ${pending}`)
         .orderBy('c.resolving_time')
         .orderBy('c.id')
         .offset(offset)

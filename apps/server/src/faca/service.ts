@@ -13,7 +13,8 @@ import {
   type taskPageQuery,
   type taskResultBody,
 } from '@linewatch/contracts/faca';
-import { CA_STATUS, facaMessages } from '@linewatch/contracts/faca-labels';
+import { facaMessages } from '@linewatch/contracts/faca-labels';
+import { CA_STATUS, needsNgReason } from '@linewatch/contracts/rules/ca-statuses';
 import type { ContentPage } from '@linewatch/contracts/rules/paging';
 import type { z } from 'zod';
 import type { Db } from '../db/database.ts';
@@ -222,7 +223,7 @@ export const createFacaService = (deps: FacaDeps) => {
       if (!handlerIds.every((h) => allowed.has(h)))
         throw badInput(facaMessages.handlerCannotSee, 'handler');
       const status = body.caStatus;
-      const ngReason = status === CA_STATUS.ng ? (body.ngReason ?? '') : '';
+      const ngReason = needsNgReason(status) ? (body.ngReason ?? '') : '';
       if (before) await checkCaEdit(user, before, handlerIds, status, ngReason);
       else if (status !== CA_STATUS.pending && !user.isAdmin && !handlerIds.includes(user.userId))
         // A new CA has no handlers yet: its creator gives a result only as one of those it names.
@@ -320,7 +321,7 @@ export const createFacaService = (deps: FacaDeps) => {
       return db.transaction().execute(async (tx) => {
         await repo.updateCa(tx, ca.id, {
           status: body.treatment,
-          ng_reason: body.treatment === CA_STATUS.ng ? (body.ngReason ?? '') : '',
+          ng_reason: needsNgReason(body.treatment) ? (body.ngReason ?? '') : '',
           result_pic_ids: body.picIds,
           update_user: whoOf(user),
           update_time: new Date(deps.now()),

@@ -1,4 +1,5 @@
-import { caStatusLabels, facaStatusLabels } from '@linewatch/contracts/faca-labels';
+import { facaStatusLabels } from '@linewatch/contracts/faca-labels';
+import { caStatusLabels, caStatusTones } from '@linewatch/contracts/rules/ca-statuses';
 import { Tag } from 'antd-mobile';
 
 const flagColors: Record<number, string> = {
@@ -19,12 +20,10 @@ export const FacaStatusTags = ({ flags }: { flags: number[] }) => (
   </span>
 );
 
-/** CA status / treatment: OK green, NG yellow, pending grey (docs/architecture.md). */
+/** CA status / treatment: OK green, NG yellow, pending grey (rules/ca-statuses.ts). */
 export const CaStatusTag = ({ status, overdue }: { status: number; overdue?: boolean }) => (
   <span style={{ display: 'inline-flex', gap: 4 }} data-testid="ca-status" data-status={status}>
-    <Tag color={status === 1 ? 'success' : status === 2 ? 'warning' : 'default'}>
-      {caStatusLabels[status]}
-    </Tag>
+    <Tag color={caStatusTones[status] ?? 'default'}>{caStatusLabels[status]}</Tag>
     {overdue ? <Tag color="danger">逾期</Tag> : null}
   </span>
 );
