@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { contentPageReply, pageNumberField, pageReply, pageSizeField } from './paging.ts';
-import { MAX_PAGE_SIZE, pageCount, pagingMessages } from './rules/paging.ts';
+import { MAX_PAGE_SIZE, nextPageAfter, pageCount, pagingMessages } from './rules/paging.ts';
 
 const messageOf = (schema: z.ZodType, value: unknown) => {
   const result = schema.safeParse(value);
@@ -45,6 +45,13 @@ describe('the page replies and the page count', () => {
       content: [],
       totalElements: 0,
     });
+  });
+
+  it('loads the next page until the total is reached or a page comes back empty', () => {
+    expect(nextPageAfter([[1, 2]], 5)).toBe(2);
+    expect(nextPageAfter([[1, 2], [3, 4], [5]], 5)).toBeUndefined();
+    expect(nextPageAfter([[1, 2], []], 5)).toBeUndefined();
+    expect(nextPageAfter([[]], 0)).toBeUndefined();
   });
 
   it('shows at least one page', () => {

@@ -30,6 +30,19 @@ export const pagingMessages = {
 export const pageCount = (total: number, pageSize: number): number =>
   Math.max(1, Math.ceil(total / pageSize));
 
+/**
+ * The page to load after `pages` (each page's items, in order) of a list of `total` items, or
+ * undefined when it has them all; an empty page also ends it (the list shrank meanwhile).
+ */
+export const nextPageAfter = (
+  pages: readonly (readonly unknown[])[],
+  total: number,
+): number | undefined => {
+  const last = pages.at(-1) ?? [];
+  const loaded = pages.reduce((n, page) => n + page.length, 0);
+  return last.length > 0 && loaded < total ? pages.length + 1 : undefined;
+};
+
 /** A page of the admin lists: its items and how many there are in all. */
 export interface Page<T> {
   data: T[];

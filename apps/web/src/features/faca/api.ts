@@ -1,15 +1,16 @@
 import type { FacaPageQuery, NamedOption, TaskPageQuery } from '@linewatch/contracts/faca';
 import { facaApi } from '@linewatch/contracts/faca-api';
-import { PAGE_SIZE, type ContentPage } from '@linewatch/contracts/rules/paging';
+import { nextPageAfter, PAGE_SIZE, type ContentPage } from '@linewatch/contracts/rules/paging';
 import type { Endpoint } from '@linewatch/contracts/endpoint';
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { call } from '../../shared/api-client.ts';
 import { queryKeys } from '../../shared/query-keys.ts';
 
 const nextPage = <T>(last: ContentPage<T>, pages: ContentPage<T>[]) =>
-  last.content.length > 0 && pages.reduce((n, p) => n + p.content.length, 0) < last.totalElements
-    ? pages.length + 1
-    : undefined;
+  nextPageAfter(
+    pages.map((p) => p.content),
+    last.totalElements,
+  );
 
 export type QuestionFilter = Pick<
   FacaPageQuery,
