@@ -3,6 +3,7 @@ import { listMessages } from './list-messages.ts';
 import { primitiveMessages } from './primitive-messages.ts';
 import { pageNumberField, pageSizeField } from './paging.ts';
 import { calendarDate, text } from './primitives.ts';
+import { IOT_STATE } from './rules/gateway-states.ts';
 import { DEVICE_STATUSES } from './rules/machine-states.ts';
 import { PAGE_SIZE } from './rules/paging.ts';
 
@@ -17,9 +18,12 @@ export const deviceMessages = {
 
 export const deviceStatus = z.enum(DEVICE_STATUSES);
 
-/** iot: 0 no gateway bound, 1 gateway online, 2 gateway offline. */
-export const iotState = z.union([z.literal(0), z.literal(1), z.literal(2)]);
-export type IotState = z.infer<typeof iotState>;
+/** iot (rules/gateway-states.ts): 0 no gateway bound, 1 gateway online, 2 gateway offline. */
+const iotState = z.union([
+  z.literal(IOT_STATE.unbound),
+  z.literal(IOT_STATE.online),
+  z.literal(IOT_STATE.offline),
+]);
 
 const flag = z.enum(['0', '1', ''], { error: deviceMessages.badFlag }).optional();
 const optionalText = text().trim().max(64, deviceMessages.textTooLong).optional();

@@ -5,6 +5,7 @@ import {
   type MenuNode,
   type StatusSummary,
 } from '@linewatch/contracts/devices';
+import { iotStateOf } from '@linewatch/contracts/rules/gateway-states';
 import type { DeviceStatus } from '@linewatch/contracts/rules/machine-states';
 import type { z } from 'zod';
 import type { machineListQuery } from '@linewatch/contracts/devices';
@@ -180,7 +181,7 @@ export const createDevicesService = ({
           nickSnCode: d.nickSnCode,
           deviceName: d.deviceName,
           deviceStatus: live.statusOf(d.sn, now),
-          iot: d.gatewayId === null ? 0 : isGatewayOnline(d.gatewayId) ? 1 : 2,
+          iot: iotStateOf(d.gatewayId === null ? null : isGatewayOnline(d.gatewayId)),
           isCollect: marks.has(d.sn),
           produceLine: d.lineName,
           produceGroup: d.groupName ?? '',

@@ -1,8 +1,5 @@
-import {
-  targetLabels,
-  type IotState,
-  type MachineCard as Machine,
-} from '@linewatch/contracts/devices';
+import { targetLabels, type MachineCard as Machine } from '@linewatch/contracts/devices';
+import { IOT_STATE, iotLabels } from '@linewatch/contracts/rules/gateway-states';
 import { deviceStatusLabels, type DeviceStatus } from '@linewatch/contracts/rules/machine-states';
 import { cardMeetsTarget, targetTone } from '@linewatch/contracts/rules/targets';
 import { Checkbox, Tag } from 'antd-mobile';
@@ -17,12 +14,6 @@ const statusColors: Record<DeviceStatus, string> = {
   error: 'danger',
   offLine: '#999999',
 };
-
-/**
- * The gateway's state, worded as the gateway's: beside the machine's own 离线 a bare 在线 read as
- * a contradiction (the machine is silent while its gateway is up).
- */
-const iotLabels: Record<IotState, string> = { 0: '未绑定网关', 1: '网关在线', 2: '网关离线' };
 
 export const displayName = (machine: Pick<Machine, 'snCode' | 'nickSnCode'>): string =>
   machine.nickSnCode.trim() || machine.snCode;
@@ -75,7 +66,7 @@ export const MachineCard = memo(function MachineCard({
   onPress,
 }: MachineCardProps) {
   // No gateway and nothing counted: nothing was observed, so no figure (—), not a red 0.
-  const unobserved = machine.iot === 0 && machine.produceNumber === 0;
+  const unobserved = machine.iot === IOT_STATE.unbound && machine.produceNumber === 0;
   const metrics: MetricProps[] = [
     {
       name: '产量',
