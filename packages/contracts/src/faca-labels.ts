@@ -46,18 +46,6 @@ export const MEDIA_LIMITS = {
   video: ['mp4', 'qlv', 'qsv', 'ogg', 'flv', 'avi', 'wmv', 'rmvb'],
 } as const;
 
-/**
- * Question status flags (spec section 3), several at once: 0 unhandled (no FA yet), 1 FACA (at
- * least one FA), 2 unassigned (a CA without handler), 3 overdue (a CA past its due date, task
- * not completed).
- */
-export const FACA_STATUS = { unhandled: 0, faca: 1, unassigned: 2, overdue: 3 } as const;
-export const facaStatusLabels: Record<number, string> = {
-  0: '未处理',
-  1: 'FACA',
-  2: '未分配',
-  3: '任务逾期',
-};
-
-// CA statuses (= task treatments) and task statuses: rules/ca-statuses.ts.
+// Question status flags: rules/question-statuses.ts; CA statuses (= task treatments) and task
+// statuses: rules/ca-statuses.ts.
 export const DATA_FROM_MANUAL = '手动录入';

@@ -3,6 +3,7 @@ import { pageNumberField, pageSizeField } from './paging.ts';
 import { calendarDate, text, whenMissing } from './primitives.ts';
 import { CA_STATUS, CA_STATUSES, needsNgReason, TASK_STATUSES } from './rules/ca-statuses.ts';
 import { PAGE_SIZE, pagingMessages } from './rules/paging.ts';
+import { FACA_STATUSES } from './rules/question-statuses.ts';
 import { facaMessages, MEDIA_LIMITS, DATA_FROM_MANUAL } from './faca-labels.ts';
 
 /** FACA quality questions, FA, CA and tasks (spec sections 3, 4, 5, 7). */
@@ -138,7 +139,7 @@ export const facaPageQuery = z.object({
   snCode: filterText,
   warningContent: filterText,
   workmanship: filterText,
-  facaStatus: z.union([z.literal(''), z.enum(['0', '1', '2', '3'])]).optional(),
+  facaStatus: z.union([z.literal(''), z.enum(codes(FACA_STATUSES))]).optional(),
   pageNum,
   pageSize: pageSize(PAGE_SIZE.faca),
 });

@@ -1,6 +1,6 @@
 import { type CaInfo, type FacaInfo, type FaInfo, type Task } from '@linewatch/contracts/faca';
-import { FACA_STATUS } from '@linewatch/contracts/faca-labels';
 import { CA_STATUS, taskStatusOf } from '@linewatch/contracts/rules/ca-statuses';
+import { FACA_STATUS } from '@linewatch/contracts/rules/question-statuses';
 import type { Selectable } from 'kysely';
 import type { FacaCasTable, FacaFasTable } from '../db/schema/faca.ts';
 import { mediaRef } from '../media/service.ts';

@@ -1,4 +1,5 @@
 import { CA_STATUS, TASK_STATUS } from '@linewatch/contracts/rules/ca-statuses';
+import { FACA_STATUS, type FacaStatus } from '@linewatch/contracts/rules/question-statuses';
 import { sql, type Insertable, type RawBuilder, type Updateable } from 'kysely';
 import type { Db } from '../db/database.ts';
 import type { FacaCasTable, FacaFasTable, FacaQuestionsTable } from '../db/schema/faca.ts';
@@ -10,7 +11,7 @@ const pending = sql.lit(CA_STATUS.pending);
 const escapeLike = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /*
- * The status flags of a question (contracts FACA_STATUS), as SQL over `q` so the list can both
+ * The status flags of a question (contracts rules/question-statuses.ts), as SQL over `q` so the list can both
  * show and filter by them. `today` is the factory day now: a CA due before it and still pending
  * is overdue. A CA whose handlers are all gone (no user left) counts as unassigned, and so does
  * an FA with no CA yet.
@@ -25,11 +26,11 @@ const flag = {
   overdue: (today: string) => sql<boolean>`exists (select 1 from faca_cas c where c.faca_id = q.id
     and c.status = ${pending} and c.resolving_time < ${today})`,
 };
-const flagFilter: Record<'0' | '1' | '2' | '3', (today: string) => RawBuilder<boolean>> = {
-  '0': () => sql<boolean>`not ${flag.hasFa()}`,
-  '1': () => flag.hasFa(),
-  '2': () => flag.unassigned(),
-  '3': (today) => flag.overdue(today),
+const flagFilter: Record<`${FacaStatus}`, (today: string) => RawBuilder<boolean>> = {
+  [FACA_STATUS.unhandled]: () => sql<boolean>`not ${flag.hasFa()}`,
+  [FACA_STATUS.faca]: () => flag.hasFa(),
+  [FACA_STATUS.unassigned]: () => flag.unassigned(),
+  [FACA_STATUS.overdue]: (today: string) => flag.overdue(today),
 };
 
 export interface QuestionFilter {
@@ -38,7 +39,7 @@ export interface QuestionFilter {
   snCode?: string | undefined;
   warningContent?: string | undefined;
   workmanship?: string | undefined;
-  facaStatus?: '0' | '1' | '2' | '3' | undefined;
+  facaStatus?: `${FacaStatus}` | undefined;
   today: string;
 }
 

@@ -1,19 +1,12 @@
-import { facaStatusLabels } from '@linewatch/contracts/faca-labels';
 import { caStatusLabels, caStatusTones } from '@linewatch/contracts/rules/ca-statuses';
+import { facaStatusLabels, facaStatusTones } from '@linewatch/contracts/rules/question-statuses';
 import { Tag } from 'antd-mobile';
-
-const flagColors: Record<number, string> = {
-  0: 'default',
-  1: 'primary',
-  2: 'warning',
-  3: 'danger',
-};
 
 /** A question's status flags, several at once. */
 export const FacaStatusTags = ({ flags }: { flags: number[] }) => (
   <span data-testid="faca-flags" style={{ display: 'inline-flex', gap: 4, flexWrap: 'wrap' }}>
     {flags.map((f) => (
-      <Tag key={f} color={flagColors[f]} fill="outline" data-flag={f}>
+      <Tag key={f} color={facaStatusTones[f]} fill="outline" data-flag={f}>
         {facaStatusLabels[f]}
       </Tag>
     ))}
