@@ -1,3 +1,5 @@
+import type { FigureSums } from '@linewatch/contracts/rules/figures';
+
 /**
  * The figures of DESIGN.md section 5, in one shape for every layer: a reading's effects per
  * minute (reading-effects.ts), the batch and the rollup rows (telemetry/repository.ts), the live
@@ -5,34 +7,10 @@
  * and `figureColumns`; nothing else names a rollup column. What is shown is derived from them by
  * contracts rules/figures.ts.
  */
-export interface Figures {
-  /** Every part credited to the period, including those counted across a silence. */
-  produced: number;
-  ok: number;
-  ng: number;
-  firstPassOk: number;
-  /**
-   * Of `produced`, the parts counted across a silence (a gap longer than the gap limit): made,
-   * so in the totals, but in no observed minute, so in no max PPM and not in PPM's numerator.
-   */
-  gapProduced: number;
-  runningMs: number;
-  idleMs: number;
-  faultMs: number;
+export interface Figures extends FigureSums {
+  /** Of idleMs, the time waiting on the process before and after (the statistics' waits). */
   idleUpstreamMs: number;
   idleDownstreamMs: number;
-  /**
-   * The highest observed-minute count (produced − gapProduced of one minute) among the minutes
-   * summed: a maximum, not a sum. 0 for one minute's own figures, whose count is in the fields
-   * above; the rollups compute it from the stored minute totals.
-   */
-  maxMinuteProduced: number;
-  /**
-   * How many minutes of the period PPM covers: minutes with running time or observed parts
-   * (`isCoveredMinute`). A count of distinct minutes, not a sum of time: 0 for one minute's own
-   * figures (a flush counts a minute once, the first time it is covered); the rollups hold it.
-   */
-  coveredMinutes: number;
 }
 
 /** The additive figures: summed by `addFigures` and by the rollup upserts. */

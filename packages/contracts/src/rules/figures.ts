@@ -4,21 +4,32 @@
  * list, statistics, history, real-time report, alert rules and reports); nothing else divides.
  */
 
-/** A period's sums, as the rollups hold them (the server's Figures has these and more). */
+/** A period's sums, as the rollups hold them (the server's Figures adds the waiting times). */
 export interface FigureSums {
   /** Every part credited to the period, including those counted across a silence. */
   produced: number;
   ok: number;
   ng: number;
   firstPassOk: number;
-  /** Of `produced`, the parts counted across a silence: in no observed minute. */
+  /**
+   * Of `produced`, the parts counted across a silence (a gap longer than the gap limit): made,
+   * so in the totals, but in no observed minute, so in no max PPM and not in PPM's numerator.
+   */
   gapProduced: number;
   runningMs: number;
   idleMs: number;
   faultMs: number;
-  /** The best observed minute's count: max PPM. */
+  /**
+   * The highest observed-minute count (produced − gapProduced of one minute) among the minutes
+   * summed: a maximum, not a sum. 0 for one minute's own figures, whose count is in the fields
+   * above; the rollups compute it from the stored minute totals.
+   */
   maxMinuteProduced: number;
-  /** The minutes PPM covers (isCoveredMinute), counted once each. */
+  /**
+   * How many minutes of the period PPM covers: minutes with running time or observed parts
+   * (`isCoveredMinute`). A count of distinct minutes, not a sum of time: 0 for one minute's own
+   * figures (a flush counts a minute once, the first time it is covered); the rollups hold it.
+   */
   coveredMinutes: number;
 }
 
