@@ -32,7 +32,7 @@ const server = `http://127.0.0.1:${process.env.LW_SERVER_PORT ?? 3000}`;
 
 /*
  * The contracts build their zod schemas at module top level, so importing only a message or a
- * helper such as cardMeetsTarget would still pull all of zod (~25 KB gzip) into the first screen.
+ * helper such as menuLabels would still pull all of zod (~25 KB gzip) into the first screen.
  * Building a schema has no side effects, so each top-level call initialiser in the contracts is
  * wrapped in a pure-annotated IIFE: evaluation order is unchanged, unused schemas can be dropped.
  */

@@ -1,4 +1,5 @@
 import { devicesApi } from '@linewatch/contracts/devices-api';
+import { PAGE_SIZE } from '@linewatch/contracts/rules/paging';
 import { describe, expect, inject, it } from 'vitest';
 import { CenterPage } from '../pages/center.page.ts';
 import { CARD_METRICS, DeviceListPage, type MetricKey } from '../pages/device-list.page.ts';
@@ -16,8 +17,6 @@ const LIST_PATH = devicesApi.machineList.path;
 const SMT = 'SMT一线';
 const ASSEMBLY = '组装一线';
 const OPERATOR_LINES = [SMT, ASSEMBLY];
-/** Cards per page of a group (spec: 15 per page). */
-const PAGE_SIZE = 15;
 const SN_OF_LINE: Record<string, RegExp> = { [SMT]: /^LW-S1-\d{3}$/, [ASSEMBLY]: /^LW-A1-\d{3}$/ };
 /**
  * LW-S1-005, a reflow oven, waits for maintenance in the demo (apps/server/src/demo/seed.ts): in
@@ -121,9 +120,9 @@ describe('devices: an operator checks on their production lines', () => {
 
     // SMT一线 has more machines than a page (15) holds: the rest come as the operator scrolls.
     const count = await list.groupCount(SMT);
-    expect(count).toBeGreaterThan(PAGE_SIZE);
+    expect(count).toBeGreaterThan(PAGE_SIZE.deviceList);
     await expect.poll(() => list.groupListState(SMT)).toBe('more');
-    expect(await list.groupCards(SMT).count()).toBe(PAGE_SIZE);
+    expect(await list.groupCards(SMT).count()).toBe(PAGE_SIZE.deviceList);
     await journey.shot(journey.page, 'list');
     // The status tag's text sits in the middle of its box, not at its top.
     const offset = await journey.page

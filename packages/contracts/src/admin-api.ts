@@ -15,7 +15,6 @@ import type {
   ImportBody,
   ImportReply,
   MachineBody,
-  Page,
   RejectBody,
   ResetPasswordBody,
   SaveGroupBody,
@@ -23,6 +22,7 @@ import type {
   SnBody,
   UpdateUserBody,
 } from './admin.ts';
+import type { Page } from './rules/paging.ts';
 import { endpoint } from './endpoint.ts';
 
 /** Administration (schemas in admin.ts). Everything but `access` is for admins only (0403). */

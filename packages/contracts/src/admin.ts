@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { mobileSchema } from './applications.ts';
+import { pageNumberField, pageSizeField } from './paging.ts';
 import { snCode, text, whenMissing } from './primitives.ts';
+import { PAGE_SIZE } from './rules/paging.ts';
 
 /** Administration (admins only): copy shared by the admin pages and the server. */
 export const adminMessages = {
@@ -244,17 +246,8 @@ export const adminMachine = z.object({
 });
 export type AdminMachine = z.infer<typeof adminMachine>;
 
-const pageIndex = z.coerce
-  .number({ error: '页码必须是正整数' })
-  .int('页码必须是正整数')
-  .min(1, '页码必须是正整数')
-  .default(1);
-const pageSize = z.coerce
-  .number({ error: '每页条数应为 1 到 100 的整数' })
-  .int('每页条数应为 1 到 100 的整数')
-  .min(1, '每页条数应为 1 到 100 的整数')
-  .max(100, '每页条数应为 1 到 100 的整数')
-  .default(20);
+const pageIndex = pageNumberField();
+const pageSize = pageSizeField(PAGE_SIZE.admin);
 
 export const machineListQuery = z.object({
   keyword: text().trim().max(64, adminMessages.tooLong).optional(),
@@ -308,13 +301,6 @@ export const auditEntry = z.object({
   createdAt: z.string(),
 });
 export type AuditEntry = z.infer<typeof auditEntry>;
-
-export const page = <T extends z.ZodType>(item: T) =>
-  z.object({ data: z.array(item), total: z.number() });
-export interface Page<T> {
-  data: T[];
-  total: number;
-}
 
 export const accessReply = z.object({ isAdmin: z.boolean() });
 export type AccessReply = z.infer<typeof accessReply>;

@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import { PAGE_SIZE } from './limits.ts';
+import { pageNumberField, pageSizeField } from './paging.ts';
 import { calendarDate, text, whenMissing } from './primitives.ts';
+import { PAGE_SIZE } from './rules/paging.ts';
 
 export const alertMessages = {
   noDevice: '当前无选择设备',
   chooseDevice: '请选择查阅的设备',
   badReportType: '报表类型只能是 date 或 week',
-  badPage: '页码必须是正整数',
   badIds: '请选择消息',
   badWebhook: '请输入以 http:// 或 https:// 开头的地址',
   wechatRequired: '请选择是否接收微信通知',
@@ -16,16 +16,10 @@ export const alertMessages = {
   saved: '保存成功',
 } as const;
 
-const page = z.coerce
-  .number({ error: alertMessages.badPage })
-  .int(alertMessages.badPage)
-  .min(1, alertMessages.badPage)
-  .default(1);
-
 /** Query of the inbox (paged like the subscription list). */
 export const inboxQuery = z.object({
-  pageNumber: page,
-  pageSize: z.coerce.number().int().min(1).max(100).default(PAGE_SIZE.subscription),
+  pageNumber: pageNumberField(),
+  pageSize: pageSizeField(PAGE_SIZE.subscription, { message: null }),
 });
 export type InboxQuery = z.input<typeof inboxQuery>;
 

@@ -1,26 +1,29 @@
 import { z } from 'zod';
-import { PAGE_SIZE } from './limits.ts';
 import { listMessages } from './list-messages.ts';
 import { primitiveMessages } from './primitive-messages.ts';
+import { pageNumberField, pageSizeField } from './paging.ts';
 import { calendarDate, text } from './primitives.ts';
+import { IOT_STATE } from './rules/gateway-states.ts';
+import { DEVICE_STATUSES } from './rules/machine-states.ts';
+import { PAGE_SIZE } from './rules/paging.ts';
 
 export const deviceMessages = {
   listFailed: '获取设备列表失败',
   ...listMessages,
   badDate: primitiveMessages.badDate,
-  badPage: '页码必须是正整数',
-  badPageSize: '每页条数应为 1 到 100 的整数',
   badFlag: '关注筛选只能是 0 或 1',
   textTooLong: '筛选条件不能超过 64 个字',
   badStatus: '设备状态只能是 running、standBy、error 或 offLine',
 } as const;
 
-export const deviceStatus = z.enum(['running', 'standBy', 'error', 'offLine']);
-export type DeviceStatus = z.infer<typeof deviceStatus>;
+export const deviceStatus = z.enum(DEVICE_STATUSES);
 
-/** iot: 0 no gateway bound, 1 gateway online, 2 gateway offline. */
-export const iotState = z.union([z.literal(0), z.literal(1), z.literal(2)]);
-export type IotState = z.infer<typeof iotState>;
+/** iot (rules/gateway-states.ts): 0 no gateway bound, 1 gateway online, 2 gateway offline. */
+const iotState = z.union([
+  z.literal(IOT_STATE.unbound),
+  z.literal(IOT_STATE.online),
+  z.literal(IOT_STATE.offline),
+]);
 
 const flag = z.enum(['0', '1', ''], { error: deviceMessages.badFlag }).optional();
 const optionalText = text().trim().max(64, deviceMessages.textTooLong).optional();
@@ -36,17 +39,8 @@ export const machineListQuery = z.object({
   deviceStatus: z
     .enum([...deviceStatus.options, ''], { error: deviceMessages.badStatus })
     .optional(),
-  pageIndex: z.coerce
-    .number({ error: deviceMessages.badPage })
-    .int(deviceMessages.badPage)
-    .min(1, deviceMessages.badPage)
-    .default(1),
-  pageSize: z.coerce
-    .number({ error: deviceMessages.badPageSize })
-    .int(deviceMessages.badPageSize)
-    .min(1, deviceMessages.badPageSize)
-    .max(100, deviceMessages.badPageSize)
-    .default(PAGE_SIZE.deviceList),
+  pageIndex: pageNumberField(),
+  pageSize: pageSizeField(PAGE_SIZE.deviceList),
 });
 export type MachineListQuery = z.input<typeof machineListQuery>;
 
@@ -105,13 +99,6 @@ export const statusSummary = z.object({
   offLine: z.number(),
 });
 export type StatusSummary = z.infer<typeof statusSummary>;
-/** The summary's labels, in screen order. */
-export const statusLabels: Record<DeviceStatus, string> = {
-  running: '运行',
-  standBy: '待机',
-  error: '故障',
-  offLine: '离线',
-};
 
 /** Query of GET /api/rpf/userFollowSn/getProcessAndCount. */
 export const processAndCountQuery = z.object({ isFollow: flag });
@@ -140,19 +127,3 @@ export const menuLabels = { all: '全部', follow: '我的关注' } as const;
 
 /** How much of a day's count target is due: the label when it is prorated (a day in progress). */
 export const targetLabels = { day: '目标', soFar: '目标(至当前)' } as const;
-
-/**
- * Whether a card figure meets its target (spec section 4, card status colouring): true, false,
- * or null when the figure is no data (not comparable: neutral colour). Counts compare with the
- * target due by now.
- */
-export const cardMeetsTarget = {
-  produced: (c: MachineCard): boolean | null => c.produceNumber >= c.produceTargetDue,
-  ng: (c: MachineCard): boolean | null => c.ngNumber <= c.ngTargetDue,
-  ppm: (c: MachineCard): boolean | null => (c.ppm === null ? null : c.ppm >= c.ppmTarget),
-  yield: (c: MachineCard): boolean | null => (c.yield === null ? null : c.yield > c.yieldTarget),
-  superiorityRate: (c: MachineCard): boolean | null =>
-    c.superiorityRate === null ? null : c.superiorityRate > c.superiorityRateTarget,
-  useRate: (c: MachineCard): boolean | null =>
-    c.useRate === null ? null : c.useRate > c.useRateTarget,
-};

@@ -12,25 +12,25 @@ import type {
   HandlerOption,
   NamedOption,
   OptionsQuery,
-  Page,
   SavedId,
   Task,
   TaskPageQuery,
   TaskResultBody,
 } from './faca.ts';
+import type { ContentPage } from './rules/paging.ts';
 
 /** FACA questions, FA, CA and tasks (spec section 7; schemas in faca.ts). */
 export const facaApi = {
-  facaInfoPage: endpoint<FacaPageQuery, Page<FacaInfo>>('GET', '/api/facaInfo/facaInfoPage'),
+  facaInfoPage: endpoint<FacaPageQuery, ContentPage<FacaInfo>>('GET', '/api/facaInfo/facaInfoPage'),
   getFacaById: endpoint<FacaByIdQuery, FacaInfo>('GET', '/api/facaInfo/getFacaById'),
   addOrUpdateFacaInfo: endpoint<FacaInfoBody, SavedId>('POST', '/api/facaInfo/addOrUpdateFacaInfo'),
   addOrUpdateFaInfo: endpoint<FaInfoBody, SavedId>('POST', '/api/facaInfo/addOrUpdateFaInfo'),
   addOrUpdateCaInfo: endpoint<CaInfoBody, SavedId>('POST', '/api/facaInfo/addOrUpdateCaInfo'),
-  getInfluenceParametersPage: endpoint<OptionsQuery, Page<NamedOption>>(
+  getInfluenceParametersPage: endpoint<OptionsQuery, ContentPage<NamedOption>>(
     'GET',
     '/api/facaInfo/getInfluenceParametersPage',
   ),
-  getWorkmanshipPage: endpoint<OptionsQuery, Page<NamedOption>>(
+  getWorkmanshipPage: endpoint<OptionsQuery, ContentPage<NamedOption>>(
     'GET',
     '/api/facaInfo/getWorkmanshipPage',
   ),
@@ -39,7 +39,7 @@ export const facaApi = {
     'GET',
     '/api/facaInfo/getHandlerList',
   ),
-  taskPage: endpoint<TaskPageQuery, Page<Task>>('GET', '/api/task/taskPage'),
+  taskPage: endpoint<TaskPageQuery, ContentPage<Task>>('GET', '/api/task/taskPage'),
   getFacaInfoIds: endpoint<CaIdQuery, FacaInfoIds>('GET', '/api/task/getFacaInfoIds'),
   /** Not in the spec: a handler's result (treatment OK / NG) completes the task. */
   submitTask: endpoint<TaskResultBody, SavedId>('POST', '/api/task/submitTask'),

@@ -29,7 +29,6 @@ export const facaMessages = {
   handlerCannotSee: '处理人无权查看该设备',
   onlyHandler: '只有处理人可以提交处理结果',
   onlyAssigner: '只有处理人或指派人可以更改处理人',
-  badPage: '页码必须是正整数',
   badId: '编号必须是正整数',
   textTooLong: '内容不能超过 500 个字',
   saved: '保存成功',
@@ -47,25 +46,6 @@ export const MEDIA_LIMITS = {
   video: ['mp4', 'qlv', 'qsv', 'ogg', 'flv', 'avi', 'wmv', 'rmvb'],
 } as const;
 
-/**
- * Question status flags (spec section 3), several at once: 0 unhandled (no FA yet), 1 FACA (at
- * least one FA), 2 unassigned (a CA without handler), 3 overdue (a CA past its due date, task
- * not completed).
- */
-export const FACA_STATUS = { unhandled: 0, faca: 1, unassigned: 2, overdue: 3 } as const;
-export const facaStatusLabels: Record<number, string> = {
-  0: '未处理',
-  1: 'FACA',
-  2: '未分配',
-  3: '任务逾期',
-};
-
-/**
- * CA status = task treatment (spec section 4 labels 1 and 2 both ways; one reading here and
- * everywhere, docs/architecture.md): 0 pending, 1 OK (green), 2 NG (yellow).
- */
-export const CA_STATUS = { pending: 0, ok: 1, ng: 2 } as const;
-export const caStatusLabels: Record<number, string> = { 0: '未处理', 1: 'OK', 2: 'NG' };
-/** Task status: 0 pending, 1 completed (a treatment was given). */
-export const taskStatusLabels: Record<number, string> = { 0: '待处理', 1: '已完成' };
+// Question status flags: rules/question-statuses.ts; CA statuses (= task treatments) and task
+// statuses: rules/ca-statuses.ts.
 export const DATA_FROM_MANUAL = '手动录入';

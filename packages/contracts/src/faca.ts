@@ -1,7 +1,10 @@
 import { z } from 'zod';
-import { PAGE_SIZE } from './limits.ts';
+import { pageNumberField, pageSizeField } from './paging.ts';
 import { calendarDate, text, whenMissing } from './primitives.ts';
-import { facaMessages, MEDIA_LIMITS, CA_STATUS, DATA_FROM_MANUAL } from './faca-labels.ts';
+import { CA_STATUS, CA_STATUSES, needsNgReason, TASK_STATUSES } from './rules/ca-statuses.ts';
+import { PAGE_SIZE, pagingMessages } from './rules/paging.ts';
+import { FACA_STATUSES } from './rules/question-statuses.ts';
+import { facaMessages, MEDIA_LIMITS, DATA_FROM_MANUAL } from './faca-labels.ts';
 
 /** FACA quality questions, FA, CA and tasks (spec sections 3, 4, 5, 7). */
 export const mediaType = z.enum(['pic', 'video']);
@@ -40,19 +43,14 @@ const mediaIds = (message: string) =>
     })
     .max(MEDIA_LIMITS.maxFiles, message)
     .default([]);
-const pageNum = z.coerce
-  .number({ error: facaMessages.badPage })
-  .int(facaMessages.badPage)
-  .min(1, facaMessages.badPage)
-  .default(1);
+const pageNum = pageNumberField();
+// The FACA lists say badPage for a bad size too, and take up to the option lists' 1000.
 const pageSize = (fallback: number) =>
-  z.coerce
-    .number({ error: facaMessages.badPage })
-    .int(facaMessages.badPage)
-    .min(1, facaMessages.badPage)
-    .max(PAGE_SIZE.options, facaMessages.badPage)
-    .default(fallback);
+  pageSizeField(fallback, { max: PAGE_SIZE.options, message: pagingMessages.badPage });
 const filterText = text().trim().max(64, facaMessages.textTooLong).optional();
+/** A list of codes as the query string carries them: [0, 1] → ['0', '1']. */
+const codes = <const T extends readonly number[]>(list: T) =>
+  list.map(String) as unknown as { [K in keyof T]: `${T[K]}` };
 
 // ---------------------------------------------------------------------------------------------
 // Requests
@@ -88,15 +86,15 @@ export type FaInfoBody = z.input<typeof faInfoBody>;
 const treatment = z.coerce
   .number({ error: facaMessages.treatment })
   .int(facaMessages.treatment)
-  .min(0, facaMessages.treatment)
-  .max(2, facaMessages.treatment);
+  .min(CA_STATUS.pending, facaMessages.treatment)
+  .max(CA_STATUS.ng, facaMessages.treatment);
 
 const ngReasonWhenNg = <T extends { ngReason?: string | undefined }>(
   value: T,
   status: number,
   ctx: z.RefinementCtx,
 ) => {
-  if (status === CA_STATUS.ng && !value.ngReason)
+  if (needsNgReason(status) && !value.ngReason)
     ctx.addIssue({ code: 'custom', path: ['ngReason'], message: facaMessages.ngReason });
 };
 
@@ -141,7 +139,7 @@ export const facaPageQuery = z.object({
   snCode: filterText,
   warningContent: filterText,
   workmanship: filterText,
-  facaStatus: z.union([z.literal(''), z.enum(['0', '1', '2', '3'])]).optional(),
+  facaStatus: z.union([z.literal(''), z.enum(codes(FACA_STATUSES))]).optional(),
   pageNum,
   pageSize: pageSize(PAGE_SIZE.faca),
 });
@@ -156,8 +154,8 @@ export type OptionsQuery = z.input<typeof optionsQuery>;
 /** GET taskPage: the signed-in user's tasks. */
 export const taskPageQuery = z.object({
   snCode: filterText,
-  taskStatus: z.union([z.literal(''), z.enum(['0', '1'])]).optional(),
-  treatment: z.union([z.literal(''), z.enum(['0', '1', '2'])]).optional(),
+  taskStatus: z.union([z.literal(''), z.enum(codes(TASK_STATUSES))]).optional(),
+  treatment: z.union([z.literal(''), z.enum(codes(CA_STATUSES))]).optional(),
   pageNum,
   pageSize: pageSize(PAGE_SIZE.faca),
 });
@@ -247,13 +245,6 @@ export const facaInfo = z.object({
   faInfos: z.array(faInfo),
 });
 export type FacaInfo = z.infer<typeof facaInfo>;
-
-export const pageOf = <T extends z.ZodType>(item: T) =>
-  z.object({ content: z.array(item), totalElements: z.number() });
-export interface Page<T> {
-  content: T[];
-  totalElements: number;
-}
 
 export const namedOption = z.object({ id: z.number(), name: z.string() });
 export type NamedOption = z.infer<typeof namedOption>;

@@ -1,35 +1,23 @@
 import { z } from 'zod';
-import { PAGE_SIZE } from './limits.ts';
+import { pageNumberField, pageSizeField } from './paging.ts';
 import { primitiveMessages } from './primitive-messages.ts';
 import { calendarDate, isCalendarDate, text } from './primitives.ts';
+import { PAGE_SIZE } from './rules/paging.ts';
+import { dayRangeProblem, isWithinCalendar, rangeMessages } from './rules/range.ts';
 
 /** The history and device-log messages (spec sections 5, 8). */
 export const historyMessages = {
   noDevice: '请选择查阅的设备',
   badDate: primitiveMessages.badDate,
-  rangeTooLong: '日期不可超过31天',
-  startAfterEnd: '开始时间不能大于结束时间',
-  future: '最大时间不能超过当前时间',
-  outOfCalendar: '日期应在 2014 年到 2050 年之间',
+  rangeTooLong: rangeMessages.rangeTooLong,
+  startAfterEnd: rangeMessages.startAfterEnd,
+  future: rangeMessages.future,
+  outOfCalendar: rangeMessages.outOfCalendar,
   noData: '该日期无生产数据',
-  badPage: '页码必须是正整数',
-  badPageSize: '每页条数应为 1 到 100 的整数',
   badPageType: '统计方式只能是 date 或 week',
   /** A query without a condition it needs (its dates): spec section 8. */
   needCondition: '请补充查询条件',
 } as const;
-
-/** Spec section 9: a range spans at most 31 days; the calendar runs 2014–2050. */
-export const HISTORY_MAX_DAYS = 31;
-export const CALENDAR_MIN_YEAR = 2014;
-export const CALENDAR_MAX_YEAR = 2050;
-/** Spec section 9: the range view opens on the last 7 days. */
-export const HISTORY_DEFAULT_DAYS = 7;
-
-const DAY_MS = 86_400_000;
-/** Days from `from` to `to` inclusive (both YYYY-MM-DD calendar dates). */
-export const daysInRange = (from: string, to: string) =>
-  Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS) + 1;
 
 // A missing field says what is missing, not zod's default.
 const snCode = z
@@ -46,17 +34,13 @@ const date = z
       issue.input == null ? historyMessages.needCondition : historyMessages.badDate,
   })
   .pipe(
-    calendarDate(historyMessages.badDate).refine((d) => {
-      const year = Number(d.slice(0, 4));
-      return !isCalendarDate(d) || (year >= CALENDAR_MIN_YEAR && year <= CALENDAR_MAX_YEAR);
-    }, historyMessages.outOfCalendar),
+    calendarDate(historyMessages.badDate).refine(
+      (d) => !isCalendarDate(d) || isWithinCalendar(d),
+      historyMessages.outOfCalendar,
+    ),
   );
 
-/**
- * A date range's order and span, checked once both ends are real dates. Whether the end is in the
- * future depends on the factory's time zone: the server checks that (and the screen's calendar
- * never offers it).
- */
+/** A date range's order and span (rules/range.ts), checked once both ends are real dates. */
 const rangeChecked = <T extends z.ZodRawShape>(
   shape: T,
   from: keyof T & string,
@@ -67,11 +51,10 @@ const rangeChecked = <T extends z.ZodRawShape>(
     const end = value[to];
     if (typeof start !== 'string' || typeof end !== 'string') return;
     if (!isCalendarDate(start) || !isCalendarDate(end)) return;
-    if (start > end) {
-      ctx.addIssue({ code: 'custom', path: [from], message: historyMessages.startAfterEnd });
-    } else if (daysInRange(start, end) > HISTORY_MAX_DAYS) {
-      ctx.addIssue({ code: 'custom', path: [to], message: historyMessages.rangeTooLong });
-    }
+    const problem = dayRangeProblem(start, end);
+    // Wrong way round: the start is wrong; too long: the end.
+    const path = problem === rangeMessages.startAfterEnd ? from : to;
+    if (problem) ctx.addIssue({ code: 'custom', path: [path], message: problem });
   });
 
 export const pageType = z.enum(['date', 'week'], { error: historyMessages.badPageType });
@@ -196,25 +179,12 @@ export const historyDetailReply = z.object({
 });
 export type HistoryDetailReply = z.infer<typeof historyDetailReply>;
 
-const page = (fallback: number) =>
-  z.coerce
-    .number({ error: historyMessages.badPageSize })
-    .int(historyMessages.badPageSize)
-    .min(1, historyMessages.badPageSize)
-    .max(100, historyMessages.badPageSize)
-    .default(fallback);
-const pageNumber = z.coerce
-  .number({ error: historyMessages.badPage })
-  .int(historyMessages.badPage)
-  .min(1, historyMessages.badPage)
-  .default(1);
-
 /** Query of the stop-alarm page: one day's alarms, 11 a page. */
 export const stopAlarmQuery = z.object({
   snCode,
   date,
-  pageNumber,
-  pageSize: page(PAGE_SIZE.stopAlarm),
+  pageNumber: pageNumberField(),
+  pageSize: pageSizeField(PAGE_SIZE.stopAlarm),
 });
 export type StopAlarmQuery = z.input<typeof stopAlarmQuery>;
 
@@ -245,8 +215,8 @@ export const operationLogQuery = rangeChecked(
     snCode,
     startTime: date,
     endTime: date,
-    pageIndex: pageNumber,
-    pageSize: page(PAGE_SIZE.stopAlarm),
+    pageIndex: pageNumberField(),
+    pageSize: pageSizeField(PAGE_SIZE.stopAlarm),
   },
   'startTime',
   'endTime',

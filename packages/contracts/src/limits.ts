@@ -1,13 +1,4 @@
-/** Business constants of spec section 9. */
-export const PAGE_SIZE = {
-  deviceList: 15,
-  statistics: 5,
-  stopAlarm: 11,
-  subscription: 20,
-  faca: 5,
-  options: 1000,
-} as const;
-
+/** Business constants of spec section 9 (the page sizes: rules/paging.ts). */
 export const GATEWAY_SERIAL_LENGTH = 12;
 export const SOCKET_RETRY_MS = 5_000;
 export const REALTIME_RESEND_MS = 30_000;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { primitiveMessages, SN_CODE, text } from './primitives.ts';
+import { MACHINE_STATE } from './rules/machine-states.ts';
 
 /*
  * Gateway <-> server protocol over MQTT (DESIGN.md section 6). Every message a gateway publishes
@@ -36,9 +37,12 @@ export const parseTopic = (topic: string): { gatewayId: string; kind: TopicKind 
 
 /** The SN alphabet on the wire (primitives.ts): exact, no trimming. */
 export const snCodeSchema = z.string().regex(SN_CODE, primitiveMessages.snInvalid);
-/** 1 idle, 2 running, 3 fault (spec: device light). */
-export const machineState = z.union([z.literal(1), z.literal(2), z.literal(3)]);
-export type MachineState = z.infer<typeof machineState>;
+/** A machine state (rules/machine-states.ts): 1 idle, 2 running, 3 fault. */
+export const machineState = z.union([
+  z.literal(MACHINE_STATE.idle),
+  z.literal(MACHINE_STATE.running),
+  z.literal(MACHINE_STATE.fault),
+]);
 
 /** Any value a PLC's 32- or 48-bit counter can hold; the rollup columns are bigint (migration 003). */
 const counter = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);

@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { PAGE_SIZE } from './limits.ts';
+import { pageNumberField, pageSizeField } from './paging.ts';
 import { text } from './primitives.ts';
+import { PAGE_SIZE } from './rules/paging.ts';
 import { mapLevels, statisticsMessages } from './statistics-rules.ts';
 
 /** What the statistics filter by: a product line, and within it a product group. */
@@ -10,17 +11,9 @@ export const statisticsFilters = z.object({
 });
 export type StatisticsFilters = z.infer<typeof statisticsFilters>;
 
-const page = (message: string, max: number, fallback: number) =>
-  z.coerce
-    .number({ error: message })
-    .int(message)
-    .min(1, message)
-    .max(max, message)
-    .default(fallback);
-
 /**
  * Query of GET /api/rpf/machine/statistics. `filters` is the JSON of StatisticsFilters (the spec's
- * one parameter); the time rules that need "now" are checked by `rangeProblem` in the route.
+ * one parameter); the time rules that need "now" are checked by `timeRangeProblem` (rules/range.ts) in the route.
  */
 export const statisticsQuery = z.object({
   filters: z
@@ -40,8 +33,8 @@ export const statisticsQuery = z.object({
     .refine((f) => !f.productGroup || f.productLine, statisticsMessages.lineFirst),
   dataStartDate: z.string().optional(),
   dataEndDate: z.string().optional(),
-  pageIndex: page(statisticsMessages.badPage, Number.MAX_SAFE_INTEGER, 1),
-  pageSize: page(statisticsMessages.badPageSize, 100, PAGE_SIZE.statistics),
+  pageIndex: pageNumberField(),
+  pageSize: pageSizeField(PAGE_SIZE.statistics),
 });
 export type StatisticsQuery = z.input<typeof statisticsQuery>;
 

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { deviceMessages } from './devices.ts';
-import { PAGE_SIZE } from './limits.ts';
+import { pageNumberField, pageSizeField } from './paging.ts';
 import { text } from './primitives.ts';
+import { PAGE_SIZE } from './rules/paging.ts';
 
 /** Messages of the subscription screens and calls (spec sections 5, 8). */
 export const subscriptionMessages = {
@@ -15,7 +16,6 @@ export const subscriptionMessages = {
   followFailed: '关注失败',
   badTimeLength: '告警停机时长应为 0 到 1 小时 55 分，以 5 分钟为步长',
   badIds: '请选择要删除的订阅',
-  badPage: '页码必须是正整数',
   saved: '保存成功',
 } as const;
 
@@ -103,18 +103,13 @@ export type FollowSettings = z.infer<typeof followSettings>;
 export const dictItem = z.object({ label: z.string(), value: z.string() });
 export type DictItem = z.infer<typeof dictItem>;
 
-const page = z.coerce
-  .number({ error: subscriptionMessages.badPage })
-  .int(subscriptionMessages.badPage)
-  .min(1, subscriptionMessages.badPage)
-  .default(1);
 const optionalText = text().trim().max(64, deviceMessages.textTooLong).optional();
 
 /** Query of getWeChatSnCodes: the selector's SN list, 20 per chunk. */
 export const snCodesQuery = z.object({
   nameTag: optionalText,
-  pageIndex: page,
-  pageSize: z.coerce.number().int().min(1).max(100).default(PAGE_SIZE.subscription),
+  pageIndex: pageNumberField(),
+  pageSize: pageSizeField(PAGE_SIZE.subscription, { message: null }),
 });
 export type SnCodesQuery = z.input<typeof snCodesQuery>;
 export const snCodesReply = z.object({ data: z.array(dictItem), totalNum: z.number() });
@@ -132,8 +127,8 @@ export const followListQuery = z.object({
   isFollow: z.enum(['0', '1', '']).optional(),
   produceGroup: optionalText,
   nameTag: optionalText,
-  pageNumber: page,
-  pageSize: z.coerce.number().int().min(1).max(100).default(PAGE_SIZE.subscription),
+  pageNumber: pageNumberField(),
+  pageSize: pageSizeField(PAGE_SIZE.subscription, { message: null }),
 });
 export type FollowListQuery = z.input<typeof followListQuery>;
 

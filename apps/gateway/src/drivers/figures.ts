@@ -1,4 +1,9 @@
-import type { MachineState, OperationEvent } from '@linewatch/contracts/mqtt';
+import type { OperationEvent } from '@linewatch/contracts/mqtt';
+import {
+  isMachineState,
+  MACHINE_STATE,
+  type MachineState,
+} from '@linewatch/contracts/rules/machine-states';
 import type { DriverReading } from './driver.ts';
 
 /** What a PLC holds, in the agent's terms, whatever the protocol it was read over. */
@@ -72,11 +77,10 @@ export const IDLE_CODES = { upstream: 1, downstream: 2 } as const;
 /** Raw figures → image; a status other than 1, 2 or 3 is a misread, never a reading. */
 export const imageOf = (raw: RawFigures): PlcImage => {
   const { status } = raw;
-  if (status !== 1 && status !== 2 && status !== 3)
-    throw new Error(`status holds ${status}, expected 1, 2 or 3`);
+  if (!isMachineState(status)) throw new Error(`status holds ${status}, expected 1, 2 or 3`);
   return {
     status,
-    idleReason: status === 1 ? IDLE_REASONS[raw.idleReason as 1 | 2] : undefined,
+    idleReason: status === MACHINE_STATE.idle ? IDLE_REASONS[raw.idleReason as 1 | 2] : undefined,
     counters: raw.counters,
     activeAlarms: raw.activeAlarms,
     setpoints: raw.setpoints,

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { MachineState, OperationEvent } from '@linewatch/contracts/mqtt';
+import type { OperationEvent } from '@linewatch/contracts/mqtt';
+import { MACHINE_STATE, type MachineState } from '@linewatch/contracts/rules/machine-states';
 import type { DriverReading, MachineDriver } from './driver.ts';
 
 export interface SimulatedMachineOptions {
@@ -90,7 +91,7 @@ export class SimulatedDriver implements MachineDriver {
   /** Simulated clock (ms since the first read) and the real time it corresponds to. */
   private simNow = 0;
   private realNow: number | null = null;
-  private status: MachineState = 2;
+  private status: MachineState = MACHINE_STATE.running;
   private idleReason: 'upstream' | 'downstream' | undefined;
   private stateEndsAt = 0;
   private speed = 1;
@@ -218,9 +219,10 @@ export class SimulatedDriver implements MachineDriver {
       Math.round(realStart + (sim - simStart) / this.options.timeScale);
     while (this.simNow < end) {
       const next = Math.min(end, this.stateEndsAt, this.nextOperationAt, this.nextResetAt);
-      if (this.status === 2) this.produce(next - this.simNow);
+      if (this.status === MACHINE_STATE.running) this.produce(next - this.simNow);
       this.simNow = next;
-      if (next === this.stateEndsAt) this.enter(this.status === 2 ? this.stopKind() : 2);
+      if (next === this.stateEndsAt)
+        this.enter(this.status === MACHINE_STATE.running ? this.stopKind() : MACHINE_STATE.running);
       if (next === this.nextOperationAt) this.operate(realAt(next));
       if (next === this.nextResetAt) this.reboot();
     }
@@ -243,8 +245,10 @@ export class SimulatedDriver implements MachineDriver {
 
   private stopKind(): MachineState {
     const { faultRate, maintenance } = this.options;
-    if (maintenance) return 3;
-    return this.random.next() * (faultRate + IDLE_RATE) < faultRate ? 3 : 1;
+    if (maintenance) return MACHINE_STATE.fault;
+    return this.random.next() * (faultRate + IDLE_RATE) < faultRate
+      ? MACHINE_STATE.fault
+      : MACHINE_STATE.idle;
   }
 
   private enter(status: MachineState): void {
@@ -252,17 +256,17 @@ export class SimulatedDriver implements MachineDriver {
     this.idleReason = undefined;
     if (this.alarm) this.alarm.active = false;
     switch (status) {
-      case 2:
+      case MACHINE_STATE.running:
         this.speed = this.between(0.85, 1.15);
         this.stateEndsAt = this.options.maintenance
           ? this.simNow + this.options.maintenance.runMinutes * MINUTE
           : this.afterExponential(this.options.faultRate + IDLE_RATE);
         break;
-      case 1:
+      case MACHINE_STATE.idle:
         this.idleReason = this.random.next() < 0.5 ? 'upstream' : 'downstream';
         this.stateEndsAt = this.simNow + this.between(1, 5) * MINUTE;
         break;
-      case 3:
+      case MACHINE_STATE.fault:
         if (this.options.maintenance) {
           this.alarm = { code: this.options.maintenance.alarm, active: true };
           this.stateEndsAt = this.simNow + this.options.maintenance.faultMinutes * MINUTE;

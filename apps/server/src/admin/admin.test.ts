@@ -6,8 +6,8 @@ import {
   type AdminUser,
   type AuditEntry,
   type ImportReply,
-  type Page,
 } from '@linewatch/contracts/admin';
+import type { Page } from '@linewatch/contracts/rules/paging';
 import { devicesApi } from '@linewatch/contracts/devices-api';
 import type { MachineListReply } from '@linewatch/contracts/devices';
 import { messages } from '@linewatch/contracts/envelope';

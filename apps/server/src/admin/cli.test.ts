@@ -1,8 +1,9 @@
-import type { AuditEntry, Page } from '@linewatch/contracts/admin';
+import type { AuditEntry } from '@linewatch/contracts/admin';
 import { adminApi } from '@linewatch/contracts/admin-api';
 import { adminMessages } from '@linewatch/contracts/admin';
 import { devicesApi } from '@linewatch/contracts/devices-api';
 import type { MachineListReply } from '@linewatch/contracts/devices';
+import type { Page } from '@linewatch/contracts/rules/paging';
 import ExcelJS from 'exceljs';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -16,7 +16,6 @@ import {
   importReply,
   machineBody,
   machineListQuery,
-  page,
   rejectBody,
   resetPasswordBody,
   saveGroupBody,
@@ -26,6 +25,7 @@ import {
 } from '@linewatch/contracts/admin';
 import { adminApi } from '@linewatch/contracts/admin-api';
 import { envelopeSchema } from '@linewatch/contracts/envelope';
+import { pageReply } from '@linewatch/contracts/paging';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -142,7 +142,7 @@ export const adminRoutes: FastifyPluginAsyncZod<{ admin: AdminService }> = async
     adminApi.machines.path,
     {
       config: adminOnly,
-      schema: { querystring: machineListQuery, response: reply(page(adminMachine)) },
+      schema: { querystring: machineListQuery, response: reply(pageReply(adminMachine)) },
     },
     async (request) => {
       const { pageIndex, pageSize, ...filter } = request.query;
@@ -197,7 +197,10 @@ export const adminRoutes: FastifyPluginAsyncZod<{ admin: AdminService }> = async
   // audit ------------------------------------------------------------------------------------
   app.get(
     adminApi.audit.path,
-    { config: adminOnly, schema: { querystring: auditQuery, response: reply(page(auditEntry)) } },
+    {
+      config: adminOnly,
+      schema: { querystring: auditQuery, response: reply(pageReply(auditEntry)) },
+    },
     async (request) => ok(await admin.audit(request.query.pageIndex, request.query.pageSize)),
   );
 };

@@ -7,8 +7,8 @@ import {
   type AdminUser,
   type AuditEntry,
   type ImportRefusal,
-  type Page,
 } from '@linewatch/contracts/admin';
+import type { Page } from '@linewatch/contracts/rules/paging';
 import type { z } from 'zod';
 import type {
   approveBody,

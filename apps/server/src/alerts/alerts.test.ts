@@ -224,7 +224,7 @@ describe('alerts', () => {
     expect(messages.find((m) => m.kind === 'realTimeReminder')!.body).toContain(
       '故障停机超过5分钟',
     );
-    // 130 parts over the minutes PPM covers (shared/metrics.ts isCoveredMinute): the 52 minutes
+    // 130 parts over the minutes PPM covers (contracts rules/figures.ts isCoveredMinute): the 52 minutes
     // of running touch 53 minutes, `start` not being on a minute.
     expect(messages.find((m) => m.kind === 'threeParameters')!.body).toContain(
       'PPM 2.45 低于目标 60',

@@ -1,7 +1,8 @@
+import { deriveFigures } from '@linewatch/contracts/rules/figures';
+import { deviceStatusLabels, MACHINE_STATE } from '@linewatch/contracts/rules/machine-states';
 import type { Db } from '../foundation/db/database.ts';
 import type { DeviceInfo } from '../core/device-registry.ts';
 import type { Notice, Notifications } from '../notifications/service.ts';
-import { derive } from '../foundation/shared/metrics.ts';
 import type { MachineSnapshot } from '../core/reading-effects.ts';
 import { stopKey, type AlertsRepository, type HourFigures } from './repository.ts';
 
@@ -57,10 +58,12 @@ export class AlertEngine {
     const raised = batch.alarmEdges.filter((e) => e.active);
     const moments = [
       ...[...batch.snapshots]
-        .filter(([, s]) => s.status !== 2)
+        .filter(([, s]) => s.status !== MACHINE_STATE.running)
         .map(([sn, s]) => ({ sn, at: s.ts })),
       // A stop that ended within the batch is judged at its end: a replayed buffer may hold all of it.
-      ...batch.statusChanges.filter((c) => c.status === 2).map((c) => ({ sn: c.sn, at: c.ts })),
+      ...batch.statusChanges
+        .filter((c) => c.status === MACHINE_STATE.running)
+        .map((c) => ({ sn: c.sn, at: c.ts })),
     ];
     const notices = [...(await this.#alarms(tx, raised)), ...(await this.#stops(tx, moments))];
     await this.deps.notifications.notify(tx, notices);
@@ -102,17 +105,19 @@ export class AlertEngine {
     const overdue = await this.deps.repo.overdueStops(tx, moments);
     return overdue.map(({ sn, since, status, userId, timeLength }) => {
       const device = this.deps.deviceOf(sn);
+      // A stop is a fault (故障) or idle (待机).
+      const stop = deviceStatusLabels[status === MACHINE_STATE.fault ? 'error' : 'standBy'];
       return {
         userId,
         kind: 'realTimeReminder',
         title: `${nameOf(sn, device)} 停机提醒`,
-        body: `SN：${sn} 已${status === 3 ? '故障' : '待机'}停机超过${minutesText(timeLength)}`,
+        body: `SN：${sn} 已${stop}停机超过${minutesText(timeLength)}`,
         link: `/currentDataReport?snCode=${encodeURIComponent(sn)}`,
         dedupeKey: stopKey(sn, since),
         fields: {
           sn,
           machine: machineOf(sn, device),
-          content: `${status === 3 ? '故障' : '待机'}停机超过${minutesText(timeLength)}`,
+          content: `${stop}停机超过${minutesText(timeLength)}`,
         },
       };
     });
@@ -172,7 +177,7 @@ export class AlertEngine {
 export const shortfalls = (
   m: Pick<HourFigures, 'figures' | 'ppmTarget' | 'yieldTarget' | 'useRateTarget'>,
 ) => {
-  const d = derive(m.figures);
+  const d = deriveFigures(m.figures);
   const misses: string[] = [];
   if (d.ppm !== null && m.ppmTarget > 0 && d.ppm < m.ppmTarget)
     misses.push(`PPM ${d.ppm} 低于目标 ${m.ppmTarget}`);

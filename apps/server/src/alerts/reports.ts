@@ -1,12 +1,8 @@
 import type { ReportReply } from '@linewatch/contracts/alerts';
+import { deriveFigures } from '@linewatch/contracts/rules/figures';
 import { sql } from 'kysely';
 import type { Db } from '../foundation/db/database.ts';
-import {
-  ADDED_COLUMNS,
-  derive,
-  figuresFromRow,
-  type Figures,
-} from '../foundation/shared/metrics.ts';
+import { ADDED_COLUMNS, figuresFromRow, type Figures } from '../foundation/shared/metrics.ts';
 
 const DAY_MS = 86_400_000;
 /** The weekly report's range starts this many days before the date it is for (spec section 9). */
@@ -79,7 +75,7 @@ export const createReports = (
   };
 
   const point = (date: string, f: Figures) => {
-    const d = derive(f);
+    const d = deriveFigures(f);
     return {
       three: { date, activation: d.useRate, yield: d.yield, ppm: d.ppm },
       dt: { date, value: Math.round(f.faultMs / 60_000) },

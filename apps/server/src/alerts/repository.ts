@@ -1,3 +1,4 @@
+import { MACHINE_STATE } from '@linewatch/contracts/rules/machine-states';
 import { sql } from 'kysely';
 import type { Db } from '../foundation/db/database.ts';
 import {
@@ -23,6 +24,7 @@ interface Subscriber {
 
 const STOP_KEY_PREFIX = 'realTimeReminder:';
 const stopKeyPrefix = sql.lit(STOP_KEY_PREFIX);
+const running = sql.lit(MACHINE_STATE.running);
 /** A stop's message key: `realTimeReminder:<sn>:<epoch ms of the stop's start>`. */
 export const stopKey = (sn: string, since: number) => `${STOP_KEY_PREFIX}${sn}:${since}`;
 
@@ -82,12 +84,12 @@ export const createAlertsRepository = (db: Db) => ({
       stop as (
         select p.sn, p.at, (
           select min(sc.ts) from status_changes sc
-          where sc.sn_code = p.sn and sc.status <> 2 and sc.ts <= p.at and sc.ts > coalesce((
+          where sc.sn_code = p.sn and sc.status <> ${running} and sc.ts <= p.at and sc.ts > coalesce((
             select max(r.ts) from status_changes r
-            where r.sn_code = p.sn and r.status = 2 and r.ts < p.at), '-infinity')
+            where r.sn_code = p.sn and r.status = ${running} and r.ts < p.at), '-infinity')
         ) as since, (
           select sc.status from status_changes sc
-          where sc.sn_code = p.sn and sc.status <> 2 and sc.ts <= p.at order by sc.ts desc limit 1
+          where sc.sn_code = p.sn and sc.status <> ${running} and sc.ts <= p.at order by sc.ts desc limit 1
         ) as status
         from p)
       select distinct on (uf.sn_code, stop.since, uf.user_id)
@@ -125,7 +127,7 @@ export const createAlertsRepository = (db: Db) => ({
     >`
       select d.sn_code, d.device_name, d.ppm_target, d.yield_target, d.use_rate_target,
         ${sql.join(sums)},
-        -- The minutes PPM covers (shared/metrics.ts isCoveredMinute): its average's denominator.
+        -- The minutes PPM covers (rules/figures.ts isCoveredMinute): its average's denominator.
         sum((${sql.raw(COVERED_MINUTE_SQL)})::int)::float8 as covered_minutes
       from rollup_minute m join devices d on d.sn_code = m.sn_code
       where m.minute >= ${from} and m.minute < ${to}

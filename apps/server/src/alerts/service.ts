@@ -7,6 +7,7 @@ import type {
 } from '@linewatch/contracts/alerts';
 import { alertMessages } from '@linewatch/contracts/alerts';
 import { ReplyCode } from '@linewatch/contracts/envelope';
+import { deriveFigures } from '@linewatch/contracts/rules/figures';
 import { sql } from 'kysely';
 import type { z } from 'zod';
 import type { Db } from '../foundation/db/database.ts';
@@ -19,7 +20,6 @@ import {
   type Notice,
   type Notifications,
 } from '../notifications/service.ts';
-import { derive } from '../foundation/shared/metrics.ts';
 import { dayOf } from '../foundation/shared/time.ts';
 import { addDays, type Reports } from './reports.ts';
 import type { WebhookTargets } from './channels/webhook-target.ts';
@@ -99,7 +99,7 @@ export const createAlertsService = ({
     for (const [userId, machines] of byUser) {
       const lines: string[] = [];
       for (const m of machines) {
-        const d = derive(await reports.totals(m.sn_code, first, last));
+        const d = deriveFigures(await reports.totals(m.sn_code, first, last));
         const alarms = await reports.topAlarms(m.sn_code, first, last);
         lines.push(
           `${m.sn_code} ${m.device_name}：PPM ${fmt(d.ppm)}/${m.ppm_target}，良率 ${fmt(d.yield, '%')}/${m.yield_target}%，` +

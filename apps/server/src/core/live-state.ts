@@ -1,13 +1,8 @@
-import type { DeviceStatus } from '@linewatch/contracts/devices';
 import { OFFLINE_AFTER_MS } from '@linewatch/contracts/limits';
+import { isCoveredMinute, observedProduced } from '@linewatch/contracts/rules/figures';
+import { deviceStatusOf, type DeviceStatus } from '@linewatch/contracts/rules/machine-states';
 import { dayOf, HOUR_MS, hourStartOf } from '../foundation/shared/time.ts';
-import {
-  addFigures,
-  emptyFigures,
-  isCoveredMinute,
-  observedProduced,
-  type Figures,
-} from '../foundation/shared/metrics.ts';
+import { addFigures, emptyFigures, type Figures } from '../foundation/shared/metrics.ts';
 import {
   MAX_ATTRIBUTED_GAP_MS,
   minuteOf,
@@ -63,8 +58,6 @@ export interface LiveSeed {
   /** From minuteOf(now) − RECENT_MINUTES_MS on. */
   recentMinutes: StoredMinute[];
 }
-
-const STATUS: Record<1 | 2 | 3, DeviceStatus> = { 1: 'standBy', 2: 'running', 3: 'error' };
 
 /**
  * Each machine's live state, updated as readings are accepted (before they are persisted, so
@@ -201,7 +194,7 @@ export class LiveState {
   statusOf(sn: string, now = Date.now()): DeviceStatus {
     const snapshot = this.#machines.get(sn)?.snapshot;
     if (!snapshot || now - snapshot.ts > OFFLINE_AFTER_MS) return 'offLine';
-    return STATUS[snapshot.status];
+    return deviceStatusOf(snapshot.status);
   }
 
   onChange(listener: (sn: string) => void): () => void {

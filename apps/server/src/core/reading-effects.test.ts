@@ -1,13 +1,11 @@
 import type { Reading } from '@linewatch/contracts/mqtt';
-import { describe, expect, it } from 'vitest';
 import {
-  addFigures,
-  derive,
-  emptyFigures,
+  deriveFigures,
   isCoveredMinute,
   observedProduced,
-  type Figures,
-} from '../foundation/shared/metrics.ts';
+} from '@linewatch/contracts/rules/figures';
+import { describe, expect, it } from 'vitest';
+import { addFigures, emptyFigures, type Figures } from '../foundation/shared/metrics.ts';
 import {
   effectsOf as effectsWithin,
   MAX_ATTRIBUTED_GAP_MS,
@@ -313,6 +311,6 @@ describe('silences (DESIGN.md section 5)', () => {
     // Only the 600 observed parts, over the minutes PPM covers: each run of 5 minutes reaches
     // into a sixth with its last reading (on the minute), so 12 of them — never the silence's.
     expect(total.coveredMinutes).toBe(12);
-    expect(derive(total).ppm).toBe(50);
+    expect(deriveFigures(total).ppm).toBe(50);
   });
 });

@@ -1,10 +1,11 @@
 import type { Reading } from '@linewatch/contracts/mqtt';
+import { MACHINE_STATE, type MachineState } from '@linewatch/contracts/rules/machine-states';
 import { emptyFigures, type Figures } from '../foundation/shared/metrics.ts';
 
 /** What the server remembers of a machine's last reading: the base for the next deltas. */
 export interface MachineSnapshot {
   ts: number;
-  status: 1 | 2 | 3;
+  status: MachineState;
   idleReason: 'upstream' | 'downstream' | null;
   produced: number;
   ok: number;
@@ -17,7 +18,7 @@ export interface ReadingEffects {
   snapshot: MachineSnapshot;
   /** Figures per minute start (epoch ms). */
   minutes: Map<number, Figures>;
-  statusChange: { ts: number; status: 1 | 2 | 3; idleReason: string | null } | null;
+  statusChange: { ts: number; status: MachineState; idleReason: string | null } | null;
   alarmsRaised: { code: string; ts: number }[];
   alarmsCleared: { code: string; ts: number }[];
   /** The counters moved implausibly: this reading counted nothing and is the new base. */
@@ -80,8 +81,8 @@ const figuresAt = (minutes: Map<number, Figures>, minute: number) => {
 };
 
 const addTime = (figures: Figures, snapshot: MachineSnapshot, ms: number) => {
-  if (snapshot.status === 2) figures.runningMs += ms;
-  else if (snapshot.status === 3) figures.faultMs += ms;
+  if (snapshot.status === MACHINE_STATE.running) figures.runningMs += ms;
+  else if (snapshot.status === MACHINE_STATE.fault) figures.faultMs += ms;
   else {
     figures.idleMs += ms;
     if (snapshot.idleReason === 'upstream') figures.idleUpstreamMs += ms;
@@ -137,7 +138,7 @@ export const effectsOf = (
     }
   }
 
-  const idleReason = reading.status === 1 ? (reading.idleReason ?? null) : null;
+  const idleReason = reading.status === MACHINE_STATE.idle ? (reading.idleReason ?? null) : null;
   const statusChanged =
     !previous || previous.status !== reading.status || previous.idleReason !== idleReason;
   const active = reading.alarms.filter((a) => a.active).map((a) => a.code);

@@ -1,5 +1,6 @@
 import { seedFaca } from './seed/faca.ts';
 import { defaultPlcPort, plcProfiles } from '@linewatch/contracts/plc-profiles';
+import { MACHINE_STATE, type MachineState } from '@linewatch/contracts/rules/machine-states';
 import type { FastifyBaseLogger } from 'fastify';
 import { sql, type Transaction } from 'kysely';
 import { createHmac } from 'node:crypto';
@@ -100,6 +101,7 @@ const MACHINES_PER_LINE: Record<string, number> = { S1: 18 };
 const DEFAULT_MACHINES_PER_LINE = 12;
 const MACHINES_PER_GATEWAY = 10;
 const HISTORY_DAYS = 90;
+const { idle: IDLE, running: RUNNING, fault: FAULT } = MACHINE_STATE;
 /** The simulated PLC's alarm codes (apps/gateway/src/drivers/simulated.ts). */
 const ALARM_CODES = ['E101', 'E205', 'E307', 'E412', 'E518'];
 /** The demo's PLCs are Mitsubishi FX5Us (their profile maps all the simulator's alarm codes)… */
@@ -364,7 +366,7 @@ const backfill = async (
       }
     }
     // Yesterday and today so far minute by minute, from a small status chain.
-    let status: 1 | 2 | 3 = 2;
+    let status: MachineState = RUNNING;
     const counters = { produced: 0, ok: 0, ng: 0, first_pass_ok: 0 };
     let alarmCode = '';
     let alarmBegin = 0;
@@ -378,20 +380,20 @@ const backfill = async (
       const roll = random();
       // The machine waiting for maintenance breaks down at faultFrom (even out of another fault).
       const breaksDown = t === faultFrom;
-      const next: 1 | 2 | 3 =
+      const next: MachineState =
         t >= faultFrom
-          ? 3
-          : status !== 2
+          ? FAULT
+          : status !== RUNNING
             ? roll < 0.2
-              ? 2
+              ? RUNNING
               : status
             : roll < 0.015
-              ? 3
+              ? FAULT
               : roll < 0.04
-                ? 1
-                : 2;
+                ? IDLE
+                : RUNNING;
       if (next !== status || breaksDown) {
-        if (status === 3)
+        if (status === FAULT)
           alarms.push({
             sn_code: m.sn,
             code: alarmCode,
@@ -402,9 +404,9 @@ const backfill = async (
           sn_code: m.sn,
           ts: new Date(t),
           status: next,
-          idle_reason: next === 1 ? (random() < 0.5 ? 'upstream' : 'downstream') : null,
+          idle_reason: next === IDLE ? (random() < 0.5 ? 'upstream' : 'downstream') : null,
         });
-        if (next === 3) {
+        if (next === FAULT) {
           alarmCode =
             breaksDown && m.maintenance
               ? m.maintenance.alarm
@@ -413,16 +415,17 @@ const backfill = async (
         }
         status = next;
       }
-      const produced = status === 2 ? Math.max(0, Math.round(ppm * (0.85 + random() * 0.3))) : 0;
+      const produced =
+        status === RUNNING ? Math.max(0, Math.round(ppm * (0.85 + random() * 0.3))) : 0;
       const ng = produced > 0 && random() < 0.6 ? Math.round(produced * random() * 0.04) : 0;
       const f = {
         produced,
         ok: produced - ng,
         ng,
         first_pass_ok: Math.round((produced - ng) * 0.97),
-        running_ms: status === 2 ? MINUTE : 0,
-        idle_ms: status === 1 ? MINUTE : 0,
-        fault_ms: status === 3 ? MINUTE : 0,
+        running_ms: status === RUNNING ? MINUTE : 0,
+        idle_ms: status === IDLE ? MINUTE : 0,
+        fault_ms: status === FAULT ? MINUTE : 0,
         idle_upstream_ms: 0,
         idle_downstream_ms: 0,
       };
@@ -431,10 +434,10 @@ const backfill = async (
       addFigures(m.sn, t, {
         ...f,
         max_minute_produced: produced,
-        covered_minutes: status === 2 || produced > 0 ? 1 : 0,
+        covered_minutes: status === RUNNING || produced > 0 ? 1 : 0,
       });
     }
-    if (status === 3)
+    if (status === FAULT)
       alarms.push({
         sn_code: m.sn,
         code: alarmCode,
@@ -454,7 +457,7 @@ const backfill = async (
           status,
           idle_reason: null,
           ...counters,
-          active_alarms: status === 3 ? [alarmCode] : [],
+          active_alarms: status === FAULT ? [alarmCode] : [],
         })
         .execute();
     // Written machine by machine: holding all 66 machines' rows took ~100 MB of heap.

@@ -3,7 +3,7 @@ import type { MachineListReply, MenuNode } from '@linewatch/contracts/devices';
 import { deviceMessages, menuLabels } from '@linewatch/contracts/devices';
 import { primitiveMessages } from '@linewatch/contracts/primitives';
 import { messages } from '@linewatch/contracts/envelope';
-import { PAGE_SIZE } from '@linewatch/contracts/limits';
+import { PAGE_SIZE, pagingMessages } from '@linewatch/contracts/rules/paging';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, login } from '../test/http.ts';
@@ -201,17 +201,17 @@ describe('machine list input', () => {
       expect(reply.body).toMatchObject({
         success: false,
         code: '0400',
-        msg: deviceMessages.badPage,
-        data: { errors: [{ path: 'pageIndex', message: deviceMessages.badPage }] },
+        msg: pagingMessages.badPage,
+        data: { errors: [{ path: 'pageIndex', message: pagingMessages.badPage }] },
       });
       expect(await rowCounts()).toEqual(before);
     },
   );
 
   it.each([
-    ['pageSize', '0', deviceMessages.badPageSize],
-    ['pageSize', '101', deviceMessages.badPageSize],
-    ['pageSize', 'x', deviceMessages.badPageSize],
+    ['pageSize', '0', pagingMessages.badPageSize],
+    ['pageSize', '101', pagingMessages.badPageSize],
+    ['pageSize', 'x', pagingMessages.badPageSize],
     ['isFollow', '2', deviceMessages.badFlag],
     ['nameTag', '长'.repeat(65), deviceMessages.textTooLong],
   ])('refuses %s=%s with its Chinese message', async (field, value, message) => {

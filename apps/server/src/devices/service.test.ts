@@ -1,4 +1,5 @@
-import { machineListQuery, menuLabels, type DeviceStatus } from '@linewatch/contracts/devices';
+import { machineListQuery, menuLabels } from '@linewatch/contracts/devices';
+import type { DeviceStatus } from '@linewatch/contracts/rules/machine-states';
 import { ReplyCode } from '@linewatch/contracts/envelope';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DomainError } from '../foundation/http/envelope.ts';

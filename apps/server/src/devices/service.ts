@@ -1,17 +1,18 @@
 import {
   menuLabels,
-  type DeviceStatus,
   type MachineCard,
   type MachineListReply,
   type MenuNode,
   type StatusSummary,
 } from '@linewatch/contracts/devices';
+import { iotStateOf } from '@linewatch/contracts/rules/gateway-states';
+import type { DeviceStatus } from '@linewatch/contracts/rules/machine-states';
 import type { z } from 'zod';
 import type { machineListQuery } from '@linewatch/contracts/devices';
+import { deriveFigures } from '@linewatch/contracts/rules/figures';
 import { forbidden } from '../foundation/http/envelope.ts';
-import type { SessionUser } from '../plugins/auth.ts';
-import type { MachineCheck } from '../plugins/visibility.ts';
-import { derive, emptyFigures, targetSoFar } from '../foundation/shared/metrics.ts';
+import type { SessionUser } from '../identity/service.ts';
+import { emptyFigures, targetSoFar } from '../foundation/shared/metrics.ts';
 import { dayElapsedFraction, dayOf } from '../foundation/shared/time.ts';
 import type { LiveState } from '../core/live-state.ts';
 import type { DeviceInfo, DeviceRegistry } from '../core/device-registry.ts';
@@ -169,14 +170,14 @@ export const createDevicesService = ({
       const elapsed = dayElapsedFraction(day, now, timeZone);
       const data = page.map((d): MachineCard => {
         const figures = isToday ? live.todayOf(d.sn, now) : (pastDay?.get(d.sn) ?? emptyFigures());
-        const derived = derive(figures);
+        const derived = deriveFigures(figures);
         const produceDue = targetSoFar(d.produceTargetNumber, elapsed);
         return {
           snCode: d.sn,
           nickSnCode: d.nickSnCode,
           deviceName: d.deviceName,
           deviceStatus: live.statusOf(d.sn, now),
-          iot: d.gatewayId === null ? 0 : isGatewayOnline(d.gatewayId) ? 1 : 2,
+          iot: iotStateOf(d.gatewayId === null ? null : isGatewayOnline(d.gatewayId)),
           isCollect: marks.has(d.sn),
           produceLine: d.lineName,
           produceGroup: d.groupName ?? '',

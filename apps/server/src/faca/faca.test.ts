@@ -3,10 +3,10 @@ import {
   type CaInfoBody,
   type FacaInfo,
   type FacaInfoBody,
-  type Page,
   type Task,
 } from '@linewatch/contracts/faca';
 import { facaMessages } from '@linewatch/contracts/faca-labels';
+import type { ContentPage } from '@linewatch/contracts/rules/paging';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, login } from '../test/http.ts';
 import { factories, type TestLine, type TestUser } from '../test/factories.ts';
@@ -138,11 +138,15 @@ describe('the question form', () => {
     ],
     ['facaPicIds (not an upload)', { facaPicIds: ['0'.repeat(32)] }, facaMessages.badMedia],
   ])('refuses a bad %s with its message and saves nothing', async (_name, over, message) => {
-    const before = await quality.get<Page<FacaInfo>>(facaApi.facaInfoPage.path, { snCode: sn });
+    const before = await quality.get<ContentPage<FacaInfo>>(facaApi.facaInfoPage.path, {
+      snCode: sn,
+    });
     const reply = await quality.post(facaApi.addOrUpdateFacaInfo.path, question(over));
     expect(reply.status).toBe(400);
     expect(reply.body).toMatchObject({ code: '0400', msg: message });
-    const after = await quality.get<Page<FacaInfo>>(facaApi.facaInfoPage.path, { snCode: sn });
+    const after = await quality.get<ContentPage<FacaInfo>>(facaApi.facaInfoPage.path, {
+      snCode: sn,
+    });
     expect(after.body.data.totalElements).toBe(before.body.data.totalElements);
   });
 
@@ -206,7 +210,7 @@ describe('FA, CA and the task', () => {
     expect(notices.map((n) => n.link)).toContain(
       `/faca/editTask?facaInfoId=${id}&faInfoId=${faId}&caInfoId=${first.body.data.id}`,
     );
-    const tasks = await handlerApi.get<Page<Task>>(facaApi.taskPage.path, {
+    const tasks = await handlerApi.get<ContentPage<Task>>(facaApi.taskPage.path, {
       snCode: sn,
       taskStatus: '0',
     });
@@ -242,7 +246,7 @@ describe('FA, CA and the task', () => {
     expect(ng.body.code).toBe('0000');
     const done = (await byId(quality, id)).body.data.faInfos[0]!.caInfos[0]!;
     expect(done).toMatchObject({ caStatus: 2, ngReason: '备件未到', updateUser: handler.name });
-    const completed = await handlerApi.get<Page<Task>>(facaApi.taskPage.path, {
+    const completed = await handlerApi.get<ContentPage<Task>>(facaApi.taskPage.path, {
       taskStatus: '1',
       treatment: '2',
     });
@@ -337,7 +341,7 @@ describe('line visibility', () => {
       expect(reply.status).toBe(403);
       expect(reply.body.code).toBe('0403');
     }
-    const list = await outsider.get<Page<FacaInfo>>(facaApi.facaInfoPage.path, {});
+    const list = await outsider.get<ContentPage<FacaInfo>>(facaApi.facaInfoPage.path, {});
     expect(list.body.data.content.map((q) => q.snCode)).not.toContain(sn);
     const handlers = await quality.get<{ userId: number }[]>(facaApi.getHandlerList.path, {
       snCode: sn,
@@ -349,7 +353,7 @@ describe('line visibility', () => {
 
   it('searches by SN, alarm content, process type and status flag', async () => {
     const id = await saveQuestion({ warningContent: '独特报警XYZ', workmanship: '贴片' });
-    const found = await quality.get<Page<FacaInfo>>(facaApi.facaInfoPage.path, {
+    const found = await quality.get<ContentPage<FacaInfo>>(facaApi.facaInfoPage.path, {
       snCode: sn.slice(-6),
       warningContent: 'XYZ',
       workmanship: '贴片',
@@ -359,7 +363,7 @@ describe('line visibility', () => {
     });
     expect(found.body.data.content.map((q) => q.id)).toEqual([id]);
     await saveFa(id);
-    const unhandled = await quality.get<Page<FacaInfo>>(facaApi.facaInfoPage.path, {
+    const unhandled = await quality.get<ContentPage<FacaInfo>>(facaApi.facaInfoPage.path, {
       warningContent: 'XYZ',
       facaStatus: '0',
     });

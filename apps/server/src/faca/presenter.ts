@@ -1,5 +1,6 @@
 import { type CaInfo, type FacaInfo, type FaInfo, type Task } from '@linewatch/contracts/faca';
-import { CA_STATUS, FACA_STATUS } from '@linewatch/contracts/faca-labels';
+import { CA_STATUS, taskStatusOf } from '@linewatch/contracts/rules/ca-statuses';
+import { FACA_STATUS } from '@linewatch/contracts/rules/question-statuses';
 import type { Selectable } from 'kysely';
 import type { FacaCasTable, FacaFasTable } from '../foundation/db/schema/faca.ts';
 import { mediaRef } from '../media/service.ts';
@@ -108,7 +109,7 @@ export const presentTask = (t: TaskRow, names: Names, today: string): Task => ({
   snCode: t.sn_code,
   caNum: `${t.fa_num}.${t.seq}`,
   treatment: t.status,
-  taskStatus: t.status === CA_STATUS.pending ? 0 : 1,
+  taskStatus: taskStatusOf(t.status),
   handles: handlersOf(t.handler_ids, names).handlerDisplay,
   taskContent: t.ca_description,
   resolvingTime: t.resolving_time,

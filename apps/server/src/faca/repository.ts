@@ -1,3 +1,5 @@
+import { CA_STATUS, TASK_STATUS } from '@linewatch/contracts/rules/ca-statuses';
+import { FACA_STATUS, type FacaStatus } from '@linewatch/contracts/rules/question-statuses';
 import { sql, type Insertable, type RawBuilder, type Updateable } from 'kysely';
 import type { Db } from '../foundation/db/database.ts';
 import type {
@@ -7,10 +9,13 @@ import type {
 } from '../foundation/db/schema/faca.ts';
 import type { Executor } from '../notifications/service.ts';
 
+/** A pending CA (rules/ca-statuses.ts), inline in SQL. */
+const pending = sql.lit(CA_STATUS.pending);
+
 const escapeLike = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /*
- * The status flags of a question (contracts FACA_STATUS), as SQL over `q` so the list can both
+ * The status flags of a question (contracts rules/question-statuses.ts), as SQL over `q` so the list can both
  * show and filter by them. `today` is the factory day now: a CA due before it and still pending
  * is overdue. A CA whose handlers are all gone (no user left) counts as unassigned, and so does
  * an FA with no CA yet.
@@ -23,13 +28,13 @@ const flag = {
     or exists (select 1 from faca_cas c where c.faca_id = q.id
                and not exists (select 1 from users u where u.id = any(c.handler_ids))))`,
   overdue: (today: string) => sql<boolean>`exists (select 1 from faca_cas c where c.faca_id = q.id
-    and c.status = 0 and c.resolving_time < ${today})`,
+    and c.status = ${pending} and c.resolving_time < ${today})`,
 };
-const flagFilter: Record<'0' | '1' | '2' | '3', (today: string) => RawBuilder<boolean>> = {
-  '0': () => sql<boolean>`not ${flag.hasFa()}`,
-  '1': () => flag.hasFa(),
-  '2': () => flag.unassigned(),
-  '3': (today) => flag.overdue(today),
+const flagFilter: Record<`${FacaStatus}`, (today: string) => RawBuilder<boolean>> = {
+  [FACA_STATUS.unhandled]: () => sql<boolean>`not ${flag.hasFa()}`,
+  [FACA_STATUS.faca]: () => flag.hasFa(),
+  [FACA_STATUS.unassigned]: () => flag.unassigned(),
+  [FACA_STATUS.overdue]: (today: string) => flag.overdue(today),
 };
 
 export interface QuestionFilter {
@@ -38,7 +43,7 @@ export interface QuestionFilter {
   snCode?: string | undefined;
   warningContent?: string | undefined;
   workmanship?: string | undefined;
-  facaStatus?: '0' | '1' | '2' | '3' | undefined;
+  facaStatus?: `${FacaStatus}` | undefined;
   today: string;
 }
 
@@ -95,7 +100,12 @@ export const createFacaRepository = (db: Db) => {
     if (f.lineIds)
       q = f.lineIds.length ? q.where('d.line_id', 'in', f.lineIds) : q.where(sql<boolean>`false`);
     if (f.snCode) q = q.where('q.sn_code', 'ilike', escapeLike(f.snCode));
-    if (f.taskStatus) q = q.where('c.status', f.taskStatus === '0' ? '=' : '<>', 0);
+    if (f.taskStatus)
+      q = q.where(
+        'c.status',
+        Number(f.taskStatus) === TASK_STATUS.pending ? '=' : '<>',
+        CA_STATUS.pending,
+      );
     if (f.treatment) q = q.where('c.status', '=', Number(f.treatment));
     return q;
   };
@@ -235,7 +245,7 @@ export const createFacaRepository = (db: Db) => {
           'c.resolving_time',
         ])
         // Pending first, the most urgent on top.
-        .orderBy(sql`c.status <> 0`)
+        .orderBy(sql`c.status <> ${pending}`)
         .orderBy('c.resolving_time')
         .orderBy('c.id')
         .offset(offset)

@@ -12,7 +12,6 @@ import {
   handlerOption,
   namedOption,
   optionsQuery,
-  pageOf,
   savedId,
   task,
   taskPageQuery,
@@ -20,6 +19,7 @@ import {
 } from '@linewatch/contracts/faca';
 import { facaMessages } from '@linewatch/contracts/faca-labels';
 import { facaApi } from '@linewatch/contracts/faca-api';
+import { contentPageReply } from '@linewatch/contracts/paging';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ok } from '../foundation/http/envelope.ts';
@@ -31,7 +31,12 @@ const saved = { 200: envelopeSchema(savedId) };
 export const facaRoutes: FastifyPluginAsyncZod<{ faca: FacaService }> = async (app, { faca }) => {
   app.get(
     facaApi.facaInfoPage.path,
-    { schema: { querystring: facaPageQuery, response: { 200: envelopeSchema(pageOf(facaInfo)) } } },
+    {
+      schema: {
+        querystring: facaPageQuery,
+        response: { 200: envelopeSchema(contentPageReply(facaInfo)) },
+      },
+    },
     async (request) => ok(await faca.page(userOf(request), request.query)),
   );
 
@@ -60,7 +65,7 @@ export const facaRoutes: FastifyPluginAsyncZod<{ faca: FacaService }> = async (a
     async (request) => ok(await faca.saveCa(userOf(request), request.body), facaMessages.saved),
   );
 
-  const optionsReply = { 200: envelopeSchema(pageOf(namedOption)) };
+  const optionsReply = { 200: envelopeSchema(contentPageReply(namedOption)) };
   app.get(
     facaApi.getWorkmanshipPage.path,
     { schema: { querystring: optionsQuery, response: optionsReply } },
@@ -85,7 +90,12 @@ export const facaRoutes: FastifyPluginAsyncZod<{ faca: FacaService }> = async (a
 
   app.get(
     facaApi.taskPage.path,
-    { schema: { querystring: taskPageQuery, response: { 200: envelopeSchema(pageOf(task)) } } },
+    {
+      schema: {
+        querystring: taskPageQuery,
+        response: { 200: envelopeSchema(contentPageReply(task)) },
+      },
+    },
     async (request) => ok(await faca.taskPage(userOf(request), request.query)),
   );
 

@@ -1,4 +1,4 @@
-import { FACA_STATUS } from '@linewatch/contracts/faca-labels';
+import { FACA_STATUS } from '@linewatch/contracts/rules/question-statuses';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SessionUser } from '../plugins/auth.ts';
 import { createNotifications } from '../notifications/service.ts';

@@ -9,12 +9,13 @@ import {
   type HandlerOption,
   type NamedOption,
   type optionsQuery,
-  type Page,
   type Task,
   type taskPageQuery,
   type taskResultBody,
 } from '@linewatch/contracts/faca';
-import { CA_STATUS, facaMessages } from '@linewatch/contracts/faca-labels';
+import { facaMessages } from '@linewatch/contracts/faca-labels';
+import { CA_STATUS, needsNgReason } from '@linewatch/contracts/rules/ca-statuses';
+import type { ContentPage } from '@linewatch/contracts/rules/paging';
 import type { z } from 'zod';
 import type { Db } from '../foundation/db/database.ts';
 import type { MachineCheck } from '../plugins/visibility.ts';
@@ -81,7 +82,7 @@ export const createFacaService = (deps: FacaDeps) => {
 
   const options =
     (table: 'faca_workmanships' | 'faca_influence_parameters') =>
-    async (query: z.output<typeof optionsQuery>): Promise<Page<NamedOption>> => {
+    async (query: z.output<typeof optionsQuery>): Promise<ContentPage<NamedOption>> => {
       const o = repo.options(table);
       const [totalElements, content] = await Promise.all([
         o.count(),
@@ -129,7 +130,10 @@ export const createFacaService = (deps: FacaDeps) => {
   };
 
   return {
-    async page(user: SessionUser, query: z.output<typeof facaPageQuery>): Promise<Page<FacaInfo>> {
+    async page(
+      user: SessionUser,
+      query: z.output<typeof facaPageQuery>,
+    ): Promise<ContentPage<FacaInfo>> {
       const filter = {
         lineIds: await visibleLineIds(user),
         snCode: query.snCode || undefined,
@@ -219,7 +223,7 @@ export const createFacaService = (deps: FacaDeps) => {
       if (!handlerIds.every((h) => allowed.has(h)))
         throw badInput(facaMessages.handlerCannotSee, 'handler');
       const status = body.caStatus;
-      const ngReason = status === CA_STATUS.ng ? (body.ngReason ?? '') : '';
+      const ngReason = needsNgReason(status) ? (body.ngReason ?? '') : '';
       if (before) await checkCaEdit(user, before, handlerIds, status, ngReason);
       else if (status !== CA_STATUS.pending && !user.isAdmin && !handlerIds.includes(user.userId))
         // A new CA has no handlers yet: its creator gives a result only as one of those it names.
@@ -279,7 +283,10 @@ export const createFacaService = (deps: FacaDeps) => {
       }));
     },
 
-    async taskPage(user: SessionUser, query: z.output<typeof taskPageQuery>): Promise<Page<Task>> {
+    async taskPage(
+      user: SessionUser,
+      query: z.output<typeof taskPageQuery>,
+    ): Promise<ContentPage<Task>> {
       const filter = {
         userId: user.userId,
         lineIds: await visibleLineIds(user),
@@ -314,7 +321,7 @@ export const createFacaService = (deps: FacaDeps) => {
       return db.transaction().execute(async (tx) => {
         await repo.updateCa(tx, ca.id, {
           status: body.treatment,
-          ng_reason: body.treatment === CA_STATUS.ng ? (body.ngReason ?? '') : '',
+          ng_reason: needsNgReason(body.treatment) ? (body.ngReason ?? '') : '',
           result_pic_ids: body.picIds,
           update_user: whoOf(user),
           update_time: new Date(deps.now()),

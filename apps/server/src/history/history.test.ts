@@ -1,5 +1,6 @@
 import { historyMessages, type HistoryReply } from '@linewatch/contracts/history';
 import { historyApi } from '@linewatch/contracts/history-api';
+import { pagingMessages } from '@linewatch/contracts/rules/paging';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dayOf } from '../foundation/shared/time.ts';
 import { factories } from '../test/factories.ts';
@@ -136,7 +137,7 @@ describe('history and log endpoints: bad queries get the spec message and 0400',
       date: daysAgo(1),
       pageNumber: 0,
     });
-    expect(page.body).toMatchObject({ code: '0400', msg: historyMessages.badPage });
+    expect(page.body).toMatchObject({ code: '0400', msg: pagingMessages.badPage });
   });
 });
 

@@ -7,7 +7,8 @@ import type {
   ThreeParamPoint,
   TopAlarm,
 } from '@linewatch/contracts/history';
-import { derive, emptyFigures, round2, type Figures } from '../foundation/shared/metrics.ts';
+import { deriveFigures, round2 } from '@linewatch/contracts/rules/figures';
+import { emptyFigures, type Figures } from '../foundation/shared/metrics.ts';
 import type { AlarmTotal, DeviceTargets } from './repository.ts';
 
 /** One period of a history view: its label and figures (undefined: nothing was observed). */
@@ -21,19 +22,19 @@ export interface Period {
 const minutes = (ms: number) => round2(ms / 60_000);
 
 /**
- * The detail row of a period (DESIGN.md section 5): ratios come from `derive`, so a period with
- * no parts or no observed time says null (no data), never 0. Ratio targets compare as they are,
- * in progress or not.
+ * The detail row of a period (DESIGN.md section 5): ratios come from `deriveFigures`, so a
+ * period with no parts or no observed time says null (no data), never 0. Ratio targets compare
+ * as they are, in progress or not.
  */
 export const detailRow = (period: Period, targets: DeviceTargets): DetailRow => {
   const f = period.figures ?? emptyFigures();
-  const d = derive(f);
+  const d = deriveFigures(f);
   return {
     dataDate: period.label,
     hasData: period.figures !== undefined,
     ppm: d.ppm,
     maxPPM: d.maxPPM,
-    // One average PPM (shared/metrics.ts): the same figure as `ppm`, never above maxPPM.
+    // One average PPM (contracts rules/figures.ts): the same figure as `ppm`, never above maxPPM.
     averagePPM: d.ppm,
     excellentRate: d.superiorityRate,
     yieId: d.yield,

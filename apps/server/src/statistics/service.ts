@@ -7,17 +7,15 @@ import {
   type StatisticsReply,
   type StatisticsRow,
 } from '@linewatch/contracts/statistics';
-import {
-  rangeProblem,
-  statisticsMessages,
-  type MapLevel,
-} from '@linewatch/contracts/statistics-rules';
-import type { DeviceStatus } from '@linewatch/contracts/devices';
+import { timeRangeProblem } from '@linewatch/contracts/rules/range';
+import { statisticsMessages, type MapLevel } from '@linewatch/contracts/statistics-rules';
+import type { DeviceStatus } from '@linewatch/contracts/rules/machine-states';
+import { deriveFigures } from '@linewatch/contracts/rules/figures';
 import type { MachinePlace } from '../core/device-registry.ts';
 import type { DevicesService } from '../devices/service.ts';
 import { DomainError } from '../foundation/http/envelope.ts';
-import type { SessionUser } from '../plugins/auth.ts';
-import { addFigures, derive, emptyFigures } from '../foundation/shared/metrics.ts';
+import type { SessionUser } from '../identity/service.ts';
+import { addFigures, emptyFigures } from '../foundation/shared/metrics.ts';
 import { dayOf, instantOf, wallClockOf } from '../foundation/shared/time.ts';
 import type { StatisticsRepository } from './repository.ts';
 import { splitRange, type RangeParts } from './time-range.ts';
@@ -188,7 +186,7 @@ export const createStatisticsService = ({ repo, devices, wholeDays, timeZone }: 
       input: StatisticsInput,
       now = Date.now(),
     ): Promise<StatisticsReply> {
-      const problem = rangeProblem(input, wallClockOf(now, timeZone));
+      const problem = timeRangeProblem(input, wallClockOf(now, timeZone));
       if (problem) throw badInput(problem, 'dataStartDate');
       const { productLine, productGroup } = input.filters;
       if (productLine) {
@@ -214,7 +212,7 @@ export const createStatisticsService = ({ repo, devices, wholeDays, timeZone }: 
       const share = (to - from) / DAY_MS;
       const data = machines.map((m): StatisticsRow => {
         const f = figures.get(m.sn)!;
-        const d = derive(f);
+        const d = deriveFigures(f);
         return {
           machineCode: m.sn,
           nickSnCode: m.nickSnCode,

@@ -9,7 +9,8 @@ import {
 import { statisticsMessages } from '@linewatch/contracts/statistics-rules';
 import { statisticsApi } from '@linewatch/contracts/statistics-api';
 import { adminApi } from '@linewatch/contracts/admin-api';
-import type { AdminMachine, Page } from '@linewatch/contracts/admin';
+import type { AdminMachine } from '@linewatch/contracts/admin';
+import type { Page } from '@linewatch/contracts/rules/paging';
 import { devicesApi } from '@linewatch/contracts/devices-api';
 import type { StatusSummary } from '@linewatch/contracts/devices';
 

@@ -9,7 +9,7 @@ import type {
   userDictQuery,
 } from '@linewatch/contracts/subscriptions';
 import { ReplyCode } from '@linewatch/contracts/envelope';
-import { PAGE_SIZE } from '@linewatch/contracts/limits';
+import { PAGE_SIZE } from '@linewatch/contracts/rules/paging';
 import { subscriptionMessages } from '@linewatch/contracts/subscriptions';
 import type { z } from 'zod';
 import type { DevicesService } from '../devices/service.ts';

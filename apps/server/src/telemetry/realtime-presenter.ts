@@ -5,19 +5,13 @@ import {
   type ProductDataKey,
   type RealtimePayload,
 } from '@linewatch/contracts/socket';
+import { deriveFigures } from '@linewatch/contracts/rules/figures';
+import { EQUIPMENT_STATUS } from '@linewatch/contracts/rules/machine-states';
 import type { DeviceInfo } from '../core/device-registry.ts';
-import { derive, targetSoFar } from '../foundation/shared/metrics.ts';
-import {
-  dayElapsedFraction,
-  dayOf,
-  HOUR_MS,
-  hourLabelOf,
-  hourStartOf,
-} from '../foundation/shared/time.ts';
+import { targetSoFar } from '../foundation/shared/metrics.ts';
+import { dayElapsedFraction, dayOf, HOUR_MS, hourLabelOf, hourStartOf } from '../foundation/shared/time.ts';
 import type { LiveMachine, LiveState } from '../core/live-state.ts';
 import { minuteOf, MINUTE_MS } from '../core/reading-effects.ts';
-
-const EQUIPMENT_STATUS = { running: 2, standBy: 1, error: 3, offLine: 0 } as const;
 
 /** The real-time payload of one machine: one shape for the socket, built in one place. */
 export const presentRealtime = (
@@ -32,7 +26,7 @@ export const presentRealtime = (
   // Today's, not the last day the machine reported: after midnight a machine that has not
   // reported since shows nothing yet, not yesterday's parts.
   const today = live.todayOf(device.sn, now);
-  const figures = derive(today);
+  const figures = deriveFigures(today);
   // 实时PPM (real-time PPM) is the count of the last complete minute: the parts of observed
   // minutes (no parts counted across a silence) the machine made in the minute before the
   // current one. The minute in progress is not shown: it would read low. No data (null) while

@@ -1,3 +1,4 @@
+import { EQUIPMENT_STATUS } from '@linewatch/contracts/rules/machine-states';
 import { sockets as socketPaths } from '@linewatch/contracts/telemetry-api';
 import { SOCKET_CLOSE } from '@linewatch/contracts/socket';
 import { realtimeClientMessage } from '@linewatch/contracts/telemetry';
@@ -63,7 +64,7 @@ export const realtimeSocket = async (app: FastifyInstance, deps: RealtimeDeps) =
   const statusTimer = setInterval(() => {
     for (const sn of sockets.keys()) {
       const status = deps.live.statusOf(sn);
-      if ((status === 'offLine') !== (lastStatus.get(sn) === 0)) push(sn);
+      if ((status === 'offLine') !== (lastStatus.get(sn) === EQUIPMENT_STATUS.offLine)) push(sn);
     }
   }, STATUS_CHECK_MS);
   // A machine moved to another line (or deleted): its watchers may no longer see it.

@@ -1,3 +1,4 @@
+import { isCoveredMinute, observedProduced } from '@linewatch/contracts/rules/figures';
 import { sql } from 'kysely';
 import type { Db } from '../foundation/db/database.ts';
 import {
@@ -6,8 +7,6 @@ import {
   COVERED_MINUTE_SQL,
   figureColumns,
   figuresFromRow,
-  isCoveredMinute,
-  observedProduced,
   type Figures,
 } from '../foundation/shared/metrics.ts';
 import { dayOf, HOUR_MS, hourStartOf } from '../foundation/shared/time.ts';

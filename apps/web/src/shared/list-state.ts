@@ -1,3 +1,5 @@
+import { nextPageAfter } from '@linewatch/contracts/rules/paging';
+
 /** What a paged list shows below its items. */
 export type ListStateKind = 'loading' | 'empty' | 'noResult' | 'end' | 'error' | 'more';
 
@@ -32,6 +34,7 @@ export const nextPageByTotalNum = (
   last: { data: readonly unknown[]; totalNum: number },
   pages: readonly { data: readonly unknown[] }[],
 ): number | undefined =>
-  last.data.length > 0 && pages.reduce((n, p) => n + p.data.length, 0) < last.totalNum
-    ? pages.length + 1
-    : undefined;
+  nextPageAfter(
+    pages.map((p) => p.data),
+    last.totalNum,
+  );

@@ -1,79 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import {
   addFigures,
-  derive,
   emptyFigures,
   figureColumns,
   figuresFromRow,
-  isCoveredMinute,
   targetSoFar,
   type Figures,
 } from './metrics.ts';
 import { dayElapsedFraction } from './time.ts';
 
 const figures = (over: Partial<Figures>): Figures => ({ ...emptyFigures(), ...over });
-
-describe('derived figures (DESIGN.md section 5)', () => {
-  it('computes PPM per covered minute, yield, superiority rate, utilisation and DT', () => {
-    expect(
-      derive(
-        figures({
-          produced: 1200,
-          ok: 1176,
-          ng: 24,
-          firstPassOk: 1140,
-          runningMs: 20 * 60_000,
-          idleMs: 4 * 60_000,
-          faultMs: 1 * 60_000,
-          maxMinuteProduced: 70,
-          coveredMinutes: 20,
-        }),
-      ),
-    ).toEqual({
-      ppm: 60,
-      maxPPM: 70,
-      yield: 98,
-      superiorityRate: 95,
-      useRate: 80,
-      dtSeconds: 60,
-    });
-  });
-
-  it('is no data (null), not zero, for a ratio with no denominator', () => {
-    expect(derive(emptyFigures())).toEqual({
-      ppm: null,
-      maxPPM: 0,
-      yield: null,
-      superiorityRate: null,
-      useRate: null,
-      dtSeconds: 0,
-    });
-    // Idle all day: utilisation is a real 0 %, PPM covers no minute.
-    expect(derive(figures({ idleMs: 60_000 }))).toMatchObject({ useRate: 0, ppm: null });
-  });
-
-  it('counts only observed-minute parts in PPM', () => {
-    const f = figures({
-      produced: 700,
-      ok: 700,
-      gapProduced: 100,
-      runningMs: 10 * 60_000,
-      coveredMinutes: 10,
-    });
-    expect(derive(f).ppm).toBe(60);
-  });
-
-  it('never puts the average above the peak: a start 15 s before a minute ends', () => {
-    // 9 parts in 15 s of running, all in one minute: per running minute that read 36 over a
-    // peak of 9 (issue 25); over the minute covered it is 9.
-    const f = figures({ produced: 9, ok: 9, runningMs: 15_000, maxMinuteProduced: 9 });
-    expect(isCoveredMinute(f)).toBe(true);
-    expect(derive({ ...f, coveredMinutes: 1 })).toMatchObject({ ppm: 9, maxPPM: 9 });
-    // Parts reported in a minute without running time (the reading after the run) cover it too.
-    expect(isCoveredMinute(figures({ produced: 3 }))).toBe(true);
-    expect(isCoveredMinute(figures({ produced: 3, gapProduced: 3, idleMs: 60_000 }))).toBe(false);
-  });
-});
 
 describe('one figures type', () => {
   it('maps a rollup row in and out without losing a figure (waiting times included)', () => {

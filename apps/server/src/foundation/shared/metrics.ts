@@ -1,37 +1,16 @@
+import type { FigureSums } from '@linewatch/contracts/rules/figures';
+
 /**
  * The figures of DESIGN.md section 5, in one shape for every layer: a reading's effects per
  * minute (reading-effects.ts), the batch and the rollup rows (telemetry/repository.ts), the live
  * state, the real-time report and the device list. Rows map in and out through `figuresFromRow`
- * and `figureColumns`; nothing else names a rollup column.
+ * and `figureColumns`; nothing else names a rollup column. What is shown is derived from them by
+ * contracts rules/figures.ts.
  */
-export interface Figures {
-  /** Every part credited to the period, including those counted across a silence. */
-  produced: number;
-  ok: number;
-  ng: number;
-  firstPassOk: number;
-  /**
-   * Of `produced`, the parts counted across a silence (a gap longer than the gap limit): made,
-   * so in the totals, but in no observed minute, so in no max PPM and not in PPM's numerator.
-   */
-  gapProduced: number;
-  runningMs: number;
-  idleMs: number;
-  faultMs: number;
+export interface Figures extends FigureSums {
+  /** Of idleMs, the time waiting on the process before and after (the statistics' waits). */
   idleUpstreamMs: number;
   idleDownstreamMs: number;
-  /**
-   * The highest observed-minute count (produced − gapProduced of one minute) among the minutes
-   * summed: a maximum, not a sum. 0 for one minute's own figures, whose count is in the fields
-   * above; the rollups compute it from the stored minute totals.
-   */
-  maxMinuteProduced: number;
-  /**
-   * How many minutes of the period PPM covers: minutes with running time or observed parts
-   * (`isCoveredMinute`). A count of distinct minutes, not a sum of time: 0 for one minute's own
-   * figures (a flush counts a minute once, the first time it is covered); the rollups hold it.
-   */
-  coveredMinutes: number;
 }
 
 /** The additive figures: summed by `addFigures` and by the rollup upserts. */
@@ -131,46 +110,8 @@ export const figureColumns = (f: Figures): Record<AddedColumn, number> => {
   return out;
 };
 
-/** Parts of observed minutes: what max PPM and PPM count. */
-export const observedProduced = (f: Figures) => f.produced - f.gapProduced;
-
-/**
- * A minute PPM covers (one minute's figures): it had running time or observed parts. Average PPM
- * is the observed parts of a period over its covered minutes, max PPM the best of those minutes:
- * the same minutes, so the average is never above the peak (DESIGN.md section 5).
- */
-export const isCoveredMinute = (minute: Figures) =>
-  minute.runningMs > 0 || observedProduced(minute) > 0;
-
-/** isCoveredMinute in SQL, over a rollup_minute row. */
+/** isCoveredMinute (contracts rules/figures.ts) in SQL, over a rollup_minute row. */
 export const COVERED_MINUTE_SQL = 'running_ms > 0 OR produced > gap_produced';
-
-/** Figures go out with two decimals. */
-export const round2 = (n: number) => Math.round(n * 100) / 100;
-/** No denominator, no figure: null ("no data", shown as "—"), never 0 (DESIGN.md section 5). */
-const percent = (part: number, whole: number) => (whole > 0 ? round2((part / whole) * 100) : null);
-
-interface DerivedFigures {
-  /**
-   * Average PPM: observed-minute parts per covered minute (isCoveredMinute), the minutes max PPM
-   * is the best of; null with none.
-   */
-  ppm: number | null;
-  maxPPM: number;
-  yield: number | null;
-  superiorityRate: number | null;
-  useRate: number | null;
-  dtSeconds: number;
-}
-
-export const derive = (f: Figures): DerivedFigures => ({
-  ppm: f.coveredMinutes > 0 ? round2(observedProduced(f) / f.coveredMinutes) : null,
-  maxPPM: f.maxMinuteProduced,
-  yield: percent(f.ok, f.ok + f.ng),
-  superiorityRate: percent(f.firstPassOk, f.produced),
-  useRate: percent(f.runningMs, f.runningMs + f.idleMs + f.faultMs),
-  dtSeconds: Math.round(f.faultMs / 1000),
-});
 
 /**
  * A count target for the day shown: the whole target for a past day, and for today the target

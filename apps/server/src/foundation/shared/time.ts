@@ -1,4 +1,4 @@
-import { wallClockMs } from '@linewatch/contracts/statistics-rules';
+import { wallClockMs } from '@linewatch/contracts/rules/range';
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
 

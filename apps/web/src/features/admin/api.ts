@@ -10,12 +10,10 @@ import type {
 } from '@linewatch/contracts/admin';
 import { adminApi } from '@linewatch/contracts/admin-api';
 import { applicationsApi } from '@linewatch/contracts/applications-api';
+import { PAGE_SIZE } from '@linewatch/contracts/rules/paging';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { call } from '../../shared/api-client.ts';
 import { queryKeys } from '../../shared/query-keys.ts';
-
-/** Rows a page of the machines and the audit log. */
-export const ADMIN_PAGE_SIZE = 20;
 
 export const useAccessQuery = () =>
   useQuery({ queryKey: queryKeys.admin.access(), queryFn: () => call(adminApi.access, undefined) });
@@ -45,14 +43,14 @@ export const useMachinesQuery = (keyword: string, pageIndex: number) =>
       call(adminApi.machines, {
         ...(keyword ? { keyword } : {}),
         pageIndex,
-        pageSize: ADMIN_PAGE_SIZE,
+        pageSize: PAGE_SIZE.admin,
       }),
   });
 
 export const useAuditQuery = (pageIndex: number) =>
   useQuery({
     queryKey: queryKeys.admin.audit(pageIndex),
-    queryFn: () => call(adminApi.audit, { pageIndex, pageSize: ADMIN_PAGE_SIZE }),
+    queryFn: () => call(adminApi.audit, { pageIndex, pageSize: PAGE_SIZE.admin }),
   });
 
 /** A change: afterwards every admin list (and the device list, which machines feed) reloads. */

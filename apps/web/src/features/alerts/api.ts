@@ -1,7 +1,7 @@
 import type { DailyOrWeeklyQuery, SaveChannelsBody } from '@linewatch/contracts/alerts';
 import { alertMessages } from '@linewatch/contracts/alerts';
 import { alertsApi } from '@linewatch/contracts/alerts-api';
-import { PAGE_SIZE } from '@linewatch/contracts/limits';
+import { PAGE_SIZE } from '@linewatch/contracts/rules/paging';
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { call, fetchInTime } from '../../shared/api-client.ts';
 import { nextPageByTotalNum } from '../../shared/list-state.ts';

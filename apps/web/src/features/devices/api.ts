@@ -5,7 +5,7 @@ import {
   type StatusSummaryQuery,
 } from '@linewatch/contracts/devices';
 import { devicesApi } from '@linewatch/contracts/devices-api';
-import { PAGE_SIZE } from '@linewatch/contracts/limits';
+import { nextPageAfter, PAGE_SIZE } from '@linewatch/contracts/rules/paging';
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { call, failingWith } from '../../shared/api-client.ts';
 import { LIVE_REFRESH_MS, liveRefresh } from '../../shared/live-refresh.ts';
@@ -43,7 +43,10 @@ export const useMachinePages = (filter: MachineFilter, enabled: boolean) =>
         ),
       ),
     getNextPageParam: (last, pages) =>
-      last.data.length > 0 && loadedCount(pages) < last.total ? pages.length + 1 : undefined,
+      nextPageAfter(
+        pages.map((p) => p.data),
+        last.total,
+      ),
   });
 
 /** 运行 / 待机 / 故障 / 离线 counts of what the user may see, narrowed like the list. */

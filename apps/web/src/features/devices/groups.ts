@@ -1,4 +1,5 @@
-import { statusLabels, type DeviceStatus, type MenuNode } from '@linewatch/contracts/devices';
+import type { MenuNode } from '@linewatch/contracts/devices';
+import { deviceStatusLabels, type DeviceStatus } from '@linewatch/contracts/rules/machine-states';
 import type { MachineFilter } from './api.ts';
 
 /** The menu entry the list is narrowed to. */
@@ -90,7 +91,7 @@ export const resultGroup = (
   key: 'result',
   title: [
     selection.kind === 'all' ? null : selection.text,
-    status ? statusLabels[status] : null,
+    status ? deviceStatusLabels[status] : null,
     nameTag ? `搜索“${nameTag}”` : null,
   ]
     .filter(Boolean)

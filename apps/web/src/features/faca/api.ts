@@ -1,15 +1,16 @@
-import type { FacaPageQuery, NamedOption, Page, TaskPageQuery } from '@linewatch/contracts/faca';
+import type { FacaPageQuery, NamedOption, TaskPageQuery } from '@linewatch/contracts/faca';
 import { facaApi } from '@linewatch/contracts/faca-api';
-import { PAGE_SIZE } from '@linewatch/contracts/limits';
+import { nextPageAfter, PAGE_SIZE, type ContentPage } from '@linewatch/contracts/rules/paging';
 import type { Endpoint } from '@linewatch/contracts/endpoint';
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { call } from '../../shared/api-client.ts';
 import { queryKeys } from '../../shared/query-keys.ts';
 
-const nextPage = <T>(last: Page<T>, pages: Page<T>[]) =>
-  last.content.length > 0 && pages.reduce((n, p) => n + p.content.length, 0) < last.totalElements
-    ? pages.length + 1
-    : undefined;
+const nextPage = <T>(last: ContentPage<T>, pages: ContentPage<T>[]) =>
+  nextPageAfter(
+    pages.map((p) => p.content),
+    last.totalElements,
+  );
 
 export type QuestionFilter = Pick<
   FacaPageQuery,
@@ -65,7 +66,7 @@ export const useOptions = (kind: 'workmanship' | 'influence') =>
   });
 
 /** A Selector's options from a page of process types or influence parameters, by name. */
-export const nameOptions = (page: Page<NamedOption> | undefined) =>
+export const nameOptions = (page: ContentPage<NamedOption> | undefined) =>
   (page?.content ?? []).map((o) => ({ label: o.name, value: o.name }));
 
 export const useHandlers = (snCode: string | null) =>

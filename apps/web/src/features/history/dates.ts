@@ -1,11 +1,8 @@
 import {
   CALENDAR_MAX_YEAR,
   CALENDAR_MIN_YEAR,
-  daysInRange,
-  HISTORY_DEFAULT_DAYS,
-  HISTORY_MAX_DAYS,
-  historyMessages,
-} from '@linewatch/contracts/history';
+  DEFAULT_RANGE_DAYS,
+} from '@linewatch/contracts/rules/range';
 
 /** Calendar days as YYYY-MM-DD in the phone's time zone (the factory's, on the shop floor). */
 const pad = (n: number) => String(n).padStart(2, '0');
@@ -25,7 +22,7 @@ export const today = (now = new Date()): string => dayString(now);
 /** Spec section 9: the day view opens on yesterday, the range view on the last 7 days. */
 export const defaultDay = (now = new Date()): string => addDays(today(now), -1);
 export const defaultRange = (now = new Date()): { from: string; to: string } => ({
-  from: addDays(today(now), -HISTORY_DEFAULT_DAYS),
+  from: addDays(today(now), -DEFAULT_RANGE_DAYS),
   to: addDays(today(now), -1),
 });
 
@@ -34,11 +31,4 @@ export const calendarMin = new Date(CALENDAR_MIN_YEAR, 0, 1);
 export const calendarMax = (now = new Date()): Date => {
   const end = new Date(CALENDAR_MAX_YEAR, 11, 31);
   return now < end ? now : end;
-};
-
-/** What is wrong with a range the user picked (the server checks the same), or null. */
-export const rangeProblem = (from: string, to: string): string | null => {
-  if (from > to) return historyMessages.startAfterEnd;
-  if (daysInRange(from, to) > HISTORY_MAX_DAYS) return historyMessages.rangeTooLong;
-  return null;
 };

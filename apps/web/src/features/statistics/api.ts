@@ -1,4 +1,4 @@
-import { PAGE_SIZE } from '@linewatch/contracts/limits';
+import { nextPageAfter, PAGE_SIZE } from '@linewatch/contracts/rules/paging';
 import type { StatisticsQuery, StatisticsReply } from '@linewatch/contracts/statistics';
 import { statisticsApi } from '@linewatch/contracts/statistics-api';
 import { statisticsMessages } from '@linewatch/contracts/statistics-rules';
@@ -42,5 +42,8 @@ export const useStatisticsPages = (search: StatisticsSearch | null) =>
         { signal },
       ),
     getNextPageParam: (last, pages) =>
-      last.data.length > 0 && loadedRows(pages) < last.total ? pages.length + 1 : undefined,
+      nextPageAfter(
+        pages.map((p) => p.data),
+        last.total,
+      ),
   });

@@ -1,4 +1,4 @@
-import { PAGE_SIZE } from '@linewatch/contracts/limits';
+import { PAGE_SIZE } from '@linewatch/contracts/rules/paging';
 import type { AddFollowBody, FollowListQuery } from '@linewatch/contracts/subscriptions';
 import { subscriptionMessages } from '@linewatch/contracts/subscriptions';
 import { subscriptionsApi } from '@linewatch/contracts/subscriptions-api';

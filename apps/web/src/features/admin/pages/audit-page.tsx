@@ -3,11 +3,12 @@ import {
   auditSummary,
   auditTargetLabel,
 } from '@linewatch/contracts/audit-labels';
+import { PAGE_SIZE, pageCount } from '@linewatch/contracts/rules/paging';
 import { List } from 'antd-mobile';
 import { useState } from 'react';
 import { Pager } from '../../../shared/components/pager.tsx';
 import { formatDateTime } from '../../../shared/format.ts';
-import { ADMIN_PAGE_SIZE, useAuditQuery } from '../api.ts';
+import { useAuditQuery } from '../api.ts';
 import { AdminPage } from '../components/admin-page.tsx';
 import { ListFooter } from '../components/list-footer.tsx';
 import styles from '../components/admin.module.css';
@@ -16,7 +17,7 @@ const AuditPage = () => {
   const [pageIndex, setPageIndex] = useState(1);
   const audit = useAuditQuery(pageIndex);
   const entries = audit.data?.data ?? [];
-  const pages = Math.max(1, Math.ceil((audit.data?.total ?? 0) / ADMIN_PAGE_SIZE));
+  const pages = pageCount(audit.data?.total ?? 0, PAGE_SIZE.admin);
   return (
     <AdminPage title="审计日志" testId="admin-audit">
       <List>

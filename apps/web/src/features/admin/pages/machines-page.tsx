@@ -1,11 +1,12 @@
 import type { AdminMachine, ImportRefusal } from '@linewatch/contracts/admin';
 import { adminApi } from '@linewatch/contracts/admin-api';
+import { PAGE_SIZE, pageCount } from '@linewatch/contracts/rules/paging';
 import { Button, List, SearchBar } from 'antd-mobile';
 import { lazy, useRef, useState } from 'react';
 import { ApiError } from '../../../shared/api-client.ts';
 import { OnFirstOpen } from '../../../shared/components/on-first-open.tsx';
 import { Pager } from '../../../shared/components/pager.tsx';
-import { ADMIN_PAGE_SIZE, useImportMachines, useMachinesQuery } from '../api.ts';
+import { useImportMachines, useMachinesQuery } from '../api.ts';
 import { AdminPage } from '../components/admin-page.tsx';
 import { ListFooter } from '../components/list-footer.tsx';
 import styles from '../components/admin.module.css';
@@ -53,7 +54,7 @@ const MachinesPage = () => {
   };
 
   const page = machines.data;
-  const pages = Math.max(1, Math.ceil((page?.total ?? 0) / ADMIN_PAGE_SIZE));
+  const pages = pageCount(page?.total ?? 0, PAGE_SIZE.admin);
 
   return (
     <AdminPage title="机台管理" testId="admin-machines">

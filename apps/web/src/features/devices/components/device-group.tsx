@@ -1,5 +1,5 @@
 import type { MachineCard as Machine } from '@linewatch/contracts/devices';
-import { PAGE_SIZE } from '@linewatch/contracts/limits';
+import { PAGE_SIZE } from '@linewatch/contracts/rules/paging';
 import { DownOutline, RightOutline } from 'antd-mobile-icons';
 import { useCallback, useDeferredValue } from 'react';
 import { ListState } from '../../../shared/components/list-state.tsx';

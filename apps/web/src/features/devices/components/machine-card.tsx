@@ -1,10 +1,7 @@
-import {
-  cardMeetsTarget,
-  targetLabels,
-  type DeviceStatus,
-  type IotState,
-  type MachineCard as Machine,
-} from '@linewatch/contracts/devices';
+import { targetLabels, type MachineCard as Machine } from '@linewatch/contracts/devices';
+import { IOT_STATE, iotLabels } from '@linewatch/contracts/rules/gateway-states';
+import { deviceStatusLabels, type DeviceStatus } from '@linewatch/contracts/rules/machine-states';
+import { cardMeetsTarget, targetTone } from '@linewatch/contracts/rules/targets';
 import { Checkbox, Tag } from 'antd-mobile';
 import { GlobalOutline } from 'antd-mobile-icons';
 import { memo, type ReactNode } from 'react';
@@ -12,18 +9,12 @@ import { formatNumber, formatPercent, NO_DATA } from '../../../shared/format.ts'
 import { observedNothing } from '../../../shared/observed.ts';
 import styles from './machine-card.module.css';
 
-const statusTags: Record<DeviceStatus, { label: string; color: string }> = {
-  running: { label: '运行', color: 'success' },
-  standBy: { label: '待机', color: 'warning' },
-  error: { label: '故障', color: 'danger' },
-  offLine: { label: '离线', color: '#999999' },
+const statusColors: Record<DeviceStatus, string> = {
+  running: 'success',
+  standBy: 'warning',
+  error: 'danger',
+  offLine: '#999999',
 };
-
-/**
- * The gateway's state, worded as the gateway's: beside the machine's own 离线 a bare 在线 read as
- * a contradiction (the machine is silent while its gateway is up).
- */
-const iotLabels: Record<IotState, string> = { 0: '未绑定网关', 1: '网关在线', 2: '网关离线' };
 
 export const displayName = (machine: Pick<Machine, 'snCode' | 'nickSnCode'>): string =>
   machine.nickSnCode.trim() || machine.snCode;
@@ -38,11 +29,6 @@ interface MetricProps {
   /** Says what the target is when it is not the whole day's (a day in progress). */
   targetNote?: string | undefined;
 }
-
-const tone = (ok: boolean | null) => {
-  if (ok === null) return styles.neutral;
-  return ok ? styles.good : styles.bad;
-};
 
 const Metric = ({ name, testId, ok, actual, target, targetNote }: MetricProps) => (
   <div
@@ -60,7 +46,7 @@ const Metric = ({ name, testId, ok, actual, target, targetNote }: MetricProps) =
       ) : null}
     </div>
     <div className={styles.metricValue}>
-      <span className={tone(ok)}>{actual}</span>
+      <span className={styles[targetTone(ok)]}>{actual}</span>
       <span className={styles.target}>/{target}</span>
     </div>
   </div>
@@ -80,16 +66,17 @@ export const MachineCard = memo(function MachineCard({
   selected,
   onPress,
 }: MachineCardProps) {
-  const status = statusTags[machine.deviceStatus];
   const unobserved = observedNothing({
-    noGateway: machine.iot === 0,
+    noGateway: machine.iot === IOT_STATE.unbound,
     counted: machine.produceNumber,
   });
   const metrics: MetricProps[] = [
     {
       name: '产量',
       testId: 'produced',
-      ok: unobserved ? null : cardMeetsTarget.produced(machine),
+      ok: unobserved
+        ? null
+        : cardMeetsTarget('produced', machine.produceNumber, machine.produceTargetDue),
       actual: unobserved ? NO_DATA : formatNumber(machine.produceNumber),
       // Today compares with the target due so far, not the whole day's (DESIGN.md section 5).
       target: formatNumber(machine.produceTargetDue),
@@ -98,28 +85,32 @@ export const MachineCard = memo(function MachineCard({
     {
       name: 'PPM',
       testId: 'ppm',
-      ok: cardMeetsTarget.ppm(machine),
+      ok: cardMeetsTarget('ppm', machine.ppm, machine.ppmTarget),
       actual: formatNumber(machine.ppm),
       target: formatNumber(machine.ppmTarget),
     },
     {
       name: '优率',
       testId: 'superiority',
-      ok: cardMeetsTarget.superiorityRate(machine),
+      ok: cardMeetsTarget(
+        'superiorityRate',
+        machine.superiorityRate,
+        machine.superiorityRateTarget,
+      ),
       actual: formatPercent(machine.superiorityRate),
       target: formatPercent(machine.superiorityRateTarget),
     },
     {
       name: '良率',
       testId: 'yield',
-      ok: cardMeetsTarget.yield(machine),
+      ok: cardMeetsTarget('yield', machine.yield, machine.yieldTarget),
       actual: formatPercent(machine.yield),
       target: formatPercent(machine.yieldTarget),
     },
     {
       name: '稼动率',
       testId: 'use-rate',
-      ok: cardMeetsTarget.useRate(machine),
+      ok: cardMeetsTarget('useRate', machine.useRate, machine.useRateTarget),
       actual: formatPercent(machine.useRate),
       target: formatPercent(machine.useRateTarget),
     },
@@ -155,8 +146,12 @@ export const MachineCard = memo(function MachineCard({
             已订阅
           </Tag>
         ) : null}
-        <Tag className={styles.tag} color={status.color} data-testid="card-status">
-          {status.label}
+        <Tag
+          className={styles.tag}
+          color={statusColors[machine.deviceStatus]}
+          data-testid="card-status"
+        >
+          {deviceStatusLabels[machine.deviceStatus]}
         </Tag>
       </header>
       <div className={styles.sub}>

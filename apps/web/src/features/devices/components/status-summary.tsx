@@ -1,7 +1,10 @@
-import { statusLabels, type DeviceStatus, type StatusSummary } from '@linewatch/contracts/devices';
+import type { StatusSummary } from '@linewatch/contracts/devices';
+import {
+  DEVICE_STATUSES,
+  deviceStatusLabels,
+  type DeviceStatus,
+} from '@linewatch/contracts/rules/machine-states';
 import styles from './status-summary.module.css';
-
-const ORDER: readonly DeviceStatus[] = ['running', 'standBy', 'error', 'offLine'];
 
 interface StatusSummaryBarProps {
   summary: StatusSummary | undefined;
@@ -12,7 +15,7 @@ interface StatusSummaryBarProps {
 /** 运行 / 待机 / 故障 / 离线 counts; a tap filters the list to that status, a second tap clears. */
 export const StatusSummaryBar = ({ summary, active, onSelect }: StatusSummaryBarProps) => (
   <div className={styles.bar} data-testid="status-summary" role="group" aria-label="设备状态">
-    {ORDER.map((status) => (
+    {DEVICE_STATUSES.map((status) => (
       <button
         key={status}
         type="button"
@@ -24,7 +27,7 @@ export const StatusSummaryBar = ({ summary, active, onSelect }: StatusSummaryBar
         <span className={styles.count} data-testid="status-summary-count">
           {summary ? summary[status] : '—'}
         </span>
-        <span className={styles.label}>{statusLabels[status]}</span>
+        <span className={styles.label}>{deviceStatusLabels[status]}</span>
       </button>
     ))}
   </div>

@@ -1,5 +1,6 @@
 import { ReplyCode } from '@linewatch/contracts/envelope';
-import type { DeviceStatus, MachineCard as Machine } from '@linewatch/contracts/devices';
+import type { MachineCard as Machine } from '@linewatch/contracts/devices';
+import type { DeviceStatus } from '@linewatch/contracts/rules/machine-states';
 import { useQueryClient } from '@tanstack/react-query';
 import { Button, SearchBar } from 'antd-mobile';
 import { DownFill, HistogramOutline, StarOutline, UnorderedListOutline } from 'antd-mobile-icons';

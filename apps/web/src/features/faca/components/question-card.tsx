@@ -1,4 +1,5 @@
 import type { CaInfo, FacaInfo, FaInfo } from '@linewatch/contracts/faca';
+import { needsNgReason } from '@linewatch/contracts/rules/ca-statuses';
 import type { ReactNode } from 'react';
 import { formatDateTime } from '../../../shared/format.ts';
 import { MediaStrip } from './media-uploader.tsx';
@@ -52,7 +53,7 @@ export const CaInfoView = ({ ca, action }: { ca: CaInfo; action?: ReactNode }) =
     <InfoRow label="纠正措施">{ca.caDescription}</InfoRow>
     <InfoRow label="处理人">{ca.handlerDisplay || '—'}</InfoRow>
     <InfoRow label="纳期">{ca.resolvingTime}</InfoRow>
-    {ca.caStatus === 2 ? <InfoRow label="NG原因">{ca.ngReason}</InfoRow> : null}
+    {needsNgReason(ca.caStatus) ? <InfoRow label="NG原因">{ca.ngReason}</InfoRow> : null}
     <MediaStrip items={[...ca.caPicList, ...ca.caVideoList, ...ca.resultPicList]} />
   </div>
 );

@@ -1,6 +1,11 @@
 import type { FacaInfo, MediaRef } from '@linewatch/contracts/faca';
-import { caStatusLabels } from '@linewatch/contracts/faca-labels';
 import { facaApi } from '@linewatch/contracts/faca-api';
+import {
+  CA_STATUS,
+  CA_STATUSES,
+  caStatusLabels,
+  needsNgReason,
+} from '@linewatch/contracts/rules/ca-statuses';
 import { Input, Selector } from 'antd-mobile';
 import { Controller, useWatch } from 'react-hook-form';
 import { useSearchParams } from 'react-router';
@@ -78,7 +83,7 @@ const CaForm = ({ q, id }: { q: FacaInfo; id: number | null }) => {
       faInfoId: ca ? String(ca.faInfoId) : '',
       handlers: ca?.handlerList.map((h) => String(h.userId)) ?? [],
       resolvingTime: ca?.resolvingTime ?? '',
-      caStatus: String(ca?.caStatus ?? 0),
+      caStatus: String(ca?.caStatus ?? CA_STATUS.pending),
       ngReason: ca?.ngReason ?? '',
       pics: ca?.caPicList ?? [],
       videos: ca?.caVideoList ?? [],
@@ -165,14 +170,14 @@ const CaForm = ({ q, id }: { q: FacaInfo; id: number | null }) => {
             name="caStatus"
             render={({ field }) => (
               <Selector
-                options={[0, 1, 2].map((s) => ({ label: caStatusLabels[s]!, value: String(s) }))}
+                options={CA_STATUSES.map((s) => ({ label: caStatusLabels[s]!, value: String(s) }))}
                 value={[field.value]}
                 onChange={(x) => field.onChange(x[0] ?? '0')}
               />
             )}
           />
         </ListFormItem>
-        {caStatus === '2' ? (
+        {needsNgReason(Number(caStatus)) ? (
           <ListFormItem label="NG原因">
             <FormTextArea control={control} name="ngReason" placeholder="请输入NG原因" />
           </ListFormItem>

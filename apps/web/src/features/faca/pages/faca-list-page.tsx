@@ -1,5 +1,5 @@
 import type { FacaInfo } from '@linewatch/contracts/faca';
-import { FACA_STATUS, facaStatusLabels } from '@linewatch/contracts/faca-labels';
+import { FACA_STATUSES, facaStatusLabels } from '@linewatch/contracts/rules/question-statuses';
 import { Button, Collapse, Input, Selector } from 'antd-mobile';
 import { AddOutline } from 'antd-mobile-icons';
 import { useState } from 'react';
@@ -12,9 +12,9 @@ import { nameOptions, useOptions, useQuestionPages, type QuestionFilter } from '
 import { Card, Footer, InfoRow, PageFrame, SearchActions } from '../components/page-frame.tsx';
 import { FacaStatusTags } from '../components/status-tags.tsx';
 
-const statusOptions = Object.values(FACA_STATUS).map((v) => ({
+const statusOptions = FACA_STATUSES.map((v) => ({
   label: facaStatusLabels[v]!,
-  value: String(v) as '0' | '1' | '2' | '3',
+  value: String(v) as `${typeof v}`,
 }));
 
 const QuestionCard = ({ q, onOpen }: { q: FacaInfo; onOpen: () => void }) => (

@@ -1,4 +1,5 @@
-import type { CaInfo, FacaInfo, FaInfo, Page } from '@linewatch/contracts/faca';
+import type { CaInfo, FacaInfo, FaInfo } from '@linewatch/contracts/faca';
+import type { ContentPage } from '@linewatch/contracts/rules/paging';
 import { facaApi } from '@linewatch/contracts/faca-api';
 import { fireEvent, screen, within } from '@testing-library/react';
 import { Toast } from 'antd-mobile';
@@ -65,7 +66,7 @@ const ca = (over: Partial<CaInfo>): CaInfo => ({
   ...over,
 });
 
-const options = (names: string[]): Page<{ id: number; name: string }> => ({
+const options = (names: string[]): ContentPage<{ id: number; name: string }> => ({
   content: names.map((name, i) => ({ id: i + 1, name })),
   totalElements: names.length,
 });

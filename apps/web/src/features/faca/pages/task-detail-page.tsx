@@ -1,5 +1,5 @@
 import type { MediaRef } from '@linewatch/contracts/faca';
-import { CA_STATUS } from '@linewatch/contracts/faca-labels';
+import { CA_STATUS, caStatusLabels, needsNgReason } from '@linewatch/contracts/rules/ca-statuses';
 import { facaApi } from '@linewatch/contracts/faca-api';
 import { Selector } from 'antd-mobile';
 import { Controller, useWatch } from 'react-hook-form';
@@ -70,8 +70,8 @@ const TaskDetailPage = () => {
                   render={({ field }) => (
                     <Selector
                       options={[
-                        { label: 'OK', value: String(CA_STATUS.ok) },
-                        { label: 'NG', value: String(CA_STATUS.ng) },
+                        { label: caStatusLabels[CA_STATUS.ok]!, value: String(CA_STATUS.ok) },
+                        { label: caStatusLabels[CA_STATUS.ng]!, value: String(CA_STATUS.ng) },
                       ]}
                       value={field.value ? [field.value] : []}
                       onChange={(v) => field.onChange(v[0] ?? '')}
@@ -80,7 +80,7 @@ const TaskDetailPage = () => {
                   )}
                 />
               </ListFormItem>
-              {treatment === String(CA_STATUS.ng) ? (
+              {needsNgReason(Number(treatment)) ? (
                 <ListFormItem label="NG原因">
                   <FormTextArea
                     control={control}

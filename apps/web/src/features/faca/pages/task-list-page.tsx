@@ -1,5 +1,10 @@
 import type { Task } from '@linewatch/contracts/faca';
-import { taskStatusLabels, caStatusLabels } from '@linewatch/contracts/faca-labels';
+import {
+  CA_STATUSES,
+  caStatusLabels,
+  TASK_STATUSES,
+  taskStatusLabels,
+} from '@linewatch/contracts/rules/ca-statuses';
 import { Input, Selector } from 'antd-mobile';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
@@ -43,18 +48,18 @@ const TaskListPage = () => {
         />
         <Selector
           style={{ marginTop: 8 }}
-          options={[0, 1].map((s) => ({
+          options={TASK_STATUSES.map((s) => ({
             label: taskStatusLabels[s]!,
-            value: String(s) as '0' | '1',
+            value: String(s) as `${typeof s}`,
           }))}
           value={draft.taskStatus ? [draft.taskStatus] : []}
           onChange={(v) => setDraft({ ...draft, taskStatus: v[0] ?? '' })}
         />
         <Selector
           style={{ marginTop: 8 }}
-          options={[0, 1, 2].map((s) => ({
+          options={CA_STATUSES.map((s) => ({
             label: caStatusLabels[s]!,
-            value: String(s) as '0' | '1' | '2',
+            value: String(s) as `${typeof s}`,
           }))}
           value={draft.treatment ? [draft.treatment] : []}
           onChange={(v) => setDraft({ ...draft, treatment: v[0] ?? '' })}

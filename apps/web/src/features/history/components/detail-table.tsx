@@ -1,11 +1,10 @@
 import { historyMessages, type DetailRow, type DtRow } from '@linewatch/contracts/history';
+import { tableMeetsTarget, targetTone } from '@linewatch/contracts/rules/targets';
 import { formatDuration, formatNumber, formatPercent } from '../../../shared/format.ts';
 import styles from './detail-table.module.css';
 
-/** A figure against its target: green at or above, red below, neutral with no data. */
-const verdict = (value: number | null, target: number): boolean | null =>
-  value === null ? null : value >= target;
-const tone = (ok: boolean | null) => (ok === null ? '' : ok ? styles.good : styles.bad);
+/** A verdict's class: green, red, or none (neutral) with no data. */
+const tone = (ok: boolean | null) => styles[targetTone(ok)] ?? '';
 
 const Figure = ({ text, target, ok }: { text: string; target: string; ok: boolean | null }) => (
   <td className={tone(ok)} data-ok={ok === null ? 'none' : String(ok)}>
@@ -44,9 +43,9 @@ export const DetailTable = ({
       <tbody>
         {rows.map((row) => {
           const checks = [
-            verdict(row.ppm, row.ppmTarget),
-            verdict(row.excellentRate, row.excellentRateTarget),
-            verdict(row.useRate, row.useRateTarget),
+            tableMeetsTarget(row.ppm, row.ppmTarget),
+            tableMeetsTarget(row.excellentRate, row.excellentRateTarget),
+            tableMeetsTarget(row.useRate, row.useRateTarget),
           ];
           const missed = checks.some((c) => c === false);
           return (

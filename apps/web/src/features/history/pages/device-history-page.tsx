@@ -1,4 +1,5 @@
 import { historyMessages, type HistoryQuery, type PageType } from '@linewatch/contracts/history';
+import { dayRangeProblem } from '@linewatch/contracts/rules/range';
 import { Button, DotLoading } from 'antd-mobile';
 import { LeftOutline, RightOutline } from 'antd-mobile-icons';
 import { useMemo, useState } from 'react';
@@ -13,15 +14,7 @@ import { DayPicker } from '../components/day-picker.tsx';
 import { DetailTable, DtList } from '../components/detail-table.tsx';
 import { NoDevice, Waiting } from '../components/page-states.tsx';
 import { TopAlarms } from '../components/top-alarms.tsx';
-import {
-  addDays,
-  calendarMin,
-  dayString,
-  defaultDay,
-  defaultRange,
-  rangeProblem,
-  today,
-} from '../dates.ts';
+import { addDays, calendarMin, dayString, defaultDay, defaultRange, today } from '../dates.ts';
 import styles from './device-history-page.module.css';
 
 type Mode = 'day' | 'range';
@@ -84,7 +77,7 @@ const DeviceHistoryPage = () => {
     setDisplay(next === 'range' ? 'table' : 'chart');
   };
   const pickRange = (from: string, to: string) => {
-    const problem = rangeProblem(from, to);
+    const problem = dayRangeProblem(from, to);
     if (problem) toastFailure(problem);
     else setRange({ from, to });
   };

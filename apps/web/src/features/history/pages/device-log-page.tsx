@@ -1,5 +1,5 @@
 import type { StopAlarm } from '@linewatch/contracts/history';
-import { PAGE_SIZE } from '@linewatch/contracts/limits';
+import { PAGE_SIZE } from '@linewatch/contracts/rules/paging';
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { ListState } from '../../../shared/components/list-state.tsx';

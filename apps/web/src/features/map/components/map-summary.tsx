@@ -1,3 +1,4 @@
+import { deviceStatusLabels } from '@linewatch/contracts/rules/machine-states';
 import type { MapStatus } from '@linewatch/contracts/statistics';
 import { DownOutline, UpOutline } from 'antd-mobile-icons';
 import { useState } from 'react';
@@ -5,10 +6,10 @@ import styles from './map-summary.module.css';
 
 const ITEMS: { key: keyof MapStatus; label: string; tone: string }[] = [
   { key: 'totalNum', label: '设备总数', tone: 'total' },
-  { key: 'offLineNum', label: '离线', tone: 'offLine' },
-  { key: 'runningNum', label: '运行', tone: 'running' },
-  { key: 'standbyNum', label: '待机', tone: 'standBy' },
-  { key: 'errorNum', label: '故障', tone: 'error' },
+  { key: 'offLineNum', label: deviceStatusLabels.offLine, tone: 'offLine' },
+  { key: 'runningNum', label: deviceStatusLabels.running, tone: 'running' },
+  { key: 'standbyNum', label: deviceStatusLabels.standBy, tone: 'standBy' },
+  { key: 'errorNum', label: deviceStatusLabels.error, tone: 'error' },
 ];
 
 /** The collapsible device summary of the area shown (spec section 2, device map). */

@@ -1,5 +1,5 @@
 import { type StatisticsRow } from '@linewatch/contracts/statistics';
-import { rowMeetsTarget } from '@linewatch/contracts/statistics-rules';
+import { cardMeetsTarget, targetTone } from '@linewatch/contracts/rules/targets';
 import { formatDuration, formatNumber, formatPercent } from '../../../shared/format.ts';
 import styles from './statistics-card.module.css';
 
@@ -12,50 +12,48 @@ interface Compared {
   target: string;
 }
 
-const tone = (ok: boolean | null) => (ok === null ? styles.neutral : ok ? styles.good : styles.bad);
-
 /** One machine's statistics over the searched range (spec section 3, statistics row). */
 export const StatisticsCard = ({ row }: { row: StatisticsRow }) => {
   const compared: Compared[] = [
     {
       name: '产量',
       testId: 'produced',
-      ok: rowMeetsTarget.produced(row),
+      ok: cardMeetsTarget('produced', row.produceNumber, row.produceTargetNumber),
       actual: formatNumber(row.produceNumber),
       target: formatNumber(row.produceTargetNumber),
     },
     {
       name: 'NG数',
       testId: 'ng',
-      ok: rowMeetsTarget.ng(row),
+      ok: cardMeetsTarget('ng', row.ngNumber, row.ngTargetNumber),
       actual: formatNumber(row.ngNumber),
       target: formatNumber(row.ngTargetNumber),
     },
     {
       name: '良率',
       testId: 'yield',
-      ok: rowMeetsTarget.yield(row),
+      ok: cardMeetsTarget('yield', row.yield, row.yieldTarget),
       actual: formatPercent(row.yield),
       target: formatPercent(row.yieldTarget),
     },
     {
       name: '稼动率',
       testId: 'use-rate',
-      ok: rowMeetsTarget.useRate(row),
+      ok: cardMeetsTarget('useRate', row.useRate, row.useRateTarget),
       actual: formatPercent(row.useRate),
       target: formatPercent(row.useRateTarget),
     },
     {
       name: '平均PPM',
       testId: 'avg-ppm',
-      ok: rowMeetsTarget.avgPPM(row),
+      ok: cardMeetsTarget('ppm', row.avgPPM, row.ppmTarget),
       actual: formatNumber(row.avgPPM),
       target: formatNumber(row.ppmTarget),
     },
     {
       name: '最大PPM',
       testId: 'max-ppm',
-      ok: rowMeetsTarget.maxPPM(row),
+      ok: cardMeetsTarget('maxPpm', row.maxPPM, row.ppmTarget),
       actual: formatNumber(row.maxPPM),
       target: formatNumber(row.ppmTarget),
     },
@@ -89,7 +87,7 @@ export const StatisticsCard = ({ row }: { row: StatisticsRow }) => {
           >
             <div className={styles.metricName}>{m.name}</div>
             <div className={styles.metricValue}>
-              <span className={tone(m.ok)}>{m.actual}</span>
+              <span className={styles[targetTone(m.ok)]}>{m.actual}</span>
               <span className={styles.target}>/{m.target}</span>
             </div>
           </div>

@@ -1,4 +1,5 @@
-import { rangeProblem, statisticsMessages } from '@linewatch/contracts/statistics-rules';
+import { timeRangeProblem } from '@linewatch/contracts/rules/range';
+import { statisticsMessages } from '@linewatch/contracts/statistics-rules';
 import { Button, NavBar } from 'antd-mobile';
 import { useCallback, useState, type FormEvent } from 'react';
 import { ListState } from '../../../shared/components/list-state.tsx';
@@ -34,7 +35,7 @@ const StatisticsPage = () => {
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const found = rangeProblem(
+    const found = timeRangeProblem(
       { dataStartDate: start, dataEndDate: end },
       formatDateTime(new Date()),
     );

@@ -2,6 +2,7 @@ import { DotLoading } from 'antd-mobile';
 import { CloseCircleOutline, UnorderedListOutline } from 'antd-mobile-icons';
 import { useSearchParams } from 'react-router';
 import { messages } from '@linewatch/contracts/envelope';
+import { MACHINE_STATE } from '@linewatch/contracts/rules/machine-states';
 import { BlankState } from '../../../shared/components/blank-state.tsx';
 import { formatClock, formatDateTime } from '../../../shared/format.ts';
 import { webMessages } from '../../../shared/messages.ts';
@@ -88,7 +89,9 @@ const CurrentDataReportPage = () => {
             </div>
             <StatusLight status={payload.EquipmentStatus} />
           </section>
-          {payload.EquipmentStatus === 3 ? <ActiveAlarms alarms={payload.alarms} /> : null}
+          {payload.EquipmentStatus === MACHINE_STATE.fault ? (
+            <ActiveAlarms alarms={payload.alarms} />
+          ) : null}
           <section className={styles.card}>
             <h2 className={styles.heading}>生产数据</h2>
             <ProductCards items={payload.productData} unobserved={unobserved} />
