@@ -14,7 +14,7 @@ import { deriveFigures } from '@linewatch/contracts/rules/figures';
 import type { MachinePlace } from '../core/device-registry.ts';
 import type { DevicesService } from '../devices/service.ts';
 import { DomainError } from '../foundation/http/envelope.ts';
-import type { SessionUser } from '../identity/service.ts';
+import type { SessionUser } from '../plugins/auth.ts';
 import { addFigures, emptyFigures } from '../foundation/shared/metrics.ts';
 import { dayOf, instantOf, wallClockOf } from '../foundation/shared/time.ts';
 import type { StatisticsRepository } from './repository.ts';

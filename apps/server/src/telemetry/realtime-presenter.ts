@@ -9,7 +9,13 @@ import { deriveFigures } from '@linewatch/contracts/rules/figures';
 import { EQUIPMENT_STATUS } from '@linewatch/contracts/rules/machine-states';
 import type { DeviceInfo } from '../core/device-registry.ts';
 import { targetSoFar } from '../foundation/shared/metrics.ts';
-import { dayElapsedFraction, dayOf, HOUR_MS, hourLabelOf, hourStartOf } from '../foundation/shared/time.ts';
+import {
+  dayElapsedFraction,
+  dayOf,
+  HOUR_MS,
+  hourLabelOf,
+  hourStartOf,
+} from '../foundation/shared/time.ts';
 import type { LiveMachine, LiveState } from '../core/live-state.ts';
 import { minuteOf, MINUTE_MS } from '../core/reading-effects.ts';
 
