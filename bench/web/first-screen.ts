@@ -1,5 +1,5 @@
 /*
- * First-screen JavaScript per page (DESIGN.md section 7: ≤ 150 KB gzip; charts and maps load on
+ * First-screen JavaScript per page (docs/design.md section 7: ≤ 150 KB gzip; charts and maps load on
  * demand). A page's first screen is what the build lists for its route in
  * apps/web/dist/.vite/route-chunks.json (apps/web/vite-route-preloads.ts, which also preloads
  * them from the route's app shell): the entry with its static imports plus the lazy chunks the

@@ -115,7 +115,7 @@ describe('alerts: an operator subscribes to a machine and hears about it', () =>
     await settings().duration.tap();
     const picker = settings().picker();
     await waitUntilSettled(picker);
-    // Hours 0–1, minutes 0–55 in steps of 5 (spec section 9).
+    // Hours 0–1, minutes 0–55 in steps of 5 (docs/product.md section 9).
     const columns = picker.locator('.adm-picker-view-column');
     expect(await columns.nth(0).locator('.adm-picker-view-column-item').allTextContents()).toEqual([
       '0小时',

@@ -216,7 +216,7 @@ describe('monitoring: the operator looks at the map and the statistics', () => {
     await journey.shot(page, 'statistics-search');
   });
 
-  it('is told each rule of the search (spec section 5)', async () => {
+  it('is told each rule of the search (docs/product.md section 5)', async () => {
     const statistics = new StatisticsPage(journey.page);
     await statistics.tapGroup();
     expect(await statistics.problemText()).toBe('请先选择产品线');

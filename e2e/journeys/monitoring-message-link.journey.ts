@@ -8,7 +8,7 @@ import { links, paths } from '../support/app-paths.ts';
 import { daysAgo } from '../support/factory-day.ts';
 
 /**
- * /threeParam is the device history a message opens, with a login query code (spec section 2):
+ * /threeParam is the device history a message opens, with a login query code (docs/product.md section 2):
  * tapped inside WeChat with no session, the link goes through WeChat's authorisation and comes
  * back to the login page with ?code (the guard passes it on next to the redirect); the code names
  * a WeChat user not yet bound, so the form asks for the account, and signing in lands on the

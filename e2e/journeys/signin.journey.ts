@@ -176,7 +176,7 @@ describe('sign-in inside DingTalk', () => {
     await login.waitForForm();
     expect(await login.client()).toBe('dingtalk');
     expect(await login.binds()).toBe(true);
-    // Only the redirect is kept for DingTalk (spec section 2).
+    // Only the redirect is kept for DingTalk (docs/product.md section 2).
     expect(currentPath(page)).toBe(links.login(paths.center));
     // The page was signed as DingTalk loaded it (the centre), not as the guard routed it (/login).
     const { data: config } = (await (await configReply).json()) as {

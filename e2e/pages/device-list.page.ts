@@ -2,7 +2,7 @@ import type { Locator, Page } from 'playwright-core';
 import { waitUntilSettled } from '../support/settle.ts';
 import { paths } from '../support/app-paths.ts';
 
-/** What a machine card shows (spec section 3, "Machine card"). */
+/** What a machine card shows (docs/product.md section 3, "Machine card"). */
 interface CardView {
   snCode: string;
   status: string;

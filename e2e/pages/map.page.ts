@@ -100,7 +100,7 @@ export class MapPage {
     await this.page.locator(`[data-testid="map-region"][data-name="${region}"]`).tap();
   }
 
-  /** A right click on the map goes up a level (spec section 4). */
+  /** A right click on the map goes up a level (docs/product.md section 4). */
   async rightClickMap(): Promise<void> {
     await this.map.click({ button: 'right' });
   }

@@ -175,7 +175,7 @@ const countTarget = z.coerce
   .min(0, adminMessages.badInteger)
   .max(1e9, adminMessages.badInteger);
 
-/** Every field an admin sets on a machine, with the targets of DESIGN.md section 5. */
+/** Every field an admin sets on a machine, with the targets of docs/design.md section 5. */
 const machineFields = {
   deviceName: label(adminMessages.deviceNameRequired),
   nickSnCode: optionalLabel(),

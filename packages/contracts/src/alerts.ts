@@ -85,7 +85,7 @@ export const saveChannelsBody = z.object({
 });
 export type SaveChannelsBody = z.input<typeof saveChannelsBody>;
 
-/** Query of GET /api/wechat/getDailyOrWeekly (spec section 7). */
+/** Query of GET /api/wechat/getDailyOrWeekly (docs/product.md section 7). */
 export const dailyOrWeeklyQuery = z.object({
   snCode: z
     .string({ error: alertMessages.chooseDevice })
@@ -100,7 +100,7 @@ export const dailyOrWeeklyQuery = z.object({
 });
 export type DailyOrWeeklyQuery = z.input<typeof dailyOrWeeklyQuery>;
 
-/** Report series (spec section 3): threeParam, dt, dtTop. Percentages 0–100, null: no data. */
+/** Report series (docs/product.md section 3): threeParam, dt, dtTop. Percentages 0–100, null: no data. */
 export const reportReply = z.object({
   snCode: z.string(),
   nickSnCode: z.string(),

@@ -14,7 +14,7 @@ export const failureCaseQuery = z.object({
 });
 export type FailureCaseQuery = z.input<typeof failureCaseQuery>;
 
-/** A troubleshooting case (spec section 3, Failure case): what the public /faultAlarm shows, nothing more. */
+/** A troubleshooting case (docs/product.md section 3, Failure case): what the public /faultAlarm shows, nothing more. */
 export const failureCase = z.object({
   id: z.number(),
   warningCode: z.string(),

@@ -8,7 +8,7 @@ import type {
 } from './devices.ts';
 import { endpoint } from './endpoint.ts';
 
-/** The device list, its menu and its status summary (spec sections 2, 7; schemas in devices.ts). */
+/** The device list, its menu and its status summary (docs/product.md sections 2, 7; schemas in devices.ts). */
 export const devicesApi = {
   machineList: endpoint<MachineListQuery, MachineListReply>(
     'GET',

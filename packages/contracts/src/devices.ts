@@ -45,12 +45,12 @@ export const machineListQuery = z.object({
 export type MachineListQuery = z.input<typeof machineListQuery>;
 
 /**
- * One card of the device list (spec section 3 plus the figures its colouring compares). A ratio
+ * One card of the device list (docs/product.md section 3 plus the figures its colouring compares). A ratio
  * with no denominator (yield with no parts, utilisation with no observed time, PPM with no
  * running minute, superiority rate with no parts) is null: no data, shown as "—", not 0.
  * Count targets come twice: the machine's day target, and the target due by now
  * (`…TargetDue`, prorated to the elapsed part of the factory day when the day shown is today,
- * `targetPartial`), which the colouring compares (DESIGN.md section 5, a day in progress).
+ * `targetPartial`), which the colouring compares (docs/design.md section 5, a day in progress).
  */
 export const machineCard = z.object({
   snCode: z.string(),

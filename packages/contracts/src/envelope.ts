@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Reply codes of the REST envelope (DESIGN.md section 6). */
+/** Reply codes of the REST envelope (docs/design.md section 6). */
 export const ReplyCode = {
   ok: '0000',
   badInput: '0400',

@@ -19,7 +19,7 @@ import type {
 } from './faca.ts';
 import type { ContentPage } from './rules/paging.ts';
 
-/** FACA questions, FA, CA and tasks (spec section 7; schemas in faca.ts). */
+/** FACA questions, FA, CA and tasks (docs/product.md section 7; schemas in faca.ts). */
 export const facaApi = {
   facaInfoPage: endpoint<FacaPageQuery, ContentPage<FacaInfo>>('GET', '/api/facaInfo/facaInfoPage'),
   getFacaById: endpoint<FacaByIdQuery, FacaInfo>('GET', '/api/facaInfo/getFacaById'),

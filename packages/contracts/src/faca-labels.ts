@@ -35,7 +35,7 @@ export const facaMessages = {
 } as const;
 
 /**
- * Uploads (spec sections 5, 9): extensions by kind, 10 MB each, 9 each per form; what one user
+ * Uploads (docs/product.md sections 5, 9): extensions by kind, 10 MB each, 9 each per form; what one user
  * may hold uploaded but not yet saved with a form (20 videos' worth).
  */
 export const MEDIA_LIMITS = {

@@ -6,7 +6,7 @@ import { PAGE_SIZE, pagingMessages } from './rules/paging.ts';
 import { FACA_STATUSES } from './rules/question-statuses.ts';
 import { facaMessages, MEDIA_LIMITS, DATA_FROM_MANUAL } from './faca-labels.ts';
 
-/** FACA quality questions, FA, CA and tasks (spec sections 3, 4, 5, 7). */
+/** FACA quality questions, FA, CA and tasks (docs/product.md sections 3, 4, 5, 7). */
 export const mediaType = z.enum(['pic', 'video']);
 export type MediaType = z.infer<typeof mediaType>;
 
@@ -55,7 +55,7 @@ const codes = <const T extends readonly number[]>(list: T) =>
 // ---------------------------------------------------------------------------------------------
 // Requests
 
-/** POST addOrUpdateFacaInfo: the question form (spec section 5). */
+/** POST addOrUpdateFacaInfo: the question form (docs/product.md section 5). */
 export const facaInfoBody = z.object({
   id: optionalId,
   snCode: required(facaMessages.snCode),
@@ -99,8 +99,8 @@ const ngReasonWhenNg = <T extends { ngReason?: string | undefined }>(
 };
 
 /**
- * POST addOrUpdateCaInfo; handler is user ids, comma-separated (spec section 3). The fields are
- * in the order of spec section 5 (corrective action, related FA, handler, due date, NG reason):
+ * POST addOrUpdateCaInfo; handler is user ids, comma-separated (docs/product.md section 3). The fields are
+ * in the order of docs/product.md section 5 (corrective action, related FA, handler, due date, NG reason):
  * the form says the first problem zod finds, and zod finds them in key order.
  */
 export const caInfoBody = z
@@ -134,7 +134,7 @@ export const taskResultBody = z
   .superRefine((value, ctx) => ngReasonWhenNg(value, value.treatment, ctx));
 export type TaskResultBody = z.input<typeof taskResultBody>;
 
-/** GET facaInfoPage (spec section 7). */
+/** GET facaInfoPage (docs/product.md section 7). */
 export const facaPageQuery = z.object({
   snCode: filterText,
   warningContent: filterText,
@@ -275,6 +275,6 @@ export type HandlerOption = z.infer<typeof handlerOption>;
 
 export const uploadReply = z.array(mediaRef);
 
-/** Duration in ms from the form's hours, minutes and seconds (spec section 5). */
+/** Duration in ms from the form's hours, minutes and seconds (docs/product.md section 5). */
 export const durationMs = (hour: number, minute: number, second: number) =>
   (hour * 3600 + minute * 60 + second) * 1000;

@@ -3,7 +3,7 @@ import { snCodeSchema } from './mqtt.ts';
 
 /*
  * Commands from the server to one gateway (`lw/v1/gw/{id}/cmd`) and the gateway's replies
- * (`lw/v1/gw/{id}/cmd/reply`), DESIGN.md section 6. Every command carries a correlation id; the
+ * (`lw/v1/gw/{id}/cmd/reply`), docs/design.md section 6. Every command carries a correlation id; the
  * reply repeats it, so the server matches a reply to the command that is waiting for it and drops
  * a late or unknown one. Codes follow the maintenance socket: 200 done, 4xx refused, 5xx failed.
  */
@@ -15,7 +15,7 @@ const ipv4 = z.ipv4();
 const pingCommand = z.object({ type: z.literal('ping') });
 
 /**
- * Spec section 3, bind payload: the machine, its PLC's connection (Modbus TCP: IP, port, unit id)
+ * docs/product.md section 3, bind payload: the machine, its PLC's connection (Modbus TCP: IP, port, unit id)
  * and model, the gateway's IPs. Port and unit id are optional for a server older than them: the
  * agent then uses its `modbusPort` and the model's unit id.
  */

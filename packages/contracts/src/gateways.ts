@@ -5,7 +5,7 @@ import { GATEWAY_SERIAL_LENGTH } from './limits.ts';
 import { snCode, whenMissing } from './primitives.ts';
 
 /*
- * Bind and unbind from the phone (spec sections 3, 5, 7; DESIGN.md section 6): the messages the
+ * Bind and unbind from the phone (docs/product.md sections 3, 5, 7; docs/design.md section 6): the messages the
  * phone sends on the maintenance socket, the server's answer, and the rules with their Chinese
  * messages. The web form and the server check the same fields with the same schemas.
  */
@@ -70,7 +70,7 @@ export const bindForm = z
   });
 export type BindForm = z.input<typeof bindForm>;
 
-/** Spec section 3, bind payload. keyId is carried for the spec; the socket's handshake is what the server trusts. */
+/** docs/product.md section 3, bind payload. keyId is carried for the spec; the socket's handshake is what the server trusts. */
 export const bindMessage = z
   .object({
     MsgType: z.literal('bind', { error: gatewayMessages.badMessageType }),
@@ -110,7 +110,7 @@ export const bindMessage = z
   });
 export type BindMessage = z.input<typeof bindMessage>;
 
-/** Spec section 5: both required, and the serial exactly 12 characters. */
+/** docs/product.md section 5: both required, and the serial exactly 12 characters. */
 export const unbindForm = z
   .object({
     snCode: z
@@ -140,7 +140,7 @@ export const maintenanceMessageType = z.object({
   MsgType: z.enum(['bind', 'unbind'], { error: gatewayMessages.badMessageType }),
 });
 
-/** The server's answer on the maintenance socket (DESIGN.md section 6). */
+/** The server's answer on the maintenance socket (docs/design.md section 6). */
 export const maintenanceReply = z.object({
   MsgType: z.enum(['bindResult', 'unbindResult']),
   /** 200 done; 400 bad input; 403 not allowed; 404 unknown gateway or machine; 409 clash; 504 no reply. */
@@ -149,7 +149,7 @@ export const maintenanceReply = z.object({
 });
 export type MaintenanceReply = z.infer<typeof maintenanceReply>;
 
-/** The maintenance socket's path: the gateway serial plus a fixed suffix (DESIGN.md section 6). */
+/** The maintenance socket's path: the gateway serial plus a fixed suffix (docs/design.md section 6). */
 export const MAINTENANCE_SUFFIX = '_maintain';
 export const maintenanceSocket = {
   route: '/ws/maintenance/:channel',
@@ -162,7 +162,7 @@ export const maintenanceSocket = {
       : null,
 } as const;
 
-/** One entry of GET /api/wechat/getPlcModel (spec section 7: label/value list). */
+/** One entry of GET /api/wechat/getPlcModel (docs/product.md section 7: label/value list). */
 export interface PlcModelOption {
   label: string;
   value: string;

@@ -11,7 +11,7 @@ import type {
 } from './history.ts';
 import { endpoint } from './endpoint.ts';
 
-/** Device history and device log (spec sections 2, 3, 7; schemas in history.ts). */
+/** Device history and device log (docs/product.md sections 2, 3, 7; schemas in history.ts). */
 export const historyApi = {
   history: endpoint<HistoryQuery, HistoryReply>(
     'GET',

@@ -5,7 +5,7 @@ import { calendarDate, isCalendarDate, text } from './primitives.ts';
 import { PAGE_SIZE } from './rules/paging.ts';
 import { dayRangeProblem, isWithinCalendar, rangeMessages } from './rules/range.ts';
 
-/** The history and device-log messages (spec sections 5, 8). */
+/** The history and device-log messages (docs/product.md sections 5, 8). */
 export const historyMessages = {
   noDevice: '请选择查阅的设备',
   badDate: primitiveMessages.badDate,
@@ -15,7 +15,7 @@ export const historyMessages = {
   outOfCalendar: rangeMessages.outOfCalendar,
   noData: '该日期无生产数据',
   badPageType: '统计方式只能是 date 或 week',
-  /** A query without a condition it needs (its dates): spec section 8. */
+  /** A query without a condition it needs (its dates): docs/product.md section 8. */
   needCondition: '请补充查询条件',
 } as const;
 
@@ -102,11 +102,11 @@ export const dtPoint = z.object({ date: z.string(), value: z.number() });
 export type DtPoint = z.infer<typeof dtPoint>;
 
 /**
- * A row of the range table (spec section 3, detail row). `yieId` is the yield (良率),
+ * A row of the range table (docs/product.md section 3, detail row). `yieId` is the yield (良率),
  * `excellentRate` the superiority rate (优率), `useRate` the utilisation (稼动率); `ppm` is the
  * average PPM, observed-minute parts per minute with running time or parts, the minutes `maxPPM`
  * is the best of (never above it); `averagePPM` is the same figure, under the name the spec lists.
- * Ratio targets compare as they are (DESIGN.md section 5). `hasData`: the period was observed;
+ * Ratio targets compare as they are (docs/design.md section 5). `hasData`: the period was observed;
  * `partial`: it is today, still in progress.
  */
 export const detailRow = z.object({
@@ -147,7 +147,7 @@ export const topAlarm = z.object({
 export type TopAlarm = z.infer<typeof topAlarm>;
 
 /**
- * The history response (spec section 3). `hasData`: some period of the range was observed;
+ * The history response (docs/product.md section 3). `hasData`: some period of the range was observed;
  * otherwise the screen says 该日期无生产数据.
  */
 export const historyReply = z.object({
@@ -188,7 +188,7 @@ export const stopAlarmQuery = z.object({
 });
 export type StopAlarmQuery = z.input<typeof stopAlarmQuery>;
 
-/** A stop alarm (spec section 3): state 1 still active (a current warning), 0 ended. */
+/** A stop alarm (docs/product.md section 3): state 1 still active (a current warning), 0 ended. */
 export const stopAlarm = z.object({
   contentStr: z.string(),
   beginTime: z.string(),
@@ -223,7 +223,7 @@ export const operationLogQuery = rangeChecked(
 );
 export type OperationLogQuery = z.input<typeof operationLogQuery>;
 
-/** An operation-log line (spec section 3): `information` is the set value. */
+/** An operation-log line (docs/product.md section 3): `information` is the set value. */
 export const operationLog = z.object({
   logComment: z.string(),
   information: z.string(),

@@ -16,7 +16,7 @@ import type {
 } from './identity.ts';
 
 /**
- * The roles every signed-in user holds (spec section 6: the granted list is fixed); admins hold
+ * The roles every signed-in user holds (docs/product.md section 6: the granted list is fixed); admins hold
  * ADMIN_ROLE too. Route metadata names the roles a page asks for.
  */
 export const GRANTED_ROLES: readonly string[] = [
@@ -30,7 +30,7 @@ export const GRANTED_ROLES: readonly string[] = [
 ];
 export const ADMIN_ROLE = 'admin';
 
-/** Sign-in, session and sign-out (spec section 7; schemas in identity.ts). */
+/** Sign-in, session and sign-out (docs/product.md section 7; schemas in identity.ts). */
 export const identityApi = {
   /**
    * Not in the spec: starts WeChat's snsapi_base authorisation. Sets the `state` cookie and

@@ -8,7 +8,7 @@ export const identityMessages = {
   wrongCredentials: '用户名或密码错误',
   accountDisabled: '账号已停用，请联系管理员',
   logoutConfirm: '此操作将解绑当前账号并退出登录，是否继续？',
-  // spec section 8
+  // docs/product.md section 8
   openIdFailed: '获取openid失败',
   noCode: '未获取到code',
   dingTalkNotBound: '钉钉未绑定用户请登录',

@@ -1,15 +1,15 @@
-/** Business constants of spec section 9 (the page sizes: rules/paging.ts). */
+/** Business constants of docs/product.md section 9 (the page sizes: rules/paging.ts). */
 export const GATEWAY_SERIAL_LENGTH = 12;
 export const SOCKET_RETRY_MS = 5_000;
 export const REALTIME_RESEND_MS = 30_000;
 export const REQUEST_TIMEOUT_MS = 30_000;
-/** A machine with no telemetry for this long is shown offline (DESIGN.md section 5). */
+/** A machine with no telemetry for this long is shown offline (docs/design.md section 5). */
 export const OFFLINE_AFTER_MS = 60_000;
 /** Gateways publish each machine at least this often. */
 export const TELEMETRY_HEARTBEAT_MS = 5_000;
 /** Maximum size of one WebSocket message from a client. */
 export const SOCKET_MAX_PAYLOAD_BYTES = 16 * 1024;
-/** The cookie that carries keyId (spec section 9: the name is fixed). */
+/** The cookie that carries keyId (docs/product.md section 9: the name is fixed). */
 export const KEY_ID_COOKIE = 'lw_keyId';
 export const KEY_ID_HEADER = 'keyId';
 /**

@@ -1,5 +1,5 @@
 /**
- * The list states' texts (DESIGN.md section 7, UX), zod-free: the shared list-state component
+ * The list states' texts (docs/design.md section 7, UX), zod-free: the shared list-state component
  * imports them on every list's first screen.
  */
 export const listMessages = {

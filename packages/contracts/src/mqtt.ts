@@ -3,7 +3,7 @@ import { primitiveMessages, SN_CODE, text } from './primitives.ts';
 import { MACHINE_STATE } from './rules/machine-states.ts';
 
 /*
- * Gateway <-> server protocol over MQTT (DESIGN.md section 6). Every message a gateway publishes
+ * Gateway <-> server protocol over MQTT (docs/design.md section 6). Every message a gateway publishes
  * on telemetry or events carries `seq`, one counter per gateway shared by both topics. The server
  * commits a message's effects with the gateway's highest persisted seq in one transaction and only
  * then publishes that seq on the gateway's ack topic; the gateway keeps every message until then.

@@ -3,7 +3,7 @@ import { cbc } from '@noble/ciphers/aes.js';
 /*
  * The spec's "fixed symmetric scheme" for the login password: AES-128-CBC with a key and IV
  * that every client knows. It only keeps the password out of casual sight in logs and proxies;
- * real protection is HTTPS (DESIGN.md section 6). Pure JS so it works outside secure contexts,
+ * real protection is HTTPS (docs/design.md section 6). Pure JS so it works outside secure contexts,
  * where WebCrypto is missing (in-app browsers on plain http).
  */
 const KEY = new TextEncoder().encode('LineWatch#2026!k');

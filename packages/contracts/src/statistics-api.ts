@@ -9,7 +9,7 @@ import type {
 } from './statistics.ts';
 import { endpoint } from './endpoint.ts';
 
-/** The device map and the statistics page (spec section 7, map and statistics). */
+/** The device map and the statistics page (docs/product.md section 7, map and statistics). */
 export const statisticsApi = {
   /** The visible machines of an area (mapLevel, positionName) by live status. */
   mapData: endpoint<MapQuery, MapStatus>('GET', '/api/rpf/machine/map/getMachineMapData'),

@@ -5,9 +5,9 @@ import { rangeMessages } from './rules/range.ts';
  * the screens import this file, so zod never lands on their first screen.
  */
 
-/** The device map and the statistics page (spec sections 3, 5, 7, 9). */
+/** The device map and the statistics page (docs/product.md sections 3, 5, 7, 9). */
 export const statisticsMessages = {
-  // spec section 5, statistics search (the time rules: rules/range.ts)
+  // docs/product.md section 5, statistics search (the time rules: rules/range.ts)
   timeRequired: rangeMessages.timeRequired,
   startAfterEnd: rangeMessages.startAfterEnd,
   future: rangeMessages.future,
@@ -23,6 +23,6 @@ export const statisticsMessages = {
   groupFailed: '获取产品组失败',
 } as const;
 
-/** Map drill levels (spec section 4): world, then China, a province, a city; no district. */
+/** Map drill levels (docs/product.md section 4): world, then China, a province, a city; no district. */
 export const mapLevels = ['world', 'country', 'province', 'city'] as const;
 export type MapLevel = (typeof mapLevels)[number];

@@ -39,8 +39,8 @@ export const statisticsQuery = z.object({
 export type StatisticsQuery = z.input<typeof statisticsQuery>;
 
 /**
- * One statistics card (spec section 3, statistics row) over the chosen time range, from the
- * telemetry rollups (DESIGN.md section 5). A ratio with no denominator is null ("—"). Count
+ * One statistics card (docs/product.md section 3, statistics row) over the chosen time range, from the
+ * telemetry rollups (docs/design.md section 5). A ratio with no denominator is null ("—"). Count
  * targets are the machine's day targets prorated to the range's length. Times are seconds.
  */
 export const statisticsRow = z.object({
@@ -80,7 +80,7 @@ export const productGroupQuery = z.object({
 });
 export type ProductGroupQuery = z.input<typeof productGroupQuery>;
 
-/** An option of the product line and group pickers (spec section 3, dictionary items). */
+/** An option of the product line and group pickers (docs/product.md section 3, dictionary items). */
 export const option = z.object({ label: z.string(), value: z.string() });
 export type Option = z.infer<typeof option>;
 
@@ -96,7 +96,7 @@ export const mapQuery = z
   });
 export type MapQuery = z.input<typeof mapQuery>;
 
-/** Spec section 3, map status: the visible machines of the area, by live status. */
+/** docs/product.md section 3, map status: the visible machines of the area, by live status. */
 export const mapStatus = z.object({
   totalNum: z.number(),
   runningNum: z.number(),
@@ -107,7 +107,7 @@ export const mapStatus = z.object({
 export type MapStatus = z.infer<typeof mapStatus>;
 
 /**
- * Spec section 3, map point: one region of the next level down (a country, province or city; at
+ * docs/product.md section 3, map point: one region of the next level down (a country, province or city; at
  * city level the city itself) with its machine count, and the mean position of those machines
  * (null when none has one), where the scatter point goes.
  */

@@ -16,7 +16,7 @@ import type {
   UserDictQuery,
 } from './subscriptions.ts';
 
-/** Subscriptions (spec sections 2, 3, 7; schemas in subscriptions.ts). */
+/** Subscriptions (docs/product.md sections 2, 3, 7; schemas in subscriptions.ts). */
 export const subscriptionsApi = {
   addFollow: endpoint<AddFollowBody, ChangedReply>('POST', '/api/wechat/machine/list/addFollow'),
   cancelFollow: endpoint<CancelFollowBody, ChangedReply>(

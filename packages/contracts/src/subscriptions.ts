@@ -4,14 +4,14 @@ import { pageNumberField, pageSizeField } from './paging.ts';
 import { text } from './primitives.ts';
 import { PAGE_SIZE } from './rules/paging.ts';
 
-/** Messages of the subscription screens and calls (spec sections 5, 8). */
+/** Messages of the subscription screens and calls (docs/product.md sections 5, 8). */
 export const subscriptionMessages = {
   needReportType: '若选择统计，则至少选择一种报表类型',
   selectMachine: '请先选择机台',
   cancelFailed: '取消关注失败',
   /** After a cancel went through (the list, the batch, the settings page). */
   cancelled: '已取消订阅',
-  /** A delete whose target is not (or no longer) the user's follow (spec section 8). */
+  /** A delete whose target is not (or no longer) the user's follow (docs/product.md section 8). */
   deleteGone: '删除有误，请重新进入页面操作',
   followFailed: '关注失败',
   badTimeLength: '告警停机时长应为 0 到 1 小时 55 分，以 5 分钟为步长',
@@ -19,7 +19,7 @@ export const subscriptionMessages = {
   saved: '保存成功',
 } as const;
 
-/** Alarm-stop duration picker (spec section 9): hours 0–1, minutes 0–55 in steps of 5. */
+/** Alarm-stop duration picker (docs/product.md section 9): hours 0–1, minutes 0–55 in steps of 5. */
 export const TIME_LENGTH = {
   hours: [0, 1],
   minutes: Array.from({ length: 12 }, (_, i) => i * 5),
@@ -85,7 +85,7 @@ export const snCodeQuery = z.object({
 });
 export type SnCodeQuery = z.input<typeof snCodeQuery>;
 
-/** One subscription's settings (spec section 3, Subscription). */
+/** One subscription's settings (docs/product.md section 3, Subscription). */
 export const followSettings = z.object({
   snCode: z.string(),
   isFollow: z.boolean(),
@@ -99,7 +99,7 @@ export const followSettings = z.object({
 });
 export type FollowSettings = z.infer<typeof followSettings>;
 
-/** Dictionary items (spec section 3): label, value. */
+/** Dictionary items (docs/product.md section 3): label, value. */
 export const dictItem = z.object({ label: z.string(), value: z.string() });
 export type DictItem = z.infer<typeof dictItem>;
 
@@ -132,7 +132,7 @@ export const followListQuery = z.object({
 });
 export type FollowListQuery = z.input<typeof followListQuery>;
 
-/** A row of the subscription list (spec section 3, Device, with its settings). */
+/** A row of the subscription list (docs/product.md section 3, Device, with its settings). */
 export const followRow = z.object({
   snCode: z.string(),
   nickSnCode: z.string(),

@@ -15,7 +15,7 @@ export const telemetryApi = {
   health: endpoint<void, HealthReply>('GET', '/healthz'),
 } as const;
 
-/** The WebSocket paths (DESIGN.md section 6). */
+/** The WebSocket paths (docs/design.md section 6). */
 export const sockets = {
   /** The real-time socket of one machine. */
   realtime: {

@@ -27,7 +27,7 @@ const clientMessages = {
   functionName: '功能名称只能是 machineList',
 } as const;
 
-/** What the phone sends on /ws/realtime/:snCode on open and every 30 s (spec section 7). */
+/** What the phone sends on /ws/realtime/:snCode on open and every 30 s (docs/product.md section 7). */
 export const realtimeClientMessage = z.object({
   SN: text(undefined, clientMessages.sn).max(64),
   MsgType: z.literal('machineFunction', { error: clientMessages.msgType }),
@@ -35,7 +35,7 @@ export const realtimeClientMessage = z.object({
 });
 export type RealtimeClientMessage = z.infer<typeof realtimeClientMessage>;
 
-/** The real-time payload: EquipmentStatus, productData, progress, dateData (spec section 3). */
+/** The real-time payload: EquipmentStatus, productData, progress, dateData (docs/product.md section 3). */
 export const realtimePayload = z.object({
   MsgType: z.literal('machineList'),
   SN: z.string(),
@@ -55,7 +55,7 @@ export const realtimePayload = z.object({
   ),
   /**
    * The first bar compares today's count with the target due by now: amountName '目标(至当前)'
-   * while the day is in progress (DESIGN.md section 5).
+   * while the day is in progress (docs/design.md section 5).
    */
   progress: z.array(
     z.object({
@@ -63,7 +63,7 @@ export const realtimePayload = z.object({
       existing: z.number(),
       amountName: z.string(),
       amount: z.number(),
-      /** Two decimals, capped at 100; "0.00" if either value is 0 (spec section 9). */
+      /** Two decimals, capped at 100; "0.00" if either value is 0 (docs/product.md section 9). */
       percent: z.string(),
     }),
   ),

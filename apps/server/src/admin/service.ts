@@ -38,7 +38,7 @@ type CreateUser = z.output<typeof createUserBody>;
 type UpdateUser = z.output<typeof updateUserBody>;
 type Machine = z.output<typeof machineBody>;
 
-/** 0400 naming the field, as a schema refusal would (the error envelope of DESIGN.md section 6). */
+/** 0400 naming the field, as a schema refusal would (the error envelope of docs/design.md section 6). */
 const invalid = (path: string, message: string) =>
   new DomainError(ReplyCode.badInput, message, { errors: [{ path, message }] });
 const missing = (message: string) => new DomainError(ReplyCode.notFound, message);

@@ -5,7 +5,7 @@ import type { Db } from '../foundation/db/database.ts';
 import { ADDED_COLUMNS, figuresFromRow, type Figures } from '../foundation/shared/metrics.ts';
 
 const DAY_MS = 86_400_000;
-/** The weekly report's range starts this many days before the date it is for (spec section 9). */
+/** The weekly report's range starts this many days before the date it is for (docs/product.md section 9). */
 export const WEEK_RANGE_DAYS = 15;
 const TOP_ALARMS = 5;
 

@@ -9,7 +9,7 @@ export const casesRoutes: FastifyPluginAsyncZod<{ cases: CasesService }> = async
   app,
   { cases },
 ) => {
-  // Public (spec section 2): an alarm message links here for people not signed in yet.
+  // Public (docs/product.md section 2): an alarm message links here for people not signed in yet.
   app.get(
     casesApi.failureCase.path,
     {

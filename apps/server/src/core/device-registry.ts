@@ -19,7 +19,7 @@ export interface DeviceInfo {
   gatewayId: string | null;
   produceTargetNumber: number;
   ngTargetNumber: number;
-  /** Counter plausibility (DESIGN.md section 5): parts per minute the machine aims at … */
+  /** Counter plausibility (docs/design.md section 5): parts per minute the machine aims at … */
   ppmTarget: number;
   /** … and the most it can make, when set. */
   maxPpm: number | null;

@@ -202,7 +202,7 @@ const steady = (fromTs: number, start: number, minutes: number, perReading: numb
     produced: start + (i + 1) * perReading,
   }));
 
-describe('plausible counters (DESIGN.md section 5)', () => {
+describe('plausible counters (docs/design.md section 5)', () => {
   const LINE = { ppmTarget: 75, maxPpm: null };
 
   it('re-baselines a jump no machine could make after a restart: today is not inflated', () => {
@@ -293,7 +293,7 @@ describe('plausible counters (DESIGN.md section 5)', () => {
   });
 });
 
-describe('silences (DESIGN.md section 5)', () => {
+describe('silences (docs/design.md section 5)', () => {
   it('puts parts counted across a silence in the totals but in no minute’s PPM', () => {
     // 5 minutes at 60 PPM, 20 minutes of silence, the counter shows 600 more (plausible: the
     // line ran unobserved), then 5 more minutes at 60 PPM.

@@ -49,7 +49,7 @@ const delta = (current: number, previous: number) =>
   current >= previous ? current - previous : current;
 
 /**
- * The counters that moved more than the machine could have (DESIGN.md section 5, plausible
+ * The counters that moved more than the machine could have (docs/design.md section 5, plausible
  * counters): a rise above its parts per minute (its own maxPpm, else 3 × ppmTarget) times the
  * minutes elapsed (at least one minute's worth), or a drop to a value that is not near zero
  * (above 3 × ppmTarget). A machine with neither a target nor a ceiling has no limit to judge by:
@@ -96,7 +96,7 @@ const addTime = (figures: Figures, snapshot: MachineSnapshot, ms: number) => {
  * belong to the minute of the reading. The first reading ever only sets the base, and so does a
  * reading whose counters moved implausibly (a re-baseline: it counts zero parts). Parts counted
  * across a silence longer than the gap limit are credited to the reading's minute as
- * `gapProduced` too: in the totals, in no observed minute (DESIGN.md section 5, silences).
+ * `gapProduced` too: in the totals, in no observed minute (docs/design.md section 5, silences).
  */
 export const effectsOf = (
   previous: MachineSnapshot | undefined,

@@ -101,7 +101,7 @@ export const createDevicesService = ({
     canSee,
 
     /**
-     * The one visibility decision for a machine-scoped route or socket (DESIGN.md section 6): an
+     * The one visibility decision for a machine-scoped route or socket (docs/design.md section 6): an
      * SN no machine has is `unknown`, a machine on a line the user was not granted `forbidden`.
      */
     async checkMachine(user: SessionUser, sn: string): Promise<MachineCheck> {
@@ -150,7 +150,7 @@ export const createDevicesService = ({
       }
       const lines = selectMachines(registry.lines(), selection);
       const total = countOf(lines);
-      // An exact SN the user may not see: say so instead of "no result" (spec section 6).
+      // An exact SN the user may not see: say so instead of "no result" (docs/product.md section 6).
       if (total === 0 && selection.search && selection.lineIds && registry.get(selection.search))
         throw forbidden();
       const page = pageOf(
@@ -167,7 +167,7 @@ export const createDevicesService = ({
         followed ?? followMarks.of(user.userId),
         isToday ? undefined : repo.dayFigures(sns, day),
       ]);
-      // Count targets of a day in progress are prorated to its elapsed part (DESIGN.md section 5).
+      // Count targets of a day in progress are prorated to its elapsed part (docs/design.md section 5).
       const elapsed = dayElapsedFraction(day, now, timeZone);
       const data = page.map((d): MachineCard => {
         const figures = isToday ? live.todayOf(d.sn, now) : (pastDay?.get(d.sn) ?? emptyFigures());

@@ -68,7 +68,7 @@ export class GatewayCommands {
     private readonly log: Pick<FastifyBaseLogger, 'debug'>,
     /** Whether the gateway is one of this server's (presence knows every registered one). */
     private readonly isRegistered: (gatewayId: string) => boolean,
-    /** DESIGN.md section 6: the phone is answered 504 when the gateway did not reply in 10 s. */
+    /** docs/design.md section 6: the phone is answered 504 when the gateway did not reply in 10 s. */
     private readonly timeoutMs = 10_000,
   ) {}
 

@@ -10,7 +10,7 @@ import { refuseForeignOrigin } from '../plugins/socket-origin.ts';
 import type { GatewaysService } from './service.ts';
 
 /**
- * `/ws/maintenance/{serial}_maintain` (DESIGN.md section 6): the phone sends a bind or unbind
+ * `/ws/maintenance/{serial}_maintain` (docs/design.md section 6): the phone sends a bind or unbind
  * payload, the server relays it to that gateway and answers `{ MsgType, Code, Content }`. One
  * command at a time per socket: a second message while one is relayed is answered after it.
  */

@@ -31,7 +31,7 @@ const gatewayRow = z.object({
   ),
 });
 
-/** The PLC model picker (spec section 7) and the admin registry. */
+/** The PLC model picker (docs/product.md section 7) and the admin registry. */
 export const gatewaysRoutes: FastifyPluginAsyncZod<{ gateways: GatewaysService }> = async (
   app,
   { gateways },

@@ -62,7 +62,7 @@ interface GatewaysDeps {
 type Result = Pick<MaintenanceReply, 'Code' | 'Content'>;
 const result = (Code: number, Content: string): Result => ({ Code, Content });
 
-/** Code 400 with the first message; an IP clash is a 409 (DESIGN.md section 6). */
+/** Code 400 with the first message; an IP clash is a 409 (docs/design.md section 6). */
 const invalid = (error: z.ZodError): Result => {
   const first = error.issues[0]?.message ?? gatewayMessages.incomplete;
   return result(first === gatewayMessages.ipClash ? 409 : 400, first);

@@ -37,7 +37,7 @@ import {
  * Data truth (issue 8): a scripted telemetry sequence over several factory days goes through a
  * gateway, the broker and ingest; every figure the history, DT, TOP5, log, list and statistics
  * endpoints and the real-time socket return is checked against figures this file computes from the
- * script alone, by the rules of DESIGN.md section 5 (time to the previous status, split by minute;
+ * script alone, by the rules of docs/design.md section 5 (time to the previous status, split by minute;
  * no time across a silence over 5 minutes, whose parts are in the totals but in no minute; a drop
  * to near zero is a PLC reboot; a rise or drop beyond what the machine can make counts nothing and
  * re-bases).

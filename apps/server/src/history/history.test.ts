@@ -109,7 +109,7 @@ describe('history and log endpoints: bad queries get the spec message and 0400',
     }
   });
 
-  it('a query without its dates: 请补充查询条件 (spec section 8)', async () => {
+  it('a query without its dates: 请补充查询条件 (docs/product.md section 8)', async () => {
     for (const e of every) {
       const reply = await api(server.baseUrl, keyId).get(e.path, { snCode: sn });
       expect(reply.status, e.path).toBe(400);

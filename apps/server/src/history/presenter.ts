@@ -22,7 +22,7 @@ export interface Period {
 const minutes = (ms: number) => round2(ms / 60_000);
 
 /**
- * The detail row of a period (DESIGN.md section 5): ratios come from `deriveFigures`, so a
+ * The detail row of a period (docs/design.md section 5): ratios come from `deriveFigures`, so a
  * period with no parts or no observed time says null (no data), never 0. Ratio targets compare
  * as they are, in progress or not.
  */

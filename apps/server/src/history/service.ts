@@ -70,7 +70,7 @@ const tooLate = (path: string) =>
 /**
  * Device history and logs of one machine (the route has checked the user may see it). The views:
  * one day by hour, a range by day, or by week (`pageType` week); every period of the view is in
- * the reply, an unobserved one with `hasData` false and null ratios (DESIGN.md section 5).
+ * the reply, an unobserved one with `hasData` false and null ratios (docs/design.md section 5).
  */
 export const createHistoryService = ({
   repo,

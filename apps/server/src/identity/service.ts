@@ -78,7 +78,7 @@ export const createIdentityService = (
     return { keyId, expiresAt };
   };
 
-  /** A provider call whose failure the user sees as `msg` (code 0500, spec section 8). */
+  /** A provider call whose failure the user sees as `msg` (code 0500, docs/product.md section 8). */
   const fromProvider = async <T>(work: () => Promise<T>, msg: string): Promise<T> => {
     try {
       return await work();

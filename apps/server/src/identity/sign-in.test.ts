@@ -615,7 +615,7 @@ describe('the audit log of sign-ins', () => {
   });
 });
 
-describe('the replies of spec section 8', () => {
+describe('the replies of docs/product.md section 8', () => {
   it('answers each sign-in outcome with its code and message', async () => {
     const user = await make.createUser({ isAdmin: true });
     const phone = new Phone();

@@ -64,7 +64,7 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
  * Finds the keyId of a request: the header always counts; the cookie only for reads and socket
- * handshakes, so a forged cross-site form cannot change anything (DESIGN.md section 6). Never a
+ * handshakes, so a forged cross-site form cannot change anything (docs/design.md section 6). Never a
  * query parameter: URLs end up in logs, proxies and browser history.
  */
 export const keyIdOf = (request: FastifyRequest): string | undefined => {

@@ -25,7 +25,7 @@ const socketOriginOf = (url: URL) => `${url.protocol === 'https:' ? 'wss' : 'ws'
 
 /**
  * Security headers (helmet with the app's CSP) and one error envelope for every failure
- * (DESIGN.md section 6). Registered before any route, so every route inherits both.
+ * (docs/design.md section 6). Registered before any route, so every route inherits both.
  *
  * helmet itself, made once: @fastify/helmet builds a new helmet, which parses and checks every
  * CSP directive again, for each request (its index.js, `helmet(configuration)(...)` in an

@@ -16,7 +16,7 @@ const sameOrigin = (request: FastifyRequest, publicUrl: string | undefined): boo
   }
 };
 
-/** A socket route's preValidation: a handshake from a foreign page is refused (DESIGN.md section 6). */
+/** A socket route's preValidation: a handshake from a foreign page is refused (docs/design.md section 6). */
 export const refuseForeignOrigin =
   (publicUrl: string | undefined) => async (request: FastifyRequest) => {
     if (!sameOrigin(request, publicUrl)) throw forbidden();

@@ -40,7 +40,7 @@ const snOf = (request: FastifyRequest, name: string): string | undefined => {
 };
 
 /**
- * The preHandler of every machine-scoped route (DESIGN.md section 6, machine visibility): reads
+ * The preHandler of every machine-scoped route (docs/design.md section 6, machine visibility): reads
  * the SN from the path parameter or query parameter `name`, answers 0404 for an SN no machine
  * has and 0403 for a machine on a line the user was not granted, and puts the machine on
  * `request.machine`.

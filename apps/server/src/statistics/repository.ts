@@ -52,7 +52,7 @@ export const createStatisticsRepository = (db: Db) => ({
 
   /**
    * Each machine's sums over minute windows, the partial hours of a range (rollup_minute, whose
-   * best minute is its observed parts, DESIGN.md section 5); none: no rollup in them.
+   * best minute is its observed parts, docs/design.md section 5); none: no rollup in them.
    */
   async minuteSums(sns: string[], windows: [number, number][]) {
     const rows = await db

@@ -56,7 +56,7 @@ const AREA: Record<MapLevel, { within: PlaceColumn | null; by: PlaceColumn }> = 
   world: { within: null, by: 'country' },
   country: { within: 'country', by: 'province' },
   province: { within: 'province', by: 'city' },
-  // No district level (spec section 4): a city is shown as itself.
+  // No district level (docs/product.md section 4): a city is shown as itself.
   city: { within: 'city', by: 'city' },
 };
 
@@ -78,7 +78,7 @@ export const createStatisticsService = ({ repo, devices, wholeDays, timeZone }: 
   };
 
   /**
-   * Each machine's figures over a range (DESIGN.md section 5): its whole days' sums from
+   * Each machine's figures over a range (docs/design.md section 5): its whole days' sums from
    * rollup_day (kept in `wholeDays`), plus its partial days' whole hours from rollup_hour and
    * partial hours' minutes from rollup_minute.
    */
@@ -112,7 +112,7 @@ export const createStatisticsService = ({ repo, devices, wholeDays, timeZone }: 
 
   return {
     /**
-     * The area's visible machines by live status (spec section 3, map status), counted from the
+     * The area's visible machines by live status (docs/product.md section 3, map status), counted from the
      * device registry and the live state as the device list counts them (off line after
      * OFFLINE_AFTER_MS of silence): the same figures, from memory, whatever the machine count.
      */
@@ -177,8 +177,8 @@ export const createStatisticsService = ({ repo, devices, wholeDays, timeZone }: 
     },
 
     /**
-     * One page of statistics cards over a time range (spec section 3, statistics row), figures
-     * from the rollups (DESIGN.md section 5). A line the user may not see is as unknown as one
+     * One page of statistics cards over a time range (docs/product.md section 3, statistics row), figures
+     * from the rollups (docs/design.md section 5). A line the user may not see is as unknown as one
      * that does not exist: its name is not the user's to learn.
      */
     async statistics(

@@ -25,7 +25,7 @@ import { instantOf, wallClockOf } from '../foundation/shared/time.ts';
 /*
  * The map and the statistics through the real server. The statistics' figures are checked
  * against sums the test makes itself from the minute rows it writes (the day rows are those
- * minutes added up, as the ingest flush keeps them), by the rules of DESIGN.md section 5.
+ * minutes added up, as the ingest flush keeps them), by the rules of docs/design.md section 5.
  */
 
 const TZ = 'Asia/Shanghai';
@@ -55,7 +55,7 @@ interface MinuteRow {
   idleDownstreamMs: number;
 }
 const minutes: MinuteRow[] = [];
-/** A minute average PPM covers: running time or observed parts (DESIGN.md section 5). */
+/** A minute average PPM covers: running time or observed parts (docs/design.md section 5). */
 const covers = (r: MinuteRow) => r.runningMs > 0 || r.produced - r.gapProduced > 0;
 
 /** Three past factory days, ten to eight days ago. */
@@ -385,7 +385,7 @@ describe('statistics', () => {
   });
 
   /**
-   * What a card must say, from the test's own minute rows (DESIGN.md section 5): one minute of
+   * What a card must say, from the test's own minute rows (docs/design.md section 5): one minute of
    * the whole middle day holds parts counted across a silence, in the totals but not in PPM.
    */
   const expected = (sn: string) => {

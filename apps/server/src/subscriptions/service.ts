@@ -53,7 +53,7 @@ export const createSubscriptionsService = ({ repo, devices }: SubscriptionsDeps)
     /**
      * Cancels the follows of these machines. `asDelete` (delFollows, a delete in the spec):
      * with none of them followed there was nothing to delete — the page is stale — and the reply
-     * says 删除有误，请重新进入页面操作 (spec section 8); machines of the batch not followed are
+     * says 删除有误，请重新进入页面操作 (docs/product.md section 8); machines of the batch not followed are
      * otherwise no-ops (全选 then 批量取消).
      */
     async unfollow(user: SessionUser, snList: string[], asDelete = false): Promise<number> {
@@ -67,7 +67,7 @@ export const createSubscriptionsService = ({ repo, devices }: SubscriptionsDeps)
 
     /**
      * Only the user's own follows can go, all or none: an id that is not (or no longer) one of
-     * them deletes nothing and says 删除有误，请重新进入页面操作 (spec section 8).
+     * them deletes nothing and says 删除有误，请重新进入页面操作 (docs/product.md section 8).
      */
     async deleteByIds(user: SessionUser, ids: number[]): Promise<number> {
       const count = await repo.deleteByIds(user.userId, ids);

@@ -174,7 +174,7 @@ describe('subscriptions', () => {
       count: 1,
     });
     // A delete whose target is gone (a stale page, another user's id) says 删除有误，请重新进入页面
-    // 操作 and deletes nothing, not even the ids that were there (spec section 8).
+    // 操作 and deletes nothing, not even the ids that were there (docs/product.md section 8).
     const gone = await user.post(subscriptionsApi.deleteByIds.path, { ids: `${id9},999999` });
     expect(gone.body).toMatchObject({ code: '0404', msg: subscriptionMessages.deleteGone });
     expect((await settings(visible[9]!)).isFollow).toBe(true);

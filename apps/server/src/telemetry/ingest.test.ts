@@ -127,7 +127,7 @@ describe('telemetry from a real gateway agent', () => {
       (m) => produced(m) > produced(pushed),
       30_000,
     );
-    // Today's target is due in proportion to the elapsed part of the day (DESIGN.md section 5).
+    // Today's target is due in proportion to the elapsed part of the day (docs/design.md section 5).
     expect(later.progress[0]).toMatchObject({
       existing: produced(later),
       amountName: '目标(至当前)',
@@ -364,7 +364,7 @@ describe('ingest', () => {
   );
 });
 
-describe('figures that stay true (DESIGN.md section 5)', () => {
+describe('figures that stay true (docs/design.md section 5)', () => {
   const MINUTE = 60_000;
   const peak = (payload: RealtimePayload) =>
     payload.productData.find((p) => p.key === 'peakPpm')!.value;

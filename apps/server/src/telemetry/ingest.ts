@@ -45,7 +45,7 @@ export interface IngestCounters {
   streamResyncs: number;
 }
 
-/** The operation-log line of a counter re-baseline (DESIGN.md section 5, plausible counters). */
+/** The operation-log line of a counter re-baseline (docs/design.md section 5, plausible counters). */
 const REBASELINE_COMMENT = '计数器重新基准';
 
 const rebaselineOperation = (
@@ -264,7 +264,7 @@ interface Taken {
  * Telemetry and events from the gateways, in each gateway's sequence order. A message is applied
  * to the live state at once and, by the instance that owns its gateway (ownership.ts), written
  * with the gateway's watermark by the next flush and acknowledged only after that commit
- * (DESIGN.md section 6, end-to-end acknowledgement). Every instance hears every message: the
+ * (docs/design.md section 6, end-to-end acknowledgement). Every instance hears every message: the
  * others keep it until the owner's commit shows in the watermark, and write it themselves if they
  * take the gateway over first (docs/architecture.md, "Scale-out").
  */

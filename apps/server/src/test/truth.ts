@@ -1,7 +1,7 @@
 import type { Reading } from '@linewatch/contracts/mqtt';
 
 /*
- * What a scripted run of readings means, computed without the server, by the rules of DESIGN.md
+ * What a scripted run of readings means, computed without the server, by the rules of docs/design.md
  * section 5 as docs/architecture.md states them (time to the previous status, split by minute; no
  * time across a silence over 5 minutes, whose parts are in the totals but in no minute; a drop to
  * near zero is a PLC reboot; a rise or drop beyond what the machine can make counts nothing and

@@ -121,7 +121,7 @@ export const guardLoader = async ({ request }: LoaderFunctionArgs): Promise<Resp
         if (isWeChat()) return new Promise<never>(() => {});
         return redirect(links.loginAgain(url.pathname + url.search));
       }
-      // The menu could not be loaded, or nothing answered (spec section 8): sign in again.
+      // The menu could not be loaded, or nothing answered (docs/product.md section 8): sign in again.
       useSession.getState().clear();
       toastFailure(webMessages.reLogin);
       return redirect(links.loginAgain(url.pathname + url.search));

@@ -1,6 +1,6 @@
 import { paths, links } from '../shared/paths.ts';
 
-/** Paths anyone may open (spec section 2). */
+/** Paths anyone may open (docs/product.md section 2). */
 const PUBLIC_PATHS: readonly string[] = [
   paths.login,
   paths.userApply,
@@ -42,7 +42,7 @@ const isPublicPath = (pathname: string): boolean => PUBLIC_PATHS.includes(pathna
 export const asksForSession = (pathname: string): boolean =>
   !isPublicPath(pathname) || pathname === paths.login;
 
-/** The navigation guard of spec section 2, free of routers and storage so it can be tested alone. */
+/** The navigation guard of docs/product.md section 2, free of routers and storage so it can be tested alone. */
 export const decideNavigation = (request: NavigationRequest): GuardDecision => {
   const { pathname, search, hasToken, routesLoaded, isDingTalk, isWeChat, sessionChecked } =
     request;

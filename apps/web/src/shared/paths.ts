@@ -1,5 +1,5 @@
 /**
- * Every route of the app (spec section 2), the one place a route path is written: the router, the
+ * Every route of the app (docs/product.md section 2), the one place a route path is written: the router, the
  * guard, the tab bars, navigate() calls and the tests all take them from here.
  */
 export const paths = {

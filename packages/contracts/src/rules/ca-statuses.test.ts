@@ -10,7 +10,7 @@ import {
   taskStatusOf,
 } from './ca-statuses.ts';
 
-describe('CA statuses (spec section 4, both readings)', () => {
+describe('CA statuses (docs/product.md section 4, both readings)', () => {
   it('reads the codes as the edit form does: 0 pending, 1 OK, 2 NG', () => {
     expect(CA_STATUSES.map((s) => caStatusLabels[s])).toEqual(['未处理', 'OK', 'NG']);
     expect(CA_STATUS).toEqual({ pending: 0, ok: 1, ng: 2 });

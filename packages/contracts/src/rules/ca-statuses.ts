@@ -1,13 +1,13 @@
 /*
  * CA statuses, zod-free. A CA's status is its task's treatment: 0 pending (未处理), then the
- * handler's result. Spec section 4 gives codes 1 and 2 two readings: the edit form reads 1 OK,
+ * handler's result. docs/product.md section 4 gives codes 1 and 2 two readings: the edit form reads 1 OK,
  * 2 NG; the FACA view reads 1 NG (yellow), 2 OK (green). Both are mapped here, once: the codes
  * and words are the edit form's (what the forms write is what the views show, and "NG reason is
  * required when status equals 2" agrees), the colours the FACA view's, kept with the word they
  * colour (OK green, NG yellow).
  */
 
-/** The edit form's reading of the codes (spec section 4), the one the product uses. */
+/** The edit form's reading of the codes (docs/product.md section 4), the one the product uses. */
 export const CA_STATUS = { pending: 0, ok: 1, ng: 2 } as const;
 export type CaStatus = (typeof CA_STATUS)[keyof typeof CA_STATUS];
 /** Every CA status, in the pickers' order. */
@@ -28,7 +28,7 @@ export const caStatusTones: Readonly<Record<number, Tone>> = {
   [CA_STATUS.ng]: 'warning',
 } satisfies Record<CaStatus, Tone>;
 
-/** Spec section 5: an NG result needs its reason (请输入NG原因). */
+/** docs/product.md section 5: an NG result needs its reason (请输入NG原因). */
 export const needsNgReason = (status: number): boolean => status === CA_STATUS.ng;
 
 /** A task's status: pending until its CA has a result, then completed. */

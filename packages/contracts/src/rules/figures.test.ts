@@ -15,7 +15,7 @@ const sums = (over: Partial<FigureSums>): FigureSums => ({
   ...over,
 });
 
-describe('derived figures (DESIGN.md section 5)', () => {
+describe('derived figures (docs/design.md section 5)', () => {
   it('computes PPM per covered minute, yield, superiority rate, utilisation and DT', () => {
     expect(
       deriveFigures(

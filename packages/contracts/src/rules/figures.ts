@@ -1,5 +1,5 @@
 /*
- * The figures' definitions (DESIGN.md section 5), zod-free: PPM, max PPM, yield, superiority rate,
+ * The figures' definitions (docs/design.md section 5), zod-free: PPM, max PPM, yield, superiority rate,
  * utilisation and DT from a period's sums. The server derives every figure it shows here (device
  * list, statistics, history, real-time report, alert rules and reports); nothing else divides.
  */

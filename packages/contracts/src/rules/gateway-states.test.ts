@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { IOT_STATE, iotLabels, iotStateOf } from './gateway-states.ts';
 
-describe("a machine's gateway state (spec section 3, iot)", () => {
+describe("a machine's gateway state (docs/product.md section 3, iot)", () => {
   it('is 0 unbound, 1 online, 2 offline', () => {
     expect(iotStateOf(null)).toBe(0);
     expect(iotStateOf(true)).toBe(1);

@@ -1,5 +1,5 @@
 /*
- * A machine's gateway state (spec section 3, machine card `iot`), zod-free: 0 no gateway bound,
+ * A machine's gateway state (docs/product.md section 3, machine card `iot`), zod-free: 0 no gateway bound,
  * 1 its gateway online, 2 its gateway offline.
  */
 

@@ -9,7 +9,7 @@ import {
   MACHINE_STATE,
 } from './machine-states.ts';
 
-describe('machine states (spec section 4, device light)', () => {
+describe('machine states (docs/product.md section 4, device light)', () => {
   it('are 1 idle, 2 running, 3 fault, and nothing else', () => {
     expect(MACHINE_STATE).toEqual({ idle: 1, running: 2, fault: 3 });
     expect([0, 1, 2, 3, 4].filter(isMachineState)).toEqual([1, 2, 3]);

@@ -4,7 +4,7 @@
  * from an idle or faulty one asks here.
  */
 
-/** Spec section 4, device light: the PLC's state codes (a gateway's `status`). */
+/** docs/product.md section 4, device light: the PLC's state codes (a gateway's `status`). */
 export const MACHINE_STATE = { idle: 1, running: 2, fault: 3 } as const;
 export type MachineState = (typeof MACHINE_STATE)[keyof typeof MACHINE_STATE];
 
@@ -12,7 +12,7 @@ export type MachineState = (typeof MACHINE_STATE)[keyof typeof MACHINE_STATE];
 export const isMachineState = (code: number): code is MachineState =>
   code === MACHINE_STATE.idle || code === MACHINE_STATE.running || code === MACHINE_STATE.fault;
 
-/** The live status of a machine (spec section 3, deviceStatus), in the screens' order. */
+/** The live status of a machine (docs/product.md section 3, deviceStatus), in the screens' order. */
 export const DEVICE_STATUSES = ['running', 'standBy', 'error', 'offLine'] as const;
 export type DeviceStatus = (typeof DEVICE_STATUSES)[number];
 

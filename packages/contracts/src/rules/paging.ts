@@ -4,7 +4,7 @@
  * in paging.ts; the screens ask for these sizes.
  */
 
-/** Page sizes (spec section 9); `admin`: the admin lists (machines, audit). */
+/** Page sizes (docs/product.md section 9); `admin`: the admin lists (machines, audit). */
 export const PAGE_SIZE = {
   deviceList: 15,
   statistics: 5,

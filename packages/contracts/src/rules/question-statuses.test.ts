@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { FACA_STATUSES, facaStatusLabels, facaStatusTones } from './question-statuses.ts';
 
-describe('question status flags (spec section 3)', () => {
+describe('question status flags (docs/product.md section 3)', () => {
   it('are 0 unhandled, 1 FACA, 2 unassigned, 3 overdue, each with its word and colour', () => {
     expect(FACA_STATUSES.map((s) => facaStatusLabels[s])).toEqual([
       '未处理',

@@ -1,5 +1,5 @@
 /*
- * A FACA question's status flags (spec section 3), zod-free. A question holds several at once:
+ * A FACA question's status flags (docs/product.md section 3), zod-free. A question holds several at once:
  * 0 unhandled (no FA yet), 1 FACA (at least one FA), 2 unassigned (a CA without handler), 3
  * overdue (a CA past its due date, its task not completed).
  */

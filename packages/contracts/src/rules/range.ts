@@ -1,7 +1,7 @@
 import { isCalendarDate } from '../calendar.ts';
 
 /*
- * The date-range rules (spec sections 5 and 9), zod-free: the statistics search and the history
+ * The date-range rules (docs/product.md sections 5 and 9), zod-free: the statistics search and the history
  * range view check them as the user picks, the contracts' schemas and the routes check them
  * again, with these functions and these messages.
  */
@@ -11,7 +11,7 @@ export const rangeMessages = {
   badTime: '时间格式应为 YYYY-MM-DD HH:mm:ss 且为有效时间',
   startAfterEnd: '开始时间不能大于结束时间',
   future: '最大时间不能超过当前时间',
-  // spec section 5, date range max
+  // docs/product.md section 5, date range max
   rangeTooLong: '日期不可超过31天',
   outOfCalendar: '日期应在 2014 年到 2050 年之间',
 } as const;
@@ -21,9 +21,9 @@ export const rangeMessages = {
  * days); the message is what the user reads, so 31 whole days (1st 00:00 to 31st 24:00) pass.
  */
 export const MAX_RANGE_DAYS = 31;
-/** Spec section 9: the history range view opens on the last 7 days. */
+/** docs/product.md section 9: the history range view opens on the last 7 days. */
 export const DEFAULT_RANGE_DAYS = 7;
-/** Spec section 9: the calendar runs 2014–2050. */
+/** docs/product.md section 9: the calendar runs 2014–2050. */
 export const CALENDAR_MIN_YEAR = 2014;
 export const CALENDAR_MAX_YEAR = 2050;
 
@@ -53,7 +53,7 @@ interface TimeRange {
 }
 
 /**
- * A time range's rules (the statistics search, spec section 5), in the spec's order, as one
+ * A time range's rules (the statistics search, docs/product.md section 5), in the spec's order, as one
  * function for the form and the route: the first broken rule's message, or null. `now` is the
  * wall-clock time now in the same zone as the two times.
  */

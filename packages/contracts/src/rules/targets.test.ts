@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { cardMeetsTarget, tableMeetsTarget, targetTone } from './targets.ts';
 
-describe('card status colouring (spec section 4)', () => {
+describe('card status colouring (docs/product.md section 4)', () => {
   it('meets counts and PPM at the target, and yield and utilisation only above it', () => {
     expect(cardMeetsTarget('produced', 100, 100)).toBe(true);
     expect(cardMeetsTarget('produced', 99, 100)).toBe(false);
@@ -21,7 +21,7 @@ describe('card status colouring (spec section 4)', () => {
   });
 });
 
-describe('the history table (spec section 2)', () => {
+describe('the history table (docs/product.md section 2)', () => {
   it('is green at or above the target', () => {
     expect(tableMeetsTarget(85, 85)).toBe(true);
     expect(tableMeetsTarget(84.9, 85)).toBe(false);

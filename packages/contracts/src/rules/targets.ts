@@ -7,7 +7,7 @@
 type Comparison = 'atLeast' | 'atMost' | 'above';
 
 /**
- * Spec section 4, card status colouring (the device list's and the statistics' cards): produced
+ * docs/product.md section 4, card status colouring (the device list's and the statistics' cards): produced
  * at or above target, NG at or below, average and max PPM at or above, yield, superiority rate
  * and utilisation above.
  */
@@ -39,7 +39,7 @@ export const cardMeetsTarget = (
 ): boolean | null => meets(CARD_TARGETS[figure], actual, target);
 
 /**
- * Spec section 2, the history range view's table: PPM, superiority rate and utilisation are green
+ * docs/product.md section 2, the history range view's table: PPM, superiority rate and utilisation are green
  * at or above their target, red below; null with no data.
  */
 export const tableMeetsTarget = (actual: number | null, target: number): boolean | null =>

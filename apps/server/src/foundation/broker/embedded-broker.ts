@@ -57,7 +57,7 @@ const mqtt5Refusal = (): Buffer => {
 
 /**
  * The in-process MQTT broker (Aedes) of the embedded setup. Gateways sign in with their id and
- * secret and may publish and subscribe only under their own topics (DESIGN.md section 6).
+ * secret and may publish and subscribe only under their own topics (docs/design.md section 6).
  */
 export const startEmbeddedBroker = async (options: EmbeddedBrokerOptions) => {
   const principals = new WeakMap<Client, Principal>();

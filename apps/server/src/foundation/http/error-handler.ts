@@ -3,7 +3,7 @@ import type { FastifyError, FastifyReply, FastifyRequest, FastifyServerOptions }
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { DomainError, failure } from './envelope.ts';
 
-/** Every failure leaves as the envelope of DESIGN.md section 6; never a stack trace. */
+/** Every failure leaves as the envelope of docs/design.md section 6; never a stack trace. */
 export const errorHandler = (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
   if (error instanceof DomainError) {
     return reply

@@ -1,7 +1,7 @@
 import type { FigureSums } from '@linewatch/contracts/rules/figures';
 
 /**
- * The figures of DESIGN.md section 5, in one shape for every layer: a reading's effects per
+ * The figures of docs/design.md section 5, in one shape for every layer: a reading's effects per
  * minute (reading-effects.ts), the batch and the rollup rows (telemetry/repository.ts), the live
  * state, the real-time report and the device list. Rows map in and out through `figuresFromRow`
  * and `figureColumns`; nothing else names a rollup column. What is shown is derived from them by
@@ -115,7 +115,7 @@ export const COVERED_MINUTE_SQL = 'running_ms > 0 OR produced > gap_produced';
 
 /**
  * A count target for the day shown: the whole target for a past day, and for today the target
- * prorated to the elapsed part of the factory day (DESIGN.md section 5, a day in progress).
+ * prorated to the elapsed part of the factory day (docs/design.md section 5, a day in progress).
  */
 export const targetSoFar = (
   target: number,

@@ -29,7 +29,7 @@ const loadContracts = () =>
   Promise.all([import('@linewatch/contracts/gateways'), import('@linewatch/contracts/socket')]);
 
 /**
- * One bind or unbind on the maintenance socket of a gateway (spec section 4): submit opens the
+ * One bind or unbind on the maintenance socket of a gateway (docs/product.md section 4): submit opens the
  * socket and sends the message; loading until the result arrives. Code 200 shows Content, calls
  * `onDone` (the page clears its form) and closes; another Code shows its Content and closes (the
  * next submit may name another gateway, so another socket). A socket error shows 连接异常 and the

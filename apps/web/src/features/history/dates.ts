@@ -19,7 +19,7 @@ export const addDays = (day: string, n: number): string => {
 };
 
 export const today = (now = new Date()): string => dayString(now);
-/** Spec section 9: the day view opens on yesterday, the range view on the last 7 days. */
+/** docs/product.md section 9: the day view opens on yesterday, the range view on the last 7 days. */
 export const defaultDay = (now = new Date()): string => addDays(today(now), -1);
 export const defaultRange = (now = new Date()): { from: string; to: string } => ({
   from: addDays(today(now), -DEFAULT_RANGE_DAYS),

@@ -28,7 +28,7 @@ interface Profile {
   signedInWith: SignedInWith;
 }
 
-/** The first navigation's load (spec section 2): user info, then roles and routes. */
+/** The first navigation's load (docs/product.md section 2): user info, then roles and routes. */
 export const fetchProfile = async (): Promise<Profile> => {
   const [user, profile] = await Promise.all([
     call(identityApi.userInfo, undefined),

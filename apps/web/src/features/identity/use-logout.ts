@@ -9,7 +9,7 @@ import { signOutEndpoint } from './api.ts';
 
 /**
  * Logging out, as the personal centre offers it: confirm first (a WeChat or DingTalk session is
- * told its messaging account will be unbound, spec section 8), then the sign-out that matches how
+ * told its messaging account will be unbound, docs/product.md section 8), then the sign-out that matches how
  * the session signed in, then the login page.
  */
 export const useLogout = () => {

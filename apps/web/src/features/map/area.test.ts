@@ -6,7 +6,7 @@ const index: GeoIndex = {
   cities: { 广东省: { 深圳市: '440300' }, 北京市: {} },
 };
 
-describe('the map drill (spec section 4)', () => {
+describe('the map drill (docs/product.md section 4)', () => {
   it('reads the area from the address, at most down to a city', () => {
     expect(areaFrom(null)).toEqual([]);
     expect(areaFrom('中国/广东省')).toEqual(['中国', '广东省']);

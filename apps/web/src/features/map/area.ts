@@ -3,7 +3,7 @@ import { mapLevels, type MapLevel } from '@linewatch/contracts/statistics-rules'
 
 /**
  * Where the map is drilled to, as the names from the top: [] the world, ['中国'] China,
- * ['中国', '广东省'] a province, ['中国', '广东省', '深圳市'] a city (spec section 4: only China
+ * ['中国', '广东省'] a province, ['中国', '广东省', '深圳市'] a city (docs/product.md section 4: only China
  * below the world, no district below a city). Kept in the address (?area=中国/广东省), so the
  * back button and a refresh keep the level.
  */

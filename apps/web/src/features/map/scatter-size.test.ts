@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { scatterSize } from './scatter-size.ts';
 
-describe('scatter size in 11 steps (spec section 9)', () => {
+describe('scatter size in 11 steps (docs/product.md section 9)', () => {
   it('steps by max/5 up to a max of 100', () => {
     // step 20: 0–19 → 0, 20–39 → 1, …, 100 → 5
     expect([0, 19, 20, 59, 100].map((v) => scatterSize(v, 100))).toEqual([8, 8, 11, 14, 23]);

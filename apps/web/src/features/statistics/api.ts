@@ -29,7 +29,7 @@ export type StatisticsSearch = Omit<StatisticsQuery, 'pageIndex' | 'pageSize'>;
 export const loadedRows = (pages: readonly StatisticsReply[]): number =>
   pages.reduce((sum, page) => sum + page.data.length, 0);
 
-/** The result cards, five a page (spec section 9), once a search was made. */
+/** The result cards, five a page (docs/product.md section 9), once a search was made. */
 export const useStatisticsPages = (search: StatisticsSearch | null) =>
   useInfiniteQuery({
     queryKey: queryKeys.statistics.list(search ?? {}),

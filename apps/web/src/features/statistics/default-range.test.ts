@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { defaultRange, fromInput, toInput } from './default-range.ts';
 
-describe('the statistics default range (spec section 9)', () => {
+describe('the statistics default range (docs/product.md section 9)', () => {
   it('starts at 08:00 today from 08:00 on', () => {
     expect(defaultRange(new Date(2026, 2, 5, 8, 0, 0))).toEqual({
       start: '2026-03-05 08:00:00',

@@ -6,7 +6,7 @@ export const formatDateTime = (d: Date): string =>
   `${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
 
 /**
- * Spec section 9: the search starts at 08:00 today (yesterday before 08:00, so the range is the
+ * docs/product.md section 9: the search starts at 08:00 today (yesterday before 08:00, so the range is the
  * current shift) and ends now.
  */
 export const defaultRange = (now: Date): { start: string; end: string } => {

@@ -68,8 +68,8 @@ export const cancelQuestion = (snCodes: readonly string[]): string =>
     : `确定取消所选 ${snCodes.length} 台机台的订阅？`;
 
 /**
- * Cancels the subscriptions once the user confirms (a cancel of the dialog says 取消操作, spec
- * section 8; a success says 已取消订阅): every way to cancel goes through here.
+ * Cancels the subscriptions once the user confirms (a cancel of the dialog says 取消操作,
+ * docs/product.md section 8; a success says 已取消订阅): every way to cancel goes through here.
  */
 export const useConfirmedCancel = () => {
   const cancel = useCancelFollow();

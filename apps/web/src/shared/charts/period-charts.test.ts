@@ -4,7 +4,7 @@ import { echarts } from './line-bar-echarts.ts';
 import { dtOption, SERIES_COLOURS, threeParamOption } from './period-charts.ts';
 
 /*
- * Spec section 9: 4–5 ticks on every value axis, percent axes 0–100. The axes are laid out by
+ * docs/product.md section 9: 4–5 ticks on every value axis, percent axes 0–100. The axes are laid out by
  * ECharts itself (server-side rendering at a phone's 375 px) and their ticks read back, so the test
  * sees what the phone draws, whatever the data.
  */

@@ -3,8 +3,8 @@ import { fiveTicks } from './value-axis.ts';
 
 /*
  * The charts of a machine's periods, drawn alike by the device history and the daily/weekly
- * report (one builder: the same series in the same colour on the same axis on both pages; spec
- * section 9: 4–5 ticks, percent axes 0–100). PPM on the left axis, yield and utilisation in
+ * report (one builder: the same series in the same colour on the same axis on both pages;
+ * docs/product.md section 9: 4–5 ticks, percent axes 0–100). PPM on the left axis, yield and utilisation in
  * percent on the right. Readable at 375 px: small axis labels that hide when they would overlap,
  * a legend on top. A null (no data) is a gap in the line, never a drop to 0.
  */

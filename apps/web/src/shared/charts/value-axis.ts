@@ -1,5 +1,5 @@
 /*
- * Spec section 9: every value axis shows 4–5 ticks. ECharts' splitNumber is only a hint (it drew 2
+ * docs/product.md section 9: every value axis shows 4–5 ticks. ECharts' splitNumber is only a hint (it drew 2
  * ticks for an all-zero day and 6 for some), so a chart's counts axis is laid out here: from 0 in
  * four equal steps of a round size (1, 2, 2.5 or 5 × 10ⁿ) that reach the largest value: five ticks.
  */

@@ -1,4 +1,4 @@
--- Figures that stay true (DESIGN.md section 5).
+-- Figures that stay true (docs/design.md section 5).
 
 -- The most parts per minute a machine can make: a counter rising faster is a re-baseline.
 -- NULL: judged against 3 × ppm_target.

@@ -1,6 +1,6 @@
 -- Subscriptions, alerts, delivery and troubleshooting cases (issue 9).
 
--- A follow carries its settings (spec section 3, Subscription); id is the spec's userFollowSnId.
+-- A follow carries its settings (docs/product.md section 3, Subscription); id is the spec's userFollowSnId.
 ALTER TABLE user_follows
   ADD COLUMN id serial UNIQUE,
   ADD COLUMN real_time_reminder boolean NOT NULL DEFAULT false,
@@ -49,7 +49,7 @@ CREATE TABLE alert_episodes (
   PRIMARY KEY (sn_code, rule)
 );
 
--- Troubleshooting guides for /faultAlarm (spec section 3, Failure case). shootings:
+-- Troubleshooting guides for /faultAlarm (docs/product.md section 3, Failure case). shootings:
 -- [{ label, picUrl: [url], videoUrl, steps: [{ label, picUrl }] }].
 CREATE TABLE failure_cases (
   id serial PRIMARY KEY,

@@ -9,7 +9,7 @@ import { useContractForm } from '../../../shared/use-contract-form.ts';
 import { useDeleteMachine, useLinesQuery, useSaveMachine } from '../api.ts';
 import styles from './admin.module.css';
 
-/** Text fields of the machine form, then the targets of DESIGN.md section 5 (numbers). */
+/** Text fields of the machine form, then the targets of docs/design.md section 5 (numbers). */
 const TEXT_FIELDS = [
   ['deviceName', '设备名称'],
   ['nickSnCode', 'SN昵称'],

@@ -6,7 +6,7 @@ import { webMessages } from '../../../shared/messages.ts';
 import { useFailureCase } from '../api.ts';
 import styles from './fault-alarm-page.module.css';
 
-/** Spec section 9: the fault-alarm carousel is 200 px high. */
+/** docs/product.md section 9: the fault-alarm carousel is 200 px high. */
 const CAROUSEL_HEIGHT = 200;
 
 /** /faultAlarm?casesId=…: a troubleshooting case, public (an alarm message links here). */

@@ -78,7 +78,7 @@ export const MachineCard = memo(function MachineCard({
         ? null
         : cardMeetsTarget('produced', machine.produceNumber, machine.produceTargetDue),
       actual: unobserved ? NO_DATA : formatNumber(machine.produceNumber),
-      // Today compares with the target due so far, not the whole day's (DESIGN.md section 5).
+      // Today compares with the target due so far, not the whole day's (docs/design.md section 5).
       target: formatNumber(machine.produceTargetDue),
       targetNote: machine.targetPartial ? targetLabels.soFar : undefined,
     },

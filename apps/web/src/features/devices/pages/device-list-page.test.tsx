@@ -202,7 +202,7 @@ describe('device list page', () => {
     toast.mockRestore();
   });
 
-  it('says 获取设备列表失败 with the reason when the list cannot be read (spec section 8)', async () => {
+  it('says 获取设备列表失败 with the reason when the list cannot be read (docs/product.md section 8)', async () => {
     const toast = vi.spyOn(Toast, 'show').mockImplementation(() => ({ close: () => {} }));
     const api = deviceServer().on(devicesApi.machineList, () =>
       failure('0500', '数据库不可用', 500),

@@ -68,7 +68,7 @@ interface MaintenanceFormProps<T extends FieldValues> {
 }
 
 /**
- * The bind and unbind pages (spec sections 3, 4, 5): a form validated on submit, whose command
+ * The bind and unbind pages (docs/product.md sections 3, 4, 5): a form validated on submit, whose command
  * goes to the gateway's maintenance socket (use-maintenance.ts); Code 200 clears the form.
  */
 export const MaintenanceForm = <T extends FieldValues>({

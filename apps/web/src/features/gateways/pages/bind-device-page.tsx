@@ -18,7 +18,7 @@ const EMPTY: BindForm = {
   plcModel: '',
 };
 
-/** /bindDevice: bind a machine to the gateway beside it (spec sections 3, 4, 5). */
+/** /bindDevice: bind a machine to the gateway beside it (docs/product.md sections 3, 4, 5). */
 const BindDevicePage = () => {
   const models = usePlcModels();
   return (

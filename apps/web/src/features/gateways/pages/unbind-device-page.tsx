@@ -4,7 +4,7 @@ import { machineAndGatewayFields, MaintenanceForm } from '../components/maintena
 
 const EMPTY: UnbindForm = { snCode: '', iotId: '' };
 
-/** /unboundDevice: unbind a machine from its gateway (spec sections 3, 4, 5). */
+/** /unboundDevice: unbind a machine from its gateway (docs/product.md sections 3, 4, 5). */
 const UnbindDevicePage = () => (
   <MaintenanceForm<UnbindForm>
     title="解绑机台"

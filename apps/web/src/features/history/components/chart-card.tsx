@@ -4,7 +4,7 @@ import { Chart, type ChartOption } from '../../../shared/charts/chart.tsx';
 import styles from './chart-card.module.css';
 
 /**
- * A chart with a fullscreen toggle (spec section 2): fullscreen lays the phone's height along the
+ * A chart with a fullscreen toggle (docs/product.md section 2): fullscreen lays the phone's height along the
  * chart's x axis by rotating it a quarter turn, so a day of hours or a month of days reads wide.
  */
 export const ChartCard = ({

@@ -1,7 +1,7 @@
 import { DatePicker } from 'antd-mobile';
 import { calendarMax, calendarMin, dateOf, dayString } from '../dates.ts';
 
-/** The calendar behind a DayPicker (2014 up to today, spec section 9), loaded when first opened. */
+/** The calendar behind a DayPicker (2014 up to today, docs/product.md section 9), loaded when first opened. */
 export const DayCalendar = ({
   open,
   value,

@@ -18,7 +18,7 @@ const periodLabel = (dataDate: string, byWeek: boolean) =>
   byWeek ? `${dataDate.slice(5)}起` : dataDate.slice(5);
 
 /**
- * The range view's table (spec section 2): per date (or per week) PPM, 优率 and 稼动率 against
+ * The range view's table (docs/product.md section 2): per date (or per week) PPM, 优率 and 稼动率 against
  * their targets, a warning mark when any misses, and the OK count; a period with nothing recorded
  * says so.
  */
@@ -91,8 +91,8 @@ export const DetailTable = ({
 );
 
 /**
- * DT per date (spec section 2): green when the machine had no fault time, red otherwise; a period
- * with nothing recorded is neither (no data is not a DT of 0, DESIGN.md section 5).
+ * DT per date (docs/product.md section 2): green when the machine had no fault time, red otherwise; a period
+ * with nothing recorded is neither (no data is not a DT of 0, docs/design.md section 5).
  */
 export const DtList = ({ rows, byWeek = false }: { rows: readonly DtRow[]; byWeek?: boolean }) => (
   <ul className={styles.dtList} data-testid="dt-list">

@@ -2,7 +2,7 @@ import type { TopAlarm } from '@linewatch/contracts/history';
 import { formatNumber, formatPercent } from '../../../shared/format.ts';
 import styles from './top-alarms.module.css';
 
-/** The alarm TOP5 (spec section 2): code, description, times, minutes, the manual's words. */
+/** The alarm TOP5 (docs/product.md section 2): code, description, times, minutes, the manual's words. */
 export const TopAlarms = ({ items }: { items: readonly TopAlarm[] }) => (
   <ol className={styles.list} data-testid="top-alarms">
     {items.map((item, index) => (

@@ -34,9 +34,9 @@ const GROUPINGS: readonly { key: PageType; label: string }[] = [
 ];
 
 /**
- * Device history (spec section 2), also opened as /threeParam from a message link: one day by
+ * Device history (docs/product.md section 2), also opened as /threeParam from a message link: one day by
  * hour, or a range (at most 31 days) by day or by week (the history reply's pageType date or
- * week, spec section 3) as charts or a table; tabs for the three parameters, DT and the alarm TOP5.
+ * week, docs/product.md section 3) as charts or a table; tabs for the three parameters, DT and the alarm TOP5.
  */
 const DeviceHistoryPage = () => {
   const [params] = useSearchParams();
@@ -71,7 +71,7 @@ const DeviceHistoryPage = () => {
   if (error instanceof ApiError && (error.code === '0403' || error.code === '0404'))
     return <Waiting query={history} testId="history" />;
 
-  // Spec section 4: switching to range forces the table, switching to day forces the chart.
+  // docs/product.md section 4: switching to range forces the table, switching to day forces the chart.
   const switchMode = (next: Mode) => {
     setMode(next);
     setDisplay(next === 'range' ? 'table' : 'chart');

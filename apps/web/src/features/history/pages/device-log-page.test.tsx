@@ -54,7 +54,7 @@ describe('device log page', { timeout: 30_000 }, () => {
       snCode: 'SN-1',
       date: today(),
       pageNumber: '1',
-      // spec section 7: the stop alarm page asks for 11
+      // docs/product.md section 7: the stop alarm page asks for 11
       pageSize: '11',
     });
     expect(screen.getByTestId('alarm-pager-prev')).toHaveProperty('disabled', true);

@@ -98,7 +98,7 @@ const Operations = ({ snCode, date }: { snCode: string; date: string }) => {
   );
 };
 
-/** Device log (spec section 2): stop alarms and operation log of one day, paged. */
+/** Device log (docs/product.md section 2): stop alarms and operation log of one day, paged. */
 const DeviceLogPage = () => {
   const [params] = useSearchParams();
   const snCode = params.get('snCode')?.trim() || null;

@@ -12,7 +12,7 @@ const ITEMS: { key: keyof MapStatus; label: string; tone: string }[] = [
   { key: 'errorNum', label: deviceStatusLabels.error, tone: 'error' },
 ];
 
-/** The collapsible device summary of the area shown (spec section 2, device map). */
+/** The collapsible device summary of the area shown (docs/product.md section 2, device map). */
 export const MapSummary = ({ status, place }: { status: MapStatus | undefined; place: string }) => {
   const [open, setOpen] = useState(true);
   return (

@@ -49,7 +49,7 @@ const MapPage = () => {
     },
     [area, go, index.data],
   );
-  // Right click goes up a level (spec section 4).
+  // Right click goes up a level (docs/product.md section 4).
   const onContextMenu = (event: MouseEvent) => {
     event.preventDefault();
     up();

@@ -12,7 +12,7 @@ interface Compared {
   target: string;
 }
 
-/** One machine's statistics over the searched range (spec section 3, statistics row). */
+/** One machine's statistics over the searched range (docs/product.md section 3, statistics row). */
 export const StatisticsCard = ({ row }: { row: StatisticsRow }) => {
   const compared: Compared[] = [
     {

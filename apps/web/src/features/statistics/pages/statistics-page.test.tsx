@@ -170,7 +170,7 @@ describe('statistics search', { timeout: 30_000 }, () => {
     expect(screen.getByTestId('list-state').dataset.state).toBe('end');
   });
 
-  it('says 获取产品线失败 when the lines cannot be read (spec section 8)', async () => {
+  it('says 获取产品线失败 when the lines cannot be read (docs/product.md section 8)', async () => {
     const api = statisticsServer().on(statisticsApi.productLines, () =>
       failure(ReplyCode.fault, '数据库不可用', 500),
     );

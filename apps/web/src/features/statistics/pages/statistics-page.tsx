@@ -100,7 +100,7 @@ const StatisticsPage = () => {
               ))}
             </select>
           ) : (
-            // A group belongs to a line: choosing one first says so (spec section 5).
+            // A group belongs to a line: choosing one first says so (docs/product.md section 5).
             <button
               type="button"
               className={`${styles.control} ${styles.placeholder}`}

@@ -71,7 +71,7 @@ const SwitchItem = ({
 );
 
 /**
- * /followSetting?snCode=a,b: the subscription of one machine or a batch (spec sections 2, 5),
+ * /followSetting?snCode=a,b: the subscription of one machine or a batch (docs/product.md sections 2, 5),
  * shown once the first machine's settings are here, so no tap is overwritten by their arrival.
  */
 const FollowSettingPage = () => {
@@ -120,7 +120,7 @@ const SettingsForm = ({
   const [pickerOpen, setPickerOpen] = useState(false);
 
   const set = (patch: Partial<Form>) => setForm((f) => ({ ...f, ...patch }));
-  // Checking 统计 with no report type selects both; unchecking clears them (spec section 5). A
+  // Checking 统计 with no report type selects both; unchecking clears them (docs/product.md section 5). A
   // report type checked checks 统计; unchecking both leaves it checked, for the save to refuse.
   const setStatistics = (on: boolean) =>
     set(

@@ -21,7 +21,7 @@ import { SubscribedTag } from '../components/subscribed-tag.tsx';
 import styles from './subscription-page.module.css';
 import { useGoBack } from '../../../shared/use-go-back.ts';
 
-/** Spec section 9: search debounce 1000 ms, search-open debounce 500 ms. */
+/** docs/product.md section 9: search debounce 1000 ms, search-open debounce 500 ms. */
 const SEARCH_DEBOUNCE_MS = 1000;
 const OPEN_DEBOUNCE_MS = 500;
 
@@ -36,7 +36,7 @@ const Picker = lazy(() =>
   import('../components/picker.ts').then(({ Picker }) => ({ default: Picker })),
 );
 
-/** /subscription: every visible machine with its figures and whether it is subscribed (spec section 2). */
+/** /subscription: every visible machine with its figures and whether it is subscribed (docs/product.md section 2). */
 const SubscriptionPage = () => {
   const navigate = useNavigate();
   const goBack = useGoBack();
@@ -54,7 +54,7 @@ const SubscriptionPage = () => {
   const groups = useProductGroups();
   const cancel = useConfirmedCancel();
   const rows: FollowRow[] = pages.data?.pages.flatMap((p) => p.data) ?? [];
-  // The SN selector's search and queries: it fetches 500 ms after it opens (spec section 9).
+  // The SN selector's search and queries: it fetches 500 ms after it opens (docs/product.md section 9).
   const [selectorText, setSelectorText] = useState('');
   const selectorSearch = useDebouncedValue(selectorText, SEARCH_DEBOUNCE_MS);
   const selectorOpened = useDebouncedValue(selectorOpen, OPEN_DEBOUNCE_MS);

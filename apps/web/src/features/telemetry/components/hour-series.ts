@@ -19,7 +19,7 @@ interface HourSeries {
 /**
  * The 24-hour chart's series: the hour in progress (the last point, `partial` of it elapsed) is
  * drawn apart, marked, with its projection at the current pace, so a half-made hour does not
- * read as a collapse (DESIGN.md section 5, a day in progress).
+ * read as a collapse (docs/design.md section 5, a day in progress).
  */
 export const hourSeries = (points: Points): HourSeries => {
   const last = points.at(-1);

@@ -6,7 +6,7 @@ import {
 } from '@linewatch/contracts/rules/machine-states';
 import styles from './status-light.module.css';
 
-/** Spec section 2, real-time report: idle yellow, running green, fault red. */
+/** docs/product.md section 2, real-time report: idle yellow, running green, fault red. */
 const tones: Record<DeviceStatus, string> = {
   offLine: 'offline',
   standBy: 'idle',
