@@ -50,6 +50,22 @@ describe('the last-known data kept for offline', () => {
     expect(reloaded.getQueryState(LIST)?.isInvalidated).toBe(true);
   });
 
+  it('is restored once a page load: the guard runs at every navigation, and a second restore would ask again for data just fetched and saved', () => {
+    const at = Date.now() - 60_000;
+    shownAndSaved('key-1', at);
+    const page = createQueryClient();
+    restoreLastKnown(page, 'key-1');
+    // The page asks the server, gets its answer, and that answer is saved in turn.
+    const fetchedAt = Date.now();
+    page.setQueryData(LIST, ['LW-S1-002'], { updatedAt: fetchedAt });
+    saveLastKnown(page, fetchedAt);
+    expect(page.getQueryState(LIST)?.isInvalidated).toBe(false);
+    // The next navigation (a filter in the address) runs the guard again.
+    restoreLastKnown(page, 'key-1');
+    expect(page.getQueryData(LIST)).toEqual(['LW-S1-002']);
+    expect(page.getQueryState(LIST)?.isInvalidated).toBe(false);
+  });
+
   it('names whoever signed in last for a cold start, where no session is known', () => {
     shownAndSaved('key-1');
     // A webview killed in the background: its sessionStorage gone, nothing signed out.

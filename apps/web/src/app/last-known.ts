@@ -116,12 +116,20 @@ export const lastKnownOwner = (keyId: string | null, now = Date.now()): LastKnow
   return snapshot.owner;
 };
 
+/** The session each cache (one a page load) was given its last-known data for. */
+const restoredSessions = new WeakMap<QueryClient, string>();
+
 /**
  * Puts session `keyId`'s last-known data into the cache, each query with the time it was fetched
  * (the offline banner's age), none older than a day. A snapshot of another session is forgotten.
  * What the cache holds already (fetched since this page load) is newer and stays.
  */
 export const restoreLastKnown = (client: QueryClient, keyId: string, now = Date.now()): void => {
+  // Once a page load (one cache) and session: the guard runs at every navigation, and by the
+  // second the snapshot holds what this page fetched itself; restoring it again would mark that
+  // stale and ask the server for it once more (a list drawn twice, its cards shifting).
+  if (restoredSessions.get(client) === keyId) return;
+  restoredSessions.set(client, keyId);
   const snapshot = readSnapshot(now);
   if (!snapshot) return;
   if (snapshot.owner.keyId !== keyId) {
