@@ -18,18 +18,20 @@ const SMT = 'SMT一线';
  * Issue 25: the review saw the device list ask for its first page twice on every load. Counted
  * here inside WeChat (its user agent), on each way a load comes: a cold start with the session's
  * cookie only (the guard asks the server), a reload with the tab's session (the guard loads the
- * profile), and a reload through the installed service worker with the last-known data restored.
+ * profile), and a reload through the installed service worker with the last-known data kept.
  * Every request of the phone's context is counted, a service worker's too.
  */
 describe('device list: its first page asked once per load', () => {
   const journey = useJourney('device-list-requests', { userAgent: IN_APP_USER_AGENTS.wechat });
 
-  /** Loads the list by `load` and gives the first pages of the unfolded line it asked for. */
-  const firstPagesOf = async (page: Page, load: () => Promise<unknown>) => {
+  /** Loads the list by `load` and gives every page of the unfolded line it asked for. */
+  const pagesAskedBy = async (page: Page, load: () => Promise<unknown>) => {
     const asked: string[] = [];
     const count = (request: Request) => {
       const url = new URL(request.url());
-      if (url.pathname === LIST_PATH && url.searchParams.get('pageIndex') === '1')
+      // Every page: a list refreshed at load asks for each page it holds (the calibrated
+      // Lighthouse run saw a reload ask for page 2 too, the cards shifting as it came).
+      if (url.pathname === LIST_PATH)
         asked.push(`${request.serviceWorker() ? 'sw ' : ''}${url.search}`);
     };
     page.context().on('request', count);
@@ -54,7 +56,7 @@ describe('device list: its first page asked once per load', () => {
       data: { psnCode: 'operator', passWord: encryptPassword('Operator@2026') },
     });
     expect(reply.ok()).toBe(true);
-    const asked = await firstPagesOf(page, () => page.goto(paths.deviceList));
+    const asked = await pagesAskedBy(page, () => page.goto(paths.deviceList));
     expect(asked).toHaveLength(1);
     await journey.shot(page, 'cold-start');
   });
@@ -62,10 +64,11 @@ describe('device list: its first page asked once per load', () => {
   it('a reload with the tab’s session, the service worker installed: one first page', async () => {
     const { page } = journey;
     await new OfflinePhone(page).waitUntilInstalled();
-    const asked = await firstPagesOf(page, () => page.reload());
+    const asked = await pagesAskedBy(page, () => page.reload());
     expect(asked).toHaveLength(1);
-    // And again, the last-known data now kept and restored on the way in.
-    expect(await firstPagesOf(page, () => page.reload())).toHaveLength(1);
+    // And again, the last-known data now kept: online it is not restored (the server answers),
+    // so the reload asks for the first page only, as a first load does.
+    expect(await pagesAskedBy(page, () => page.reload())).toHaveLength(1);
     await journey.shot(page, 'reloaded');
   });
 

@@ -18,8 +18,9 @@ import { useSession } from '../shared/session-store.ts';
  *   and it is forgotten at sign-out and at the session's expiry;
  * - a day at most: data older than MAX_AGE_MS is not shown, a snapshot saved longer ago is gone;
  * - one build's only: a new build may read the data otherwise (BUILD);
- * - offline only is the profile believed: online, the server's answer decides (a revoked
- *   session still lands on /login?reason=expired); the cache is restored once it did.
+ * - offline only is it used: when the server gives no answer, the profile is believed and the
+ *   data restored; online the server's answer decides (a revoked session still lands on
+ *   /login?reason=expired) and pages load as on a first visit.
  */
 export const LAST_KNOWN_KEY = 'lw-last-known';
 export const MAX_AGE_MS = 24 * 60 * 60_000;
