@@ -15,7 +15,7 @@ import type { MachinePlace } from '../core/device-registry.ts';
 import type { DevicesService } from '../devices/service.ts';
 import { DomainError } from '../foundation/http/envelope.ts';
 import type { SessionUser } from '../plugins/auth.ts';
-import { addFigures, emptyFigures } from '../foundation/shared/metrics.ts';
+import { addFigures, emptyFigures, prorated } from '../foundation/shared/metrics.ts';
 import { dayOf, instantOf, wallClockOf } from '../foundation/shared/time.ts';
 import type { StatisticsRepository } from './repository.ts';
 import { splitRange, type RangeParts } from './time-range.ts';
@@ -220,9 +220,9 @@ export const createStatisticsService = ({ repo, devices, wholeDays, timeZone }: 
           productLine: m.lineName,
           productGroup: m.groupName ?? '',
           produceNumber: f.produced,
-          produceTargetNumber: Math.round(m.produceTargetNumber * share),
+          produceTargetNumber: prorated(m.produceTargetNumber, share),
           ngNumber: f.ng,
-          ngTargetNumber: Math.round(m.ngTargetNumber * share),
+          ngTargetNumber: prorated(m.ngTargetNumber, share),
           yield: d.yield,
           yieldTarget: m.yieldTarget,
           avgPPM: d.ppm,

@@ -4,6 +4,7 @@ import {
   emptyFigures,
   figureColumns,
   figuresFromRow,
+  prorated,
   targetSoFar,
   type Figures,
 } from './metrics.ts';
@@ -66,5 +67,13 @@ describe('a day in progress', () => {
   it('keeps the whole target for a past day', () => {
     expect(dayElapsedFraction('2026-11-21', SIX_AM, TZ)).toBe(1);
     expect(targetSoFar(1000, 1)).toEqual({ amount: 1000, partial: false });
+  });
+
+  it('prorates a day’s count target over a statistics range the same way, in whole parts', () => {
+    // 31 days, a day and a half, a third of a day (333.33… rounds to 333), nothing before it starts.
+    expect(prorated(1000, 31)).toBe(31_000);
+    expect(prorated(1000, 1.5)).toBe(1500);
+    expect(prorated(1000, 1 / 3)).toBe(333);
+    expect(prorated(1000, -0.1)).toBe(0);
   });
 });

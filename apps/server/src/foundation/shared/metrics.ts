@@ -114,6 +114,14 @@ export const figureColumns = (f: Figures): Record<AddedColumn, number> => {
 export const COVERED_MINUTE_SQL = 'running_ms > 0 OR produced > gap_produced';
 
 /**
+ * A day's count target (produceTargetNumber, ngTargetNumber, capacity) over `days` days, a
+ * fraction for part of one: in whole parts. The one proration, for today so far (targetSoFar) and
+ * for a statistics range alike.
+ */
+export const prorated = (dayTarget: number, days: number): number =>
+  Math.round(dayTarget * Math.max(0, days));
+
+/**
  * A count target for the day shown: the whole target for a past day, and for today the target
  * prorated to the elapsed part of the factory day (docs/design.md section 5, a day in progress).
  */
@@ -123,4 +131,4 @@ export const targetSoFar = (
 ): { amount: number; partial: boolean } =>
   elapsedFraction >= 1
     ? { amount: target, partial: false }
-    : { amount: Math.round(target * Math.max(0, elapsedFraction)), partial: true };
+    : { amount: prorated(target, elapsedFraction), partial: true };
