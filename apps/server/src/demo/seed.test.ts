@@ -49,9 +49,11 @@ const demoFiles = () => {
 
 describe('the demo factory', () => {
   let server: TestServer;
+  // The demo seeds 90 days of history for 66 machines before the server listens: 35-54 s while
+  // the other suites share the two cores (seen in CI), over the default 60 s hook.
   beforeAll(async () => {
     server = await startTestServer({ DEMO: '1' });
-  });
+  }, 180_000);
   afterAll(() => server?.close());
   const db = () => server.linewatch.database.db;
 
