@@ -18,10 +18,11 @@ import type { GatewayCommands } from './gateways/commands.ts';
 import { gatewaysModule } from './gateways/module.ts';
 import { historyModule } from './history/module.ts';
 import type { GatewayPresence } from './core/gateway-presence.ts';
-import { adminModule } from './admin/module.ts';
 import { applicationsModule } from './applications/module.ts';
 import { clientErrorHandler } from './foundation/http/error-handler.ts';
 import { identityModule } from './identity/module.ts';
+import { linesModule } from './lines/module.ts';
+import { machinesModule } from './machines/module.ts';
 import { websocketOptions } from './plugins/auth.ts';
 import { notificationsModule } from './notifications/module.ts';
 import { jobsPlugin } from './plugins/jobs.ts';
@@ -36,6 +37,7 @@ import { webAppPlugin } from './plugins/web-app.ts';
 import type { Ingestor } from './telemetry/ingest.ts';
 import type { LiveState } from './core/live-state.ts';
 import { telemetryModule } from './telemetry/module.ts';
+import { usersModule } from './users/module.ts';
 
 export interface BuildOptions extends CoreOptions {
   logger?: boolean;
@@ -100,6 +102,8 @@ export const buildApp = async (config: Config, options: BuildOptions = {}): Prom
 
     await app.register(identityModule, { core });
     await app.register(notificationsModule, { config });
+    await app.register(linesModule, { core });
+    await app.register(machinesModule, { core });
     await app.register(devicesModule, { core });
     const { devices } = app;
     await app.register(visibilityPlugin, {
@@ -115,7 +119,7 @@ export const buildApp = async (config: Config, options: BuildOptions = {}): Prom
     await app.register(casesModule, { core });
     await app.register(alertsModule, { core });
     await app.register(applicationsModule, { core });
-    await app.register(adminModule, { core });
+    await app.register(usersModule, { core });
     await app.register(metricsPlugin, {
       token: config.METRICS_TOKEN,
       databaseKind: core.database.kind,

@@ -13,8 +13,9 @@
  * A password is never an argument (shell history, process lists): it comes from
  * LINEWATCH_PASSWORD or a prompt. It opens the database the server uses (same DATA_DIR /
  * DATABASE_URL); the embedded database is locked by a running server, so stop it first there.
- * Every change goes through the admin service and lands in the audit log as actor "cli"; an
- * approval's SMS goes to the embedded channel's outbox, which the admin screen shows.
+ * Every change goes through the users, lines and machines services and lands in the audit log as
+ * actor "cli"; an approval's SMS goes to the embedded channel's outbox, which the admin screen
+ * shows.
  */
 import { createInterface } from 'node:readline';
 import { z } from 'zod';
@@ -23,7 +24,7 @@ import { openDatabase } from './foundation/db/database.ts';
 import { announceMachinesChanged } from './core/device-registry.ts';
 import { DomainError } from './foundation/http/envelope.ts';
 import { createIdentityRepository } from './identity/repository.ts';
-import { CliError, runCli } from './admin/cli-commands.ts';
+import { CliError, runCli } from './cli-commands.ts';
 import { createEmbeddedSmsChannel } from './applications/sms.ts';
 import { runGatewayCommand } from './gateways/cli.ts';
 

@@ -10,7 +10,7 @@ import { subscriptionsApi } from '@linewatch/contracts/subscriptions-api';
 import { sockets } from '@linewatch/contracts/telemetry-api';
 import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { runCli } from './admin/cli-commands.ts';
+import { runCli } from './cli-commands.ts';
 import { loadConfig } from './foundation/config/config.ts';
 import { openDatabase } from './foundation/db/database.ts';
 import { announceMachinesChanged } from './core/device-registry.ts';

@@ -57,7 +57,7 @@ export const gatewaysModule = fp(
       commands,
       presence,
       checkMachine: app.checkMachine,
-      reloadDevices: () => core.registry.changed(),
+      machines: app.machines,
       onGatewayAdded: (gatewayId) => {
         presence.register(gatewayId);
         for (const listener of addedListeners) listener(gatewayId);
@@ -94,5 +94,5 @@ export const gatewaysModule = fp(
       unboundMachine: unbound.dropped,
     } satisfies Gateways);
   },
-  { name: 'gateways', dependencies: ['visibility'] },
+  { name: 'gateways', dependencies: ['visibility', 'machines'] },
 );

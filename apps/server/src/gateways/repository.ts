@@ -1,40 +1,15 @@
 import type { Db } from '../foundation/db/database.ts';
 import { writeAudit } from '../foundation/shared/audit.ts';
+import type { PlcConnection } from '../machines/types.ts';
+import { gatewayAudit, type GatewayAuditEntry } from './audit.ts';
 
-/** A gateway's entry in the audit log (shared/audit.ts): who did what to it, and to which machine. */
-export interface AuditEntry {
-  userId: number | null;
-  userName: string;
-  action: 'bind' | 'unbind' | 'register' | 'rotate';
-  gatewayId: string;
-  snCode?: string;
-  /** What the binding said (PLC connection and model, the gateway's addresses). */
-  binding?: { plcIp: string; plcPort: number; unitId: number; plcModel: string; iotIp: string };
-}
-
-/** A PLC's Modbus TCP connection: the three together name one PLC of a gateway. */
-export interface PlcConnection {
-  plcIp: string;
-  plcPort: number;
-  unitId: number;
-}
-
-export interface Binding extends PlcConnection {
-  snCode: string;
-  gatewayId: string;
-  plcModel: string;
-}
-
-/** The gateways table (credentials checked in credentials.ts), bindings and their audit trail. */
+/**
+ * The gateways table (credentials checked in credentials.ts) and its audit trail; it reads the
+ * bindings, which machines' service stores.
+ */
 export const createGatewaysRepository = (db: Db) => {
-  const audit = (executor: Db, entry: AuditEntry) =>
-    writeAudit(executor, {
-      actorId: entry.userId,
-      actorName: entry.userName,
-      action: `gateway.${entry.action}`,
-      target: `gateway:${entry.gatewayId}`,
-      after: entry.snCode || entry.binding ? { snCode: entry.snCode, ...entry.binding } : undefined,
-    });
+  const audit = (executor: Db, entry: GatewayAuditEntry) =>
+    writeAudit(executor, gatewayAudit(entry));
 
   return {
     /**
@@ -67,29 +42,13 @@ export const createGatewaysRepository = (db: Db) => {
         .where('sn_code', '!=', exceptSn)
         .executeTakeFirst(),
 
-    /** Stores a binding (or clears it: gatewayId null) and its audit entry, in one transaction. */
-    setBinding: (
-      snCode: string,
-      binding: Omit<Binding, 'snCode'> | null,
-      entry: AuditEntry,
-    ): Promise<void> =>
-      db.transaction().execute(async (trx) => {
-        await trx
-          .updateTable('devices')
-          .set({
-            gateway_id: binding?.gatewayId ?? null,
-            plc_ip: binding?.plcIp ?? null,
-            plc_port: binding?.plcPort ?? null,
-            plc_unit_id: binding?.unitId ?? null,
-            plc_model: binding?.plcModel ?? null,
-          })
-          .where('sn_code', '=', snCode)
-          .execute();
-        await audit(trx, entry);
-      }),
-
     /** A new gateway, or a new secret for one (rotate): the hash replaces the old one. */
-    insertGateway: (gatewayId: string, name: string, passwordHash: string, entry: AuditEntry) =>
+    insertGateway: (
+      gatewayId: string,
+      name: string,
+      passwordHash: string,
+      entry: GatewayAuditEntry,
+    ) =>
       db.transaction().execute(async (trx) => {
         await trx
           .insertInto('gateways')
@@ -98,7 +57,7 @@ export const createGatewaysRepository = (db: Db) => {
         await audit(trx, entry);
       }),
 
-    replaceSecret: (gatewayId: string, passwordHash: string, entry: AuditEntry) =>
+    replaceSecret: (gatewayId: string, passwordHash: string, entry: GatewayAuditEntry) =>
       db.transaction().execute(async (trx) => {
         const result = await trx
           .updateTable('gateways')

@@ -20,6 +20,8 @@ import { hashSecret } from '../foundation/shared/secrets.ts';
 import { GatewayNoReplyError, type GatewayCommands } from './commands.ts';
 import { newGatewaySecret } from '../core/gateway-credentials.ts';
 import type { GatewayPresence } from '../core/gateway-presence.ts';
+import type { MachinesService } from '../machines/service.ts';
+import { gatewayAudit } from './audit.ts';
 import type { GatewaysRepository } from './repository.ts';
 
 /** Who asked: a signed-in user on the phone, or the admin CLI (userId null). */
@@ -51,8 +53,8 @@ interface GatewaysDeps {
   presence: Pick<GatewayPresence, 'isOnline' | 'lastHeard' | 'register'>;
   /** Visibility (devices service), read at call time: devices registers after gateways. */
   checkMachine: (user: SessionUser, sn: string) => Promise<MachineCheck>;
-  /** After a binding changes: ingest and the lists read the machines from it. */
-  reloadDevices: () => Promise<void>;
+  /** Machines' service stores a binding (and reloads the registry ingest and the lists read). */
+  machines: Pick<MachinesService, 'setBinding'>;
   /** A new gateway: ingest and presence accept it from its first message. */
   onGatewayAdded: (gatewayId: string) => void;
   /** A rotated credential: the gateway's MQTT session (signed in with the old one) is ended. */
@@ -146,19 +148,18 @@ export const createGatewaysService = (deps: GatewaysDeps) => {
         plcModel: message.plcModel,
       });
       if (refused) return refused;
-      await repo.setBinding(
+      await deps.machines.setBinding(
         message.snCode,
         { gatewayId: serial, ...plc, plcModel: message.plcModel },
-        {
+        gatewayAudit({
           userId: user.userId,
           userName: user.name,
           action: 'bind',
           gatewayId: serial,
           snCode: message.snCode,
           binding: { ...plc, plcModel: message.plcModel, iotIp: message.iotIp },
-        },
+        }),
       );
-      await deps.reloadDevices();
       return result(200, maintenanceContent.bound);
     },
 
@@ -171,14 +172,17 @@ export const createGatewaysService = (deps: GatewaysDeps) => {
       if (found.gatewayId !== serial) return result(409, maintenanceContent.notBoundHere);
       const refused = await relay(serial, { type: 'unbind', snCode });
       if (refused) return refused;
-      await repo.setBinding(snCode, null, {
-        userId: user.userId,
-        userName: user.name,
-        action: 'unbind',
-        gatewayId: serial,
+      await deps.machines.setBinding(
         snCode,
-      });
-      await deps.reloadDevices();
+        null,
+        gatewayAudit({
+          userId: user.userId,
+          userName: user.name,
+          action: 'unbind',
+          gatewayId: serial,
+          snCode,
+        }),
+      );
       return result(200, maintenanceContent.unbound);
     },
 

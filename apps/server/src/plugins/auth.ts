@@ -12,6 +12,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { WebSocket } from 'ws';
 import type { Notice } from '../foundation/db/notices.ts';
+import type { Actor } from '../foundation/shared/audit.ts';
 import type { SignedInWith } from '../foundation/db/schema/identity.ts';
 import { forbidden, notSignedIn } from '../foundation/http/envelope.ts';
 
@@ -97,6 +98,15 @@ export const authPlugin = fp(
 );
 
 /** The signed-in user of a route that is not public (the hook guarantees one). */
+/** A route's config for administration (users, lines, machines): anyone else gets 0403. */
+export const adminOnly = { adminOnly: true } as const;
+
+/** The signed-in user as the author of a change (the audit log's actor). */
+export const actorOf = (request: FastifyRequest): Actor => {
+  const user = userOf(request);
+  return { id: user.userId, name: user.name };
+};
+
 export const userOf = (request: FastifyRequest): SessionUser => {
   if (!request.user) throw notSignedIn();
   return request.user;

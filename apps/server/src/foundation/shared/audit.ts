@@ -1,6 +1,14 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 
+/** Who makes a change: a signed-in admin, or the command line (no user). */
+export interface Actor {
+  id: number | null;
+  name: string;
+}
+
+export const CLI_ACTOR: Actor = { id: null, name: 'cli' };
+
 /**
  * One entry of the audit log the admin pages read (admin's audit page): who did what to what,
  * and the record as it was and became (never a password). Administration, sign-ins and
@@ -19,6 +27,15 @@ export interface AuditRecord {
 }
 
 const json = (value: unknown) => (value === undefined ? null : JSON.stringify(value));
+
+/** An entry by `actor`: the domains' services build their entries with it. */
+export const auditBy = (
+  actor: Actor,
+  action: string,
+  target: string,
+  before: unknown,
+  after: unknown,
+): AuditRecord => ({ actorId: actor.id, actorName: actor.name, action, target, before, after });
 
 export const writeAudit = (db: Kysely<Database>, entry: AuditRecord) =>
   db

@@ -19,12 +19,12 @@ import { encryptPassword } from '@linewatch/contracts/password-cipher';
 import { primitiveMessages } from '@linewatch/contracts/primitive-messages';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, login, loginRequest } from '../test/http.ts';
-import { factories } from '../test/factories.ts';
-import { openSocket } from '../test/socket.ts';
-import { deflateRepeated, minimalXlsx, SHEET_HEAD, SHEET_TAIL } from '../test/zip.ts';
-import { startTestServer, type TestServer } from '../test/test-server.ts';
-import { MACHINE_COLUMNS } from './sheet.ts';
+import { api, login, loginRequest } from './test/http.ts';
+import { factories } from './test/factories.ts';
+import { openSocket } from './test/socket.ts';
+import { deflateRepeated, minimalXlsx, SHEET_HEAD, SHEET_TAIL } from './test/zip.ts';
+import { startTestServer, type TestServer } from './test/test-server.ts';
+import { MACHINE_COLUMNS } from './machines/sheet.ts';
 
 let server: TestServer;
 let admin: ReturnType<typeof api>;

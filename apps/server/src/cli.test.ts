@@ -9,11 +9,11 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Db } from '../foundation/db/database.ts';
-import { api, login } from '../test/http.ts';
-import { startTestServer, type TestServer } from '../test/test-server.ts';
+import type { Db } from './foundation/db/database.ts';
+import { api, login } from './test/http.ts';
+import { startTestServer, type TestServer } from './test/test-server.ts';
 import { runCli } from './cli-commands.ts';
-import { MACHINE_COLUMNS, readMachineSheet } from './sheet.ts';
+import { MACHINE_COLUMNS, readMachineSheet } from './machines/sheet.ts';
 
 let server: TestServer;
 const dir = mkdtempSync(join(tmpdir(), 'lw-cli-test-'));

@@ -13,18 +13,25 @@ import {
   type AdminLine,
   type AdminMachine,
 } from '@linewatch/contracts/admin';
-import type { Db } from '../foundation/db/database.ts';
-import { DomainError } from '../foundation/http/envelope.ts';
-import { createAdminRepository } from './repository.ts';
-import { CLI_ACTOR, createAdminService, type AdminService } from './service.ts';
-import { MACHINE_COLUMNS } from './sheet.ts';
+import type { Db } from './foundation/db/database.ts';
+import { DomainError } from './foundation/http/envelope.ts';
+import { CLI_ACTOR } from './foundation/shared/audit.ts';
+import { createLinesRepository } from './lines/repository.ts';
+import { createLinesService, type LinesService } from './lines/service.ts';
+import { createMachinesRepository } from './machines/repository.ts';
+import { createMachinesService, type MachinesService } from './machines/service.ts';
+import { MACHINE_COLUMNS } from './machines/sheet.ts';
+import { createUsersRepository } from './users/repository.ts';
+import { createUsersService, type UsersService } from './users/service.ts';
 
 export class CliError extends Error {}
 
 type Options = Record<string, string | boolean | undefined>;
 
 export interface CliContext {
-  admin: AdminService;
+  users: UsersService;
+  lines: LinesService;
+  machines: MachinesService;
   options: Options;
   print: (line: string) => void;
   password: () => Promise<string>;
@@ -50,14 +57,14 @@ const parsed = <T>(
   return result.data;
 };
 
-const userByPsn = async ({ admin }: CliContext, psnCode: string) => {
-  const user = (await admin.users()).find((u) => u.psnCode === psnCode);
+const userByPsn = async ({ users }: CliContext, psnCode: string) => {
+  const user = (await users.users()).find((u) => u.psnCode === psnCode);
   if (!user) throw new CliError(`${adminMessages.userNotFound}：${psnCode}`);
   return user;
 };
 
-const lineByName = async ({ admin }: CliContext, name: string): Promise<AdminLine> => {
-  const line = (await admin.lines()).find((l) => l.name === name);
+const lineByName = async ({ lines }: CliContext, name: string): Promise<AdminLine> => {
+  const line = (await lines.lines()).find((l) => l.name === name);
   if (!line) throw new CliError(`${adminMessages.lineNotFound}：${name}`);
   return line;
 };
@@ -94,7 +101,7 @@ const createUser =
         lineIds: await lineIdsByName(context, optional(context, 'lines') ?? ''),
       }),
     );
-    const user = await context.admin.createUser(CLI_ACTOR, body);
+    const user = await context.users.createUser(CLI_ACTOR, body);
     context.print(`已创建${isAdmin ? '管理员' : '用户'} ${user.psnCode}（${user.name}）`);
   };
 
@@ -113,7 +120,7 @@ const MACHINE_FIELDS = MACHINE_COLUMNS.map((c) => c.key)
 const machineFromOptions = async (context: CliContext, before: AdminMachine | null) => {
   const line =
     before && optional(context, 'line') === undefined
-      ? (await context.admin.lines()).find((l) => l.id === before.lineId)!
+      ? (await context.lines.lines()).find((l) => l.id === before.lineId)!
       : await lineByName(context, required(context, 'line'));
   const groupName = optional(context, 'group');
   const groupId = groupName
@@ -132,8 +139,8 @@ const machineFromOptions = async (context: CliContext, before: AdminMachine | nu
   );
 };
 
-const machineBySn = async ({ admin }: CliContext, snCode: string) => {
-  const found = (await admin.machines({ keyword: snCode }, 1, 100)).data.find(
+const machineBySn = async ({ machines }: CliContext, snCode: string) => {
+  const found = (await machines.machines({ keyword: snCode }, 1, 100)).data.find(
     (m) => m.snCode === snCode,
   );
   if (!found) throw new CliError(`${adminMessages.machineNotFound}：${snCode}`);
@@ -160,33 +167,33 @@ export const commands: Record<string, CliCommand> = {
     const body = parsed(
       resetPasswordBody.safeParse({ id: user.id, password: await context.password() }),
     );
-    await context.admin.resetPassword(CLI_ACTOR, body.id, body.password);
+    await context.users.resetPassword(CLI_ACTOR, body.id, body.password);
     context.print(`已重置 ${user.psnCode} 的密码`);
   },
   'disable-user': async (context) => {
     const user = await userByPsn(context, required(context, 'psn'));
-    await context.admin.setDisabled(CLI_ACTOR, user.id, true);
+    await context.users.setDisabled(CLI_ACTOR, user.id, true);
     context.print(`已停用 ${user.psnCode}`);
   },
   'enable-user': async (context) => {
     const user = await userByPsn(context, required(context, 'psn'));
-    await context.admin.setDisabled(CLI_ACTOR, user.id, false);
+    await context.users.setDisabled(CLI_ACTOR, user.id, false);
     context.print(`已启用 ${user.psnCode}`);
   },
   'make-admin': async (context) => {
     const user = await userByPsn(context, required(context, 'psn'));
-    await context.admin.updateUser(CLI_ACTOR, { id: user.id, isAdmin: true });
+    await context.users.updateUser(CLI_ACTOR, { id: user.id, isAdmin: true });
     context.print(`${user.psnCode} 现在是管理员`);
   },
   'grant-lines': async (context) => {
     const user = await userByPsn(context, required(context, 'psn'));
     const lineIds = await lineIdsByName(context, required(context, 'lines'));
-    await context.admin.updateUser(CLI_ACTOR, { id: user.id, lineIds });
+    await context.users.updateUser(CLI_ACTOR, { id: user.id, lineIds });
     context.print(`${user.psnCode} 的产线：${required(context, 'lines')}`);
   },
   'list-users': async (context) => {
-    const lines = new Map((await context.admin.lines()).map((l) => [l.id, l.name]));
-    for (const u of await context.admin.users()) {
+    const lines = new Map((await context.lines.lines()).map((l) => [l.id, l.name]));
+    for (const u of await context.users.users()) {
       const flags = [u.isAdmin ? '管理员' : '', u.disabled ? '已停用' : ''].filter(Boolean);
       const granted = u.lineIds.map((id) => lines.get(id)).join(',');
       context.print(`${u.psnCode}\t${u.name}\t${flags.join(' ')}\t${granted}`);
@@ -196,7 +203,7 @@ export const commands: Record<string, CliCommand> = {
   // account applications
   'list-applications': async (context) => {
     const status = { pending: '待审核', approved: '已通过', rejected: '已驳回' } as const;
-    for (const a of await context.admin.applications())
+    for (const a of await context.users.applications())
       context.print(
         `${a.id}\t${status[a.status]}\t${a.psnCode}\t${a.name}\t${a.mobile}${a.reason ? `\t${a.reason}` : ''}`,
       );
@@ -208,7 +215,7 @@ export const commands: Record<string, CliCommand> = {
         lineIds: await lineIdsByName(context, optional(context, 'lines') ?? ''),
       }),
     );
-    const { initialPassword } = await context.admin.approve(CLI_ACTOR, body);
+    const { initialPassword } = await context.users.approve(CLI_ACTOR, body);
     context.print(`已通过申请 ${body.id}，初始密码 ${initialPassword}（已短信发送给申请人）`);
   },
   reject: async (context) => {
@@ -218,14 +225,14 @@ export const commands: Record<string, CliCommand> = {
         reason: optional(context, 'reason') ?? '',
       }),
     );
-    await context.admin.reject(CLI_ACTOR, body);
+    await context.users.reject(CLI_ACTOR, body);
     context.print(`已驳回申请 ${body.id}`);
   },
 
   // production lines and product groups
   'add-line': async (context) => {
     const body = parsed(saveLineBody.safeParse({ name: required(context, 'name') }));
-    const line = await context.admin.saveLine(CLI_ACTOR, body);
+    const line = await context.lines.saveLine(CLI_ACTOR, body);
     context.print(`已创建产线 ${line.name}（${line.id}）`);
   },
   'rename-line': async (context) => {
@@ -233,12 +240,12 @@ export const commands: Record<string, CliCommand> = {
     const body = parsed(
       saveLineBody.safeParse({ id: line.id, name: required(context, 'name'), sort: line.sort }),
     );
-    await context.admin.saveLine(CLI_ACTOR, body);
+    await context.lines.saveLine(CLI_ACTOR, body);
     context.print(`产线 ${line.name} 已改名为 ${body.name}`);
   },
   'delete-line': async (context) => {
     const line = await lineByName(context, required(context, 'line'));
-    await context.admin.deleteLine(CLI_ACTOR, line.id);
+    await context.lines.deleteLine(CLI_ACTOR, line.id);
     context.print(`已删除产线 ${line.name}`);
   },
   'add-group': async (context) => {
@@ -246,7 +253,7 @@ export const commands: Record<string, CliCommand> = {
     const body = parsed(
       saveGroupBody.safeParse({ lineId: line.id, name: required(context, 'name') }),
     );
-    await context.admin.saveGroup(CLI_ACTOR, body);
+    await context.lines.saveGroup(CLI_ACTOR, body);
     context.print(`已创建产品组 ${body.name}`);
   },
   'rename-group': async (context) => {
@@ -255,16 +262,16 @@ export const commands: Record<string, CliCommand> = {
     const body = parsed(
       saveGroupBody.safeParse({ id: group.id, lineId: line.id, name: required(context, 'name') }),
     );
-    await context.admin.saveGroup(CLI_ACTOR, body);
+    await context.lines.saveGroup(CLI_ACTOR, body);
     context.print(`产品组 ${group.name} 已改名为 ${body.name}`);
   },
   'delete-group': async (context) => {
     const group = await namedGroup(context);
-    await context.admin.deleteGroup(CLI_ACTOR, group.id);
+    await context.lines.deleteGroup(CLI_ACTOR, group.id);
     context.print(`已删除产品组 ${group.name}`);
   },
   'list-lines': async (context) => {
-    for (const l of await context.admin.lines())
+    for (const l of await context.lines.lines())
       context.print(
         `${l.id}\t${l.name}\t机台 ${l.machineCount}\t${l.groups.map((g) => g.name).join(',')}`,
       );
@@ -272,7 +279,7 @@ export const commands: Record<string, CliCommand> = {
 
   // machines
   'add-machine': async (context) => {
-    const machine = await context.admin.saveMachine(
+    const machine = await context.machines.saveMachine(
       CLI_ACTOR,
       await machineFromOptions(context, null),
       'create',
@@ -281,7 +288,7 @@ export const commands: Record<string, CliCommand> = {
   },
   'update-machine': async (context) => {
     const before = await machineBySn(context, required(context, 'sn'));
-    const machine = await context.admin.saveMachine(
+    const machine = await context.machines.saveMachine(
       CLI_ACTOR,
       await machineFromOptions(context, before),
       'update',
@@ -290,14 +297,14 @@ export const commands: Record<string, CliCommand> = {
   },
   'delete-machine': async (context) => {
     const sn = required(context, 'sn');
-    await context.admin.deleteMachine(CLI_ACTOR, sn);
+    await context.machines.deleteMachine(CLI_ACTOR, sn);
     context.print(`已删除机台 ${sn}`);
   },
   'list-machines': async (context) => {
     const lineName = optional(context, 'line');
     const lineId = lineName ? (await lineByName(context, lineName)).id : undefined;
     for (let pageIndex = 1; ; pageIndex++) {
-      const page = await context.admin.machines({ lineId }, pageIndex, 100);
+      const page = await context.machines.machines({ lineId }, pageIndex, 100);
       for (const m of page.data)
         context.print(
           `${m.snCode}\t${m.deviceName}\t${m.lineName}${m.groupName ? `/${m.groupName}` : ''}`,
@@ -309,14 +316,14 @@ export const commands: Record<string, CliCommand> = {
     const file = await readFile(required(context, 'file')).catch(() => {
       throw new CliError(`无法读取文件 ${required(context, 'file')}`);
     });
-    const { created, updated } = await context.admin
+    const { created, updated } = await context.machines
       .importMachines(CLI_ACTOR, file)
       .catch(importErrors);
     context.print(`导入成功：新增 ${created} 台，更新 ${updated} 台`);
   },
   'export-machines': async (context) => {
     const path = required(context, 'file');
-    await writeFile(path, await context.admin.exportMachines());
+    await writeFile(path, await context.machines.exportMachines());
     context.print(`已导出到 ${path}`);
   },
 };
@@ -372,13 +379,27 @@ export const runCli = async (argv: string[], db: Db, io: CliIo): Promise<void> =
   }
   const command = commands[args.positionals[0] ?? ''];
   if (!command) throw new CliError(USAGE);
-  const admin = createAdminService({
-    repo: createAdminRepository(db),
+  const reloadMachines = io.machinesChanged;
+  const lines = createLinesService({ repo: createLinesRepository(db), reloadMachines });
+  const machines = createMachinesService({
+    repo: createMachinesRepository(db),
+    lines,
+    reloadMachines,
+  });
+  const users = createUsersService({
+    repo: createUsersRepository(db),
+    lines,
     endUserSessions: io.endUserSessions,
     // Nothing kept here; running servers are told by the notice the change commits with.
     userChanged: () => undefined,
-    reloadMachines: io.machinesChanged,
     tell: io.tell,
   });
-  await command({ admin, options: args.values, print: io.print, password: io.password });
+  await command({
+    users,
+    lines,
+    machines,
+    options: args.values,
+    print: io.print,
+    password: io.password,
+  });
 };

@@ -1,15 +1,15 @@
 import fp from 'fastify-plugin';
 import type { Core } from '../core/core.ts';
 import { hear } from '../foundation/db/notices.ts';
-import { createAdminRepository } from './repository.ts';
-import { adminRoutes } from './routes.ts';
-import { createAdminService } from './service.ts';
+import { createUsersRepository } from './repository.ts';
+import { usersRoutes } from './routes.ts';
+import { createUsersService } from './service.ts';
 
 /**
- * Administration: users, applications, lines, groups, machines (with the .xlsx sheet) and the
- * audit log; admin-only routes (plugins/auth.ts `adminOnly`).
+ * Users, their lines, account approvals and the audit log's listing; admin-only routes
+ * (plugins/auth.ts `adminOnly`) but `access`.
  */
-export const adminModule = fp(
+export const usersModule = fp(
   async (app, { core }: { core: Core }) => {
     // A user's lines or rights changed: their open sockets ask again whether they may still see
     // what they stream — here at once, and when the notice comes from another instance or the
@@ -18,17 +18,17 @@ export const adminModule = fp(
     const socketsAskAgain = (userIds: readonly number[] | null) =>
       void app.socketAuth.usersChanged(userIds);
     await hear(core.database, 'users_changed', (notice) => socketsAskAgain(notice?.users ?? null));
-    const admin = createAdminService({
-      repo: createAdminRepository(core.database.db),
+    const users = createUsersService({
+      repo: createUsersRepository(core.database.db),
+      lines: app.lines,
       endUserSessions: (userId) => app.identity.endUserSessions(userId),
       userChanged: (userId) => {
         app.identity.usersChanged([userId]);
         socketsAskAgain([userId]);
       },
-      reloadMachines: () => core.registry.changed(),
       tell: (mobile, text) => app.applications.tell(mobile, text),
     });
-    await app.register(adminRoutes, { admin });
+    await app.register(usersRoutes, { users });
   },
-  { name: 'admin', dependencies: ['identity', 'applications'] },
+  { name: 'users', dependencies: ['identity', 'applications', 'lines'] },
 );
