@@ -170,8 +170,8 @@ const repositoryOn = (db: Db) => {
      * Stores a machine's binding to a gateway's PLC (or clears it: null) with the gateway's audit
      * entry, in one transaction (docs/architecture.md decision 61).
      */
-    setBinding: (snCode: string, binding: Binding | null, entry: AuditRecord): Promise<void> => {
-      const apply = async (tx: Db) => {
+    setBinding: (snCode: string, binding: Binding | null, entry: AuditRecord): Promise<void> =>
+      db.transaction().execute(async (tx) => {
         await tx
           .updateTable('devices')
           .set({
@@ -184,9 +184,7 @@ const repositoryOn = (db: Db) => {
           .where('sn_code', '=', snCode)
           .execute();
         await writeAudit(tx, entry);
-      };
-      return db.isTransaction ? apply(db) : db.transaction().execute(apply);
-    },
+      }),
   };
 };
 

@@ -17,6 +17,10 @@ const releaseIdentities = async (db: Kysely<Database>, userId: number) =>
     .map((r) => r.provider)
     .sort();
 
+/**
+ * `users` and `user_lines` (this is their only writer besides identity's `users.mobile`), the
+ * approvals' status in `account_applications`, and the audit log's listing.
+ */
 const repositoryOn = (db: Db) => {
   const usersQuery = () =>
     db
