@@ -29,7 +29,7 @@ export const alertsModule = fp(
     const service = createAlertsService({
       db,
       repo,
-      reports: createReports(db, config.TIMEZONE, description),
+      reports: createReports(repo, config.TIMEZONE, description),
       notifications: app.notifications,
       timeZone: config.TIMEZONE,
     });

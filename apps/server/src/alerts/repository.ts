@@ -66,6 +66,19 @@ export interface ChannelChoices {
   webhookUrl: string | null;
 }
 
+/** The additive figures summed, with the minutes PPM covers (hour and day rows hold both). */
+const sums = () =>
+  sql.join(
+    [...ADDED_COLUMNS, 'covered_minutes' as const].map(
+      (c) => sql`coalesce(sum(${sql.ref(c)}), 0)::float8 as ${sql.ref(c)}`,
+    ),
+  );
+type SumRow = Record<(typeof ADDED_COLUMNS)[number] | 'covered_minutes', number>;
+
+/** The instant a factory day ('YYYY-MM-DD') starts in `timeZone`. */
+const startOf = (day: string, timeZone: string) =>
+  sql<Date>`(${day}::date::timestamp at time zone ${timeZone})`;
+
 export const createAlertsRepository = (db: Db) => ({
   /** Alarm code → description (migration 004): a small table, read once at start. */
   async alarmDescriptions(): Promise<ReadonlyMap<string, string>> {
@@ -171,6 +184,76 @@ export const createAlertsRepository = (db: Db) => ({
       useRateTarget: r.use_rate_target,
       figures: figuresFromRow(r as never),
     }));
+  },
+
+  /**
+   * A machine's most frequent alarms overlapping the factory days from `first` up to `until`
+   * (excluded), with their milliseconds inside them (an alarm still active counts up to now).
+   */
+  async topAlarms(
+    sn: string,
+    first: string,
+    until: string,
+    timeZone: string,
+    limit: number,
+  ): Promise<{ code: string; artificialDes: string | null; times: number; ms: number }[]> {
+    const from = startOf(first, timeZone);
+    const to = startOf(until, timeZone);
+    const rows = await sql<{
+      code: string;
+      artificial_des: string | null;
+      times: number;
+      ms: number;
+    }>`
+      select a.code, m.artificial_des, count(*)::int as times,
+        coalesce(sum(extract(epoch from least(coalesce(end_at, now()), ${to})
+          - greatest(begin_at, ${from})) * 1000), 0)::float8 as ms
+      from alarms a left join alarm_manuals m on m.code = a.code
+      where a.sn_code = ${sn} and a.begin_at < ${to}
+        and (a.end_at is null or a.end_at > ${from})
+      group by a.code, m.artificial_des order by times desc, ms desc, a.code
+      limit ${limit}`.execute(db);
+    return rows.rows.map((r) => ({
+      code: r.code,
+      artificialDes: r.artificial_des,
+      times: r.times,
+      ms: r.ms,
+    }));
+  },
+
+  /** A machine's totals over the whole days [first, last] (rollup_day). */
+  async dayTotals(sn: string, first: string, last: string): Promise<Figures> {
+    const row = await sql<SumRow>`select ${sums()} from rollup_day
+      where sn_code = ${sn} and day between ${first}::date and ${last}::date`.execute(db);
+    return figuresFromRow(row.rows[0]!);
+  },
+
+  /** A factory day's figures by hour of the day (rollup_hour, kept for good); `next`: the day after. */
+  async hourFigures(
+    sn: string,
+    day: string,
+    next: string,
+    timeZone: string,
+  ): Promise<{ hour: number; figures: Figures }[]> {
+    const rows = await sql<SumRow & { h: number }>`
+      select extract(hour from hour at time zone ${timeZone})::int as h, ${sums()}
+      from rollup_hour where sn_code = ${sn}
+        and hour >= ${startOf(day, timeZone)} and hour < ${startOf(next, timeZone)}
+      group by h order by h`.execute(db);
+    return rows.rows.map((r) => ({ hour: r.h, figures: figuresFromRow(r) }));
+  },
+
+  /** The figures of each day in [first, last] that has a row (rollup_day). */
+  async dayFigures(
+    sn: string,
+    first: string,
+    last: string,
+  ): Promise<{ day: string; figures: Figures }[]> {
+    const rows = await sql<SumRow & { day: string }>`
+      select to_char(day, 'YYYY-MM-DD') as day, ${sums()} from rollup_day
+      where sn_code = ${sn} and day between ${first}::date and ${last}::date
+      group by day order by day`.execute(db);
+    return rows.rows.map((r) => ({ day: r.day, figures: figuresFromRow(r) }));
   },
 
   async reportedMachine(sn: string): Promise<ReportedMachine> {
