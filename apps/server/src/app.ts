@@ -101,7 +101,7 @@ export const buildApp = async (config: Config, options: BuildOptions = {}): Prom
     await app.register(jobsPlugin, { db: core.database.db });
 
     await app.register(identityModule, { core });
-    await app.register(notificationsModule, { config });
+    await app.register(notificationsModule, { core });
     await app.register(linesModule, { core });
     await app.register(machinesModule, { core });
     await app.register(devicesModule, { core });
@@ -127,7 +127,7 @@ export const buildApp = async (config: Config, options: BuildOptions = {}): Prom
       // No ownership yet: this instance writes every registered gateway's stream.
       ownedGateways: () => app.ingestor.ownedGateways,
       openSockets: () => app.socketAuth.openSockets(),
-      outbox: app.alerts.outbox,
+      outbox: app.outbox,
       brokerConnected: () => core.bus.connected,
     });
     await app.ready();

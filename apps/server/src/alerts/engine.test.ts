@@ -21,7 +21,7 @@ const engine = () =>
   new AlertEngine({
     db: testDb.db,
     repo: createAlertsRepository(testDb.db),
-    notifications: createNotifications([]),
+    notifications: createNotifications(testDb.db),
     deviceOf: () => undefined,
     alarmDescription: () => null,
     caseIds: async () => new Map(),

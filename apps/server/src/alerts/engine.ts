@@ -137,20 +137,10 @@ export class AlertEngine {
       const misses = shortfalls(m);
       await this.deps.db.transaction().execute(async (tx) => {
         if (misses.length === 0) {
-          await tx
-            .deleteFrom('alert_episodes')
-            .where('sn_code', '=', m.sn)
-            .where('rule', '=', 'threeParameters')
-            .execute();
+          await this.deps.repo.closeEpisode(tx, m.sn, 'threeParameters');
           return;
         }
-        const opened = await tx
-          .insertInto('alert_episodes')
-          .values({ sn_code: m.sn, rule: 'threeParameters', started_at: new Date(to) })
-          .onConflict((oc) => oc.columns(['sn_code', 'rule']).doNothing())
-          .returning('started_at')
-          .executeTakeFirst();
-        if (!opened) return;
+        if (!(await this.deps.repo.openEpisode(tx, m.sn, 'threeParameters', new Date(to)))) return;
         const users = await this.deps.repo.subscribers(tx, [m.sn], 'threeParameters');
         await this.deps.notifications.notify(
           tx,

@@ -1,11 +1,7 @@
 import { Cron } from 'croner';
 import fp from 'fastify-plugin';
 import type { Core } from '../core/core.ts';
-import { configuredChannels } from '../notifications/service.ts';
-import { buildChannels } from './channels/index.ts';
-import { WebhookTargets } from './channels/webhook-target.ts';
 import { AlertEngine } from './engine.ts';
-import { Outbox } from './outbox.ts';
 import { createReports } from './reports.ts';
 import { createAlertsRepository } from './repository.ts';
 import { alertsRoutes } from './routes.ts';
@@ -13,15 +9,15 @@ import { createAlertsService, type AlertsService } from './service.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    alerts: { service: AlertsService; engine: AlertEngine; outbox: Outbox };
+    alerts: { service: AlertsService; engine: AlertEngine };
   }
 }
 
 const DAY_MS = 86_400_000;
 
 /**
- * Alert rules on the live state, the outbox worker that delivers to WeChat / DingTalk / webhooks,
- * the daily and weekly report jobs, and the inbox, channel settings and report routes.
+ * Alert rules on the live state, the daily and weekly report jobs, and the channel settings and
+ * report routes; what they tell people goes through app.notifications.
  */
 export const alertsModule = fp(
   async (app, { core }: { core: Core }) => {
@@ -30,13 +26,11 @@ export const alertsModule = fp(
     const repo = createAlertsRepository(db);
     const descriptions = await repo.alarmDescriptions();
     const description = (code: string) => descriptions.get(code) ?? null;
-    const webhookTargets = new WebhookTargets(config.WEBHOOK_ALLOW_HOSTS);
     const service = createAlertsService({
       db,
-      reports: createReports(db, config.TIMEZONE, description),
+      repo,
+      reports: createReports(repo, config.TIMEZONE, description),
       notifications: app.notifications,
-      channels: configuredChannels(config),
-      webhookTargets,
       timeZone: config.TIMEZONE,
     });
     const engine = new AlertEngine({
@@ -48,14 +42,6 @@ export const alertsModule = fp(
       caseIds: (executor) => app.cases.caseIds(executor),
     });
     app.ingestor.onFlush((tx, batch) => engine.judgeFlush(tx, batch));
-
-    const publicUrl = config.PUBLIC_URL?.replace(/\/$/, '');
-    const outbox = new Outbox(db, buildChannels(config, webhookTargets), app.log, {
-      baseDelayMs: config.OUTBOX_RETRY_MS,
-      urlOf: (link) => (link && publicUrl ? publicUrl + link : null),
-    });
-    app.notifications.onQueued(() => void outbox.kick());
-    outbox.start();
 
     app.jobs.every({
       name: 'alerts-three-parameters',
@@ -80,10 +66,9 @@ export const alertsModule = fp(
       }),
     ];
 
-    app.decorate('alerts', { service, engine, outbox });
+    app.decorate('alerts', { service, engine });
     app.addHook('onClose', async () => {
       for (const job of reportJobs) job.stop();
-      await outbox.close();
     });
     await app.register(alertsRoutes, { alerts: service });
   },

@@ -41,6 +41,44 @@ export interface HourFigures {
 const visibleToSubscriber = sql<boolean>`(u.is_admin or exists (
   select 1 from user_lines ul where ul.user_id = uf.user_id and ul.line_id = d.line_id))`;
 
+/** A machine's names and targets, as a report shows them. */
+export interface ReportedMachine {
+  sn: string;
+  nickSnCode: string;
+  deviceName: string;
+  ppmTarget: number;
+  yieldTarget: number;
+  useRateTarget: number;
+}
+
+/** A person's account, as the /set page shows it. */
+export interface Account {
+  psnCode: string;
+  name: string;
+  nickName: string;
+  mobile: string | null;
+}
+
+/** A person's choices on /set: each channel on or off, and their webhook. */
+export interface ChannelChoices {
+  wechat: boolean;
+  dingtalk: boolean;
+  webhookUrl: string | null;
+}
+
+/** The additive figures summed, with the minutes PPM covers (hour and day rows hold both). */
+const sums = () =>
+  sql.join(
+    [...ADDED_COLUMNS, 'covered_minutes' as const].map(
+      (c) => sql`coalesce(sum(${sql.ref(c)}), 0)::float8 as ${sql.ref(c)}`,
+    ),
+  );
+type SumRow = Record<(typeof ADDED_COLUMNS)[number] | 'covered_minutes', number>;
+
+/** The instant a factory day ('YYYY-MM-DD') starts in `timeZone`. */
+const startOf = (day: string, timeZone: string) =>
+  sql<Date>`(${day}::date::timestamp at time zone ${timeZone})`;
+
 export const createAlertsRepository = (db: Db) => ({
   /** Alarm code → description (migration 004): a small table, read once at start. */
   async alarmDescriptions(): Promise<ReadonlyMap<string, string>> {
@@ -146,6 +184,174 @@ export const createAlertsRepository = (db: Db) => ({
       useRateTarget: r.use_rate_target,
       figures: figuresFromRow(r as never),
     }));
+  },
+
+  /**
+   * A machine's most frequent alarms overlapping the factory days from `first` up to `until`
+   * (excluded), with their milliseconds inside them (an alarm still active counts up to now).
+   */
+  async topAlarms(
+    sn: string,
+    first: string,
+    until: string,
+    timeZone: string,
+    limit: number,
+  ): Promise<{ code: string; artificialDes: string | null; times: number; ms: number }[]> {
+    const from = startOf(first, timeZone);
+    const to = startOf(until, timeZone);
+    const rows = await sql<{
+      code: string;
+      artificial_des: string | null;
+      times: number;
+      ms: number;
+    }>`
+      select a.code, m.artificial_des, count(*)::int as times,
+        coalesce(sum(extract(epoch from least(coalesce(end_at, now()), ${to})
+          - greatest(begin_at, ${from})) * 1000), 0)::float8 as ms
+      from alarms a left join alarm_manuals m on m.code = a.code
+      where a.sn_code = ${sn} and a.begin_at < ${to}
+        and (a.end_at is null or a.end_at > ${from})
+      group by a.code, m.artificial_des order by times desc, ms desc, a.code
+      limit ${limit}`.execute(db);
+    return rows.rows.map((r) => ({
+      code: r.code,
+      artificialDes: r.artificial_des,
+      times: r.times,
+      ms: r.ms,
+    }));
+  },
+
+  /** A machine's totals over the whole days [first, last] (rollup_day). */
+  async dayTotals(sn: string, first: string, last: string): Promise<Figures> {
+    const row = await sql<SumRow>`select ${sums()} from rollup_day
+      where sn_code = ${sn} and day between ${first}::date and ${last}::date`.execute(db);
+    return figuresFromRow(row.rows[0]!);
+  },
+
+  /** A factory day's figures by hour of the day (rollup_hour, kept for good); `next`: the day after. */
+  async hourFigures(
+    sn: string,
+    day: string,
+    next: string,
+    timeZone: string,
+  ): Promise<{ hour: number; figures: Figures }[]> {
+    const rows = await sql<SumRow & { h: number }>`
+      select extract(hour from hour at time zone ${timeZone})::int as h, ${sums()}
+      from rollup_hour where sn_code = ${sn}
+        and hour >= ${startOf(day, timeZone)} and hour < ${startOf(next, timeZone)}
+      group by h order by h`.execute(db);
+    return rows.rows.map((r) => ({ hour: r.h, figures: figuresFromRow(r) }));
+  },
+
+  /** The figures of each day in [first, last] that has a row (rollup_day). */
+  async dayFigures(
+    sn: string,
+    first: string,
+    last: string,
+  ): Promise<{ day: string; figures: Figures }[]> {
+    const rows = await sql<SumRow & { day: string }>`
+      select to_char(day, 'YYYY-MM-DD') as day, ${sums()} from rollup_day
+      where sn_code = ${sn} and day between ${first}::date and ${last}::date
+      group by day order by day`.execute(db);
+    return rows.rows.map((r) => ({ day: r.day, figures: figuresFromRow(r) }));
+  },
+
+  async reportedMachine(sn: string): Promise<ReportedMachine> {
+    const d = await db
+      .selectFrom('devices')
+      .select([
+        'sn_code',
+        'nick_sn_code',
+        'device_name',
+        'ppm_target',
+        'yield_target',
+        'use_rate_target',
+      ])
+      .where('sn_code', '=', sn)
+      .executeTakeFirstOrThrow();
+    return {
+      sn: d.sn_code,
+      nickSnCode: d.nick_sn_code,
+      deviceName: d.device_name,
+      ppmTarget: d.ppm_target,
+      yieldTarget: d.yield_target,
+      useRateTarget: d.use_rate_target,
+    };
+  },
+
+  /**
+   * Each (user, machine) subscribed to this report that the user still sees, with the machine's
+   * name and targets; by user, then SN.
+   */
+  async reportSubscriptions(
+    kind: 'daily' | 'week',
+  ): Promise<{ userId: number; machine: Omit<ReportedMachine, 'nickSnCode'> }[]> {
+    const rows = await sql<{
+      user_id: number;
+      sn_code: string;
+      device_name: string;
+      ppm_target: number;
+      yield_target: number;
+      use_rate_target: number;
+    }>`
+      select uf.user_id, d.sn_code, d.device_name, d.ppm_target, d.yield_target, d.use_rate_target
+      from user_follows uf join users u on u.id = uf.user_id join devices d on d.sn_code = uf.sn_code
+      where ${sql.ref(`uf.${kind}`)} and ${visibleToSubscriber}
+      order by uf.user_id, d.sn_code`.execute(db);
+    return rows.rows.map((r) => ({
+      userId: r.user_id,
+      machine: {
+        sn: r.sn_code,
+        deviceName: r.device_name,
+        ppmTarget: r.ppm_target,
+        yieldTarget: r.yield_target,
+        useRateTarget: r.use_rate_target,
+      },
+    }));
+  },
+
+  /**
+   * Opens the machine's episode of `rule` at `at`, in `executor`; false when one is open already
+   * (its subscribers were told when it opened).
+   */
+  async openEpisode(executor: Db, sn: string, rule: Rule, at: Date): Promise<boolean> {
+    const opened = await executor
+      .insertInto('alert_episodes')
+      .values({ sn_code: sn, rule, started_at: at })
+      .onConflict((oc) => oc.columns(['sn_code', 'rule']).doNothing())
+      .returning('started_at')
+      .executeTakeFirst();
+    return opened !== undefined;
+  },
+
+  async closeEpisode(executor: Db, sn: string, rule: Rule) {
+    await executor
+      .deleteFrom('alert_episodes')
+      .where('sn_code', '=', sn)
+      .where('rule', '=', rule)
+      .execute();
+  },
+
+  async account(userId: number): Promise<Account> {
+    const u = await db
+      .selectFrom('users')
+      .select(['psn_code', 'name', 'nick_name', 'mobile'])
+      .where('id', '=', userId)
+      .executeTakeFirstOrThrow();
+    return { psnCode: u.psn_code, name: u.name, nickName: u.nick_name, mobile: u.mobile };
+  },
+
+  async saveChannelChoices(userId: number, choices: ChannelChoices) {
+    const values = {
+      wechat: choices.wechat,
+      dingtalk: choices.dingtalk,
+      webhook_url: choices.webhookUrl,
+    };
+    await db
+      .insertInto('notification_settings')
+      .values({ user_id: userId, ...values })
+      .onConflict((oc) => oc.column('user_id').doUpdateSet(values))
+      .execute();
   },
 });
 

@@ -1,12 +1,8 @@
 import {
   channelSettings,
   dailyOrWeeklyQuery,
-  inboxQuery,
-  inboxReply,
-  markReadBody,
   reportReply,
   saveChannelsBody,
-  unreadReply,
 } from '@linewatch/contracts/alerts';
 import { alertsApi as api } from '@linewatch/contracts/alerts-api';
 import { envelopeSchema } from '@linewatch/contracts/envelope';
@@ -21,26 +17,6 @@ export const alertsRoutes: FastifyPluginAsyncZod<{ alerts: AlertsService }> = as
   app,
   { alerts },
 ) => {
-  app.get(
-    api.inbox.path,
-    { schema: { querystring: inboxQuery, response: { 200: envelopeSchema(inboxReply) } } },
-    async (request) =>
-      ok(await alerts.inbox(userOf(request), request.query.pageNumber, request.query.pageSize)),
-  );
-  app.get(
-    api.unread.path,
-    { schema: { response: { 200: envelopeSchema(unreadReply) } } },
-    async (request) => ok({ unread: await alerts.unread(userOf(request)) }),
-  );
-  app.post(
-    api.markRead.path,
-    { schema: { body: markReadBody, response: { 200: envelopeSchema(unreadReply) } } },
-    async (request) => {
-      const user = userOf(request);
-      await alerts.markRead(user, request.body.ids, request.body.all === true);
-      return ok({ unread: await alerts.unread(user) });
-    },
-  );
   app.get(
     api.channels.path,
     { schema: { response: { 200: envelopeSchema(channelSettings) } } },

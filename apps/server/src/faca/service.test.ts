@@ -31,7 +31,7 @@ describe('status flags across the life of a question', () => {
       db,
       repo: createFacaRepository(db),
       media: { attach: async () => undefined },
-      notifications: createNotifications(),
+      notifications: createNotifications(db),
       checkMachine: async () => ({
         ok: true,
         device: { lineId: line.id } as never,

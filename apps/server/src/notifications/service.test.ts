@@ -16,7 +16,7 @@ describe('notifications', () => {
       .values({ psn_code: 'n-1', name: '通知', password_hash: 'x' })
       .returning('id')
       .executeTakeFirstOrThrow();
-    const notifications = createNotifications();
+    const notifications = createNotifications(db);
     const notice = {
       userId,
       kind: 'alarm',

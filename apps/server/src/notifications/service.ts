@@ -1,6 +1,11 @@
+import type { InboxReply } from '@linewatch/contracts/alerts';
 import type { Kysely } from 'kysely';
 import type { Config } from '../foundation/config/config.ts';
 import type { Database } from '../foundation/db/schema.ts';
+import type { SessionUser } from '../plugins/auth.ts';
+import { WebhookTargets } from './channels/webhook-target.ts';
+import type { Db } from '../foundation/db/database.ts';
+import { createNotificationsRepository, type Recipient } from './repository.ts';
 
 /** An alarm as the FACA question form takes it: the machine and the alarm content. */
 interface AlarmSubject {
@@ -10,7 +15,7 @@ interface AlarmSubject {
 
 /**
  * A message's facts, short, apart from its text: what a WeChat template shows, one field each of
- * at most 20 characters (alerts/channels/wechat-template.ts).
+ * at most 20 characters (channels/wechat-template.ts).
  */
 export interface NoticeFields {
   /** The machine's SN, or the machines' SNs comma-separated. */
@@ -44,64 +49,22 @@ export interface Notice {
 /** The database or the caller's open transaction: a notice commits with the event that caused it. */
 export type Executor = Kysely<Database>;
 
-export interface Notifications {
-  /**
-   * Writes the notices in `executor` (pass the transaction of the cause), and for each new one a
-   * row in the outbox per external channel the person gets; returns how many were new.
-   */
-  notify(executor: Executor, notices: readonly Notice[]): Promise<number>;
-  /** Runs `listener` when outbox rows were written (seen once the writer commits). */
-  onQueued(listener: () => void): void;
-}
-
-/** The external channels (alerts/channels/); the in-app inbox is the notifications row itself. */
+/** The external channels (channels/); the in-app inbox is the notifications row itself. */
 export type ChannelName = 'wechat' | 'dingtalk' | 'webhook';
-
-interface Recipient {
-  id: number;
-  open_id: string | null;
-  dingding_user_id: string | null;
-  wechat: boolean | null;
-  dingtalk: boolean | null;
-  webhook_url: string | null;
-}
 
 /**
  * Where a person is reached on each configured channel: from how they signed in (a WeChat openId,
  * a DingTalk user id) unless they turned it off on /set (no settings row: on), and the webhook
  * URL they gave.
  */
-/**
- * Users with where each channel reaches them: their messaging identities and their /set choices
- * (null where they never chose). The outbox and the /set page read the same rows.
- */
-export const withChannels = (executor: Executor) =>
-  executor
-    .selectFrom('users as u')
-    .leftJoin('notification_settings as s', 's.user_id', 'u.id')
-    .leftJoin('user_identities as wx', (j) =>
-      j.onRef('wx.user_id', '=', 'u.id').on('wx.provider', '=', 'wechat'),
-    )
-    .leftJoin('user_identities as dd', (j) =>
-      j.onRef('dd.user_id', '=', 'u.id').on('dd.provider', '=', 'dingtalk'),
-    )
-    .select([
-      'u.id',
-      'wx.subject as open_id',
-      'dd.subject as dingding_user_id',
-      's.wechat',
-      's.dingtalk',
-      's.webhook_url',
-    ]);
-
 const targetOf = (channel: ChannelName, r: Recipient): string | null => {
   switch (channel) {
     case 'wechat':
-      return r.wechat === false ? null : r.open_id;
+      return r.wechat === false ? null : r.openId;
     case 'dingtalk':
-      return r.dingtalk === false ? null : r.dingding_user_id;
+      return r.dingtalk === false ? null : r.dingtalkUserId;
     case 'webhook':
-      return r.webhook_url;
+      return r.webhookUrl;
   }
 };
 
@@ -116,53 +79,97 @@ export const configuredChannels = (config: Config): ChannelName[] => [
   ...(config.WEBHOOK_SECRET ? (['webhook'] as const) : []),
 ];
 
-/** `channels`: the external channels this server is configured for (none: in-app only). */
-export const createNotifications = (channels: readonly ChannelName[] = []): Notifications => {
+export interface NotificationsOptions {
+  /** The external channels this server is configured for (none: in-app only). */
+  channels?: readonly ChannelName[];
+  /** Where a webhook may go (the SSRF guard, docs/architecture.md decision 43). */
+  webhookTargets?: WebhookTargets;
+}
+
+/**
+ * The one way any domain tells a person something, and the person's inbox: a notice is written
+ * with one outbox row per external channel that reaches them, which the outbox (outbox.ts)
+ * delivers.
+ */
+export const createNotifications = (
+  db: Db,
+  { channels = [], webhookTargets = new WebhookTargets() }: NotificationsOptions = {},
+) => {
+  const repo = createNotificationsRepository(db);
   const listeners = new Set<() => void>();
   return {
-    onQueued: (listener) => listeners.add(listener),
-    async notify(executor, notices) {
+    /** The external channels this server delivers through. */
+    channels,
+
+    /** Runs `listener` when outbox rows were written (seen once the writer commits). */
+    onQueued(listener: () => void) {
+      listeners.add(listener);
+    },
+
+    /**
+     * Writes the notices in `executor` (pass the transaction of the cause), and for each new one
+     * a row in the outbox per external channel the person gets; returns how many were new.
+     */
+    async notify(executor: Executor, notices: readonly Notice[]): Promise<number> {
       if (notices.length === 0) return 0;
-      const written = await executor
-        .insertInto('notifications')
-        .values(
-          notices.map((n) => ({
-            user_id: n.userId,
-            kind: n.kind,
-            title: n.title,
-            body: n.body,
-            link: n.link ?? null,
-            dedupe_key: n.dedupeKey,
-            alarm_sn_code: n.alarm?.snCode ?? null,
-            alarm_content: n.alarm?.warningContent ?? null,
-            fields: JSON.stringify(n.fields ?? {}),
-          })),
-        )
-        .onConflict((oc) => oc.columns(['user_id', 'dedupe_key']).doNothing())
-        .returning(['id', 'user_id'])
-        .execute();
+      const written = await repo.insertNew(executor, notices);
       if (written.length > 0 && channels.length > 0) {
-        const recipients = await withChannels(executor)
-          .where('u.id', 'in', [...new Set(written.map((w) => w.user_id))])
-          .execute();
-        const byId = new Map(recipients.map((r) => [r.id, r]));
-        const rows = written.flatMap((w) =>
+        const recipients = await repo.recipients(executor, [
+          ...new Set(written.map((w) => w.userId)),
+        ]);
+        const byId = new Map(recipients.map((r) => [r.userId, r]));
+        const deliveries = written.flatMap((w) =>
           channels.flatMap((channel) => {
-            const recipient = byId.get(w.user_id);
+            const recipient = byId.get(w.userId);
             const target = recipient ? targetOf(channel, recipient) : null;
-            return target ? [{ notification_id: w.id, channel, target }] : [];
+            return target ? [{ notificationId: w.id, channel, target }] : [];
           }),
         );
-        if (rows.length > 0) {
-          await executor
-            .insertInto('outbox')
-            .values(rows)
-            .onConflict((oc) => oc.columns(['notification_id', 'channel']).doNothing())
-            .execute();
+        if (deliveries.length > 0) {
+          await repo.queue(executor, deliveries);
           for (const listener of listeners) listener();
         }
       }
       return written.length;
     },
+
+    /** Where each channel reaches this person (the /set page shows it). */
+    async recipient(userId: number): Promise<Recipient> {
+      const found = await repo.recipientOf(userId);
+      if (!found) throw new Error(`no user ${userId}`);
+      return found;
+    },
+
+    /** Why a webhook URL may not be used ('private', 'unresolved'), or null: it may. */
+    webhookRefusal: (url: string) => webhookTargets.refusal(url),
+
+    async inbox(user: SessionUser, pageNumber: number, pageSize: number): Promise<InboxReply> {
+      const page = await repo.inboxPage(user.userId, pageNumber, pageSize);
+      return {
+        data: page.messages.map((m) => ({
+          id: m.id,
+          kind: m.kind,
+          title: m.title,
+          body: m.body,
+          link: m.link,
+          createdAt: m.createdAt.toISOString(),
+          read: m.readAt !== null,
+          alarm:
+            m.alarmSnCode === null
+              ? null
+              : { snCode: m.alarmSnCode, warningContent: m.alarmContent ?? '' },
+        })),
+        totalNum: page.total,
+        unread: page.unread,
+      };
+    },
+
+    unread: (user: SessionUser) => repo.unread(user.userId),
+
+    /** Only the user's own messages: ids of others' match nothing. */
+    markRead: (user: SessionUser, ids: readonly number[] | undefined, all: boolean) =>
+      repo.markRead(user.userId, all ? null : (ids ?? [])),
   };
 };
+
+export type Notifications = ReturnType<typeof createNotifications>;

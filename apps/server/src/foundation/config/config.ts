@@ -100,7 +100,7 @@ const schema = z.object({
   DINGTALK_API_URL: z.url().default('https://oapi.dingtalk.com'),
   /** Where the web app's built files are; the server serves them when present. */
   WEB_DIST: z.string().optional(),
-  // Alert delivery (alerts/channels/) uses the same WeChat and DingTalk apps as sign-in: a
+  // Alert delivery (notifications/channels/) uses the same WeChat and DingTalk apps as sign-in: a
   // channel is on when its credentials are set.
   /**
    * Replaced by WECHAT_TEMPLATES: a template_id alone filled first / keyword1..2 / remark, which

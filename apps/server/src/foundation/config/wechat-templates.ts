@@ -1,7 +1,7 @@
 /**
  * WECHAT_TEMPLATES, as configuration reads it: which template each kind of message uses and what
- * each of its fields shows. The WeChat channel (alerts/channels/wechat-template.ts) fills the
- * fields; which source a field type can take is written here, once, for both.
+ * each of its fields shows. The WeChat channel (notifications/channels/wechat-template.ts) fills
+ * the fields; which source a field type can take is written here, once, for both.
  */
 
 /** What can go into a template field. */

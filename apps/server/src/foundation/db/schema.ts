@@ -10,7 +10,6 @@ import type {
   AlertEpisodesTable,
   FailureCasesTable,
   NotificationSettingsTable,
-  OutboxTable,
 } from './schema/alerts.ts';
 import type {
   AccountApplicationsTable,
@@ -18,7 +17,7 @@ import type {
   SmsOutboxTable,
   VerificationCodesTable,
 } from './schema/admin.ts';
-import type { NotificationsTable } from './schema/notifications.ts';
+import type { NotificationsTable, OutboxTable } from './schema/notifications.ts';
 import type {
   FacaCasTable,
   FacaFasTable,

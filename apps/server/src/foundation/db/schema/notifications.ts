@@ -1,5 +1,9 @@
 import type { ColumnType, Generated } from 'kysely';
 
+type DefaultNow = ColumnType<Date, Date | string | undefined, Date | string>;
+type NullableTime = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+type Defaulted<T> = ColumnType<T, T | undefined, T>;
+
 export interface NotificationsTable {
   id: Generated<number>;
   user_id: number;
@@ -15,4 +19,23 @@ export interface NotificationsTable {
   fields: ColumnType<unknown, string | undefined, string>;
   created_at: ColumnType<Date, Date | string | undefined, Date | string>;
   read_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+}
+
+/** 'accepted': taken by a channel that delivers later, its receipt to be confirmed (migration 023). */
+export type OutboxStatus = 'pending' | 'accepted' | 'sent' | 'failed';
+
+export interface OutboxTable {
+  id: Generated<string>;
+  notification_id: number | string;
+  channel: string;
+  target: string;
+  status: Defaulted<OutboxStatus>;
+  attempts: Defaulted<number>;
+  next_attempt_at: DefaultNow;
+  locked_until: NullableTime;
+  last_error: string | null;
+  sent_at: NullableTime;
+  receipt: ColumnType<string | null, string | null | undefined, string | null>;
+  accepted_at: NullableTime;
+  created_at: DefaultNow;
 }

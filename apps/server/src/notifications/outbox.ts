@@ -1,8 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { sql } from 'kysely';
-import type { Db } from '../foundation/db/database.ts';
-import type { NoticeFields } from '../notifications/service.ts';
 import { UndeliverableError, type Channel, type Confirmation } from './channels/channel.ts';
+import type { ClaimedDelivery, NotificationsRepository, OutboxBacklog } from './repository.ts';
 
 export interface OutboxOptions {
   /** How long a claimed row is this worker's: after it (the worker died) another may take it. */
@@ -17,30 +15,6 @@ export interface OutboxOptions {
   now?: () => number;
   /** Builds the absolute link of a message from its app path. */
   urlOf?: (link: string | null) => string | null;
-}
-
-interface Claimed {
-  id: string;
-  /** 'pending': to send; 'accepted': sent, its receipt to confirm. */
-  status: 'pending' | 'accepted';
-  receipt: string | null;
-  accepted_at: Date | null;
-  channel: string;
-  target: string;
-  attempts: number;
-  kind: string;
-  title: string;
-  body: string;
-  link: string | null;
-  fields: NoticeFields | null;
-  created_at: Date;
-}
-
-/** Undelivered rows of one channel: due now, or waiting out a retry's backoff. */
-export interface OutboxBacklog {
-  channel: string;
-  due: number;
-  waiting: number;
 }
 
 /** DingTalk keeps a task's result for 24 hours: a receipt not confirmed by then never will be. */
@@ -76,7 +50,7 @@ export class Outbox {
   #closed = false;
 
   constructor(
-    private readonly db: Db,
+    private readonly repo: NotificationsRepository,
     channels: readonly Channel[],
     private readonly log: Pick<FastifyBaseLogger, 'warn' | 'error'>,
     options: OutboxOptions = {},
@@ -137,26 +111,12 @@ export class Outbox {
     const leaseEnd = new Date(now.getTime() + this.#o.leaseMs);
     const names = [...this.#channels.keys()];
     if (names.length === 0) return 0;
-    const claimed = await sql<Claimed>`
-      WITH due AS (
-        SELECT id FROM outbox
-        WHERE status IN ('pending', 'accepted') AND next_attempt_at <= ${now}
-          AND (locked_until IS NULL OR locked_until < ${now})
-          AND channel IN (${sql.join(names)})
-        ORDER BY id LIMIT ${this.#o.batch}
-        FOR UPDATE SKIP LOCKED
-      )
-      UPDATE outbox o SET locked_until = ${leaseEnd},
-        attempts = o.attempts + CASE WHEN o.status = 'pending' THEN 1 ELSE 0 END
-      FROM due, notifications n
-      WHERE o.id = due.id AND n.id = o.notification_id
-      RETURNING o.id, o.status, o.receipt, o.accepted_at, o.channel, o.target, o.attempts,
-        n.kind, n.title, n.body, n.link, n.fields, n.created_at`.execute(this.db);
-    await Promise.all(claimed.rows.map((row) => this.#deliver(row)));
-    return claimed.rows.length;
+    const claimed = await this.repo.claimDue(names, now, leaseEnd, this.#o.batch);
+    await Promise.all(claimed.map((row) => this.#deliver(row)));
+    return claimed.length;
   }
 
-  async #deliver(row: Claimed) {
+  async #deliver(row: ClaimedDelivery) {
     const channel = this.#channels.get(row.channel)!;
     if (row.status === 'accepted') return this.#confirm(channel, row);
     try {
@@ -166,23 +126,18 @@ export class Outbox {
         kind: row.kind,
         title: row.title,
         body: row.body,
-        fields: row.fields ?? {},
+        fields: row.fields,
         url: this.#urlOf(row.link),
-        createdAt: new Date(row.created_at),
+        createdAt: row.createdAt,
       });
       if (typeof receipt === 'string' && channel.confirm) {
-        await this.db
-          .updateTable('outbox')
-          .set({
-            status: 'accepted',
-            receipt,
-            accepted_at: new Date(this.#now()),
-            next_attempt_at: new Date(this.#now() + this.#o.baseDelayMs),
-            locked_until: null,
-            last_error: null,
-          })
-          .where('id', '=', row.id)
-          .execute();
+        await this.repo.release(row.id, {
+          status: 'accepted',
+          receipt,
+          acceptedAt: new Date(this.#now()),
+          nextAttemptAt: new Date(this.#now() + this.#o.baseDelayMs),
+          lastError: null,
+        });
         return;
       }
       await this.#sent(row, null);
@@ -191,27 +146,22 @@ export class Outbox {
       const message = (error as Error).message.slice(0, 500);
       const failed = row.attempts >= this.#o.maxAttempts || error instanceof UndeliverableError;
       if (failed) this.log.warn({ outbox: row.id, err: message }, 'notification not delivered');
-      await this.db
-        .updateTable('outbox')
-        .set({
-          status: failed ? 'failed' : 'pending',
-          last_error: message,
-          locked_until: null,
-          next_attempt_at: new Date(
-            this.#now() + backoffMs(row.attempts, this.#o.baseDelayMs, this.#o.maxDelayMs),
-          ),
-        })
-        .where('id', '=', row.id)
-        .execute();
+      await this.repo.release(row.id, {
+        status: failed ? 'failed' : 'pending',
+        lastError: message,
+        nextAttemptAt: new Date(
+          this.#now() + backoffMs(row.attempts, this.#o.baseDelayMs, this.#o.maxDelayMs),
+        ),
+      });
     }
   }
 
-  async #sent(row: Claimed, note: string | null) {
-    await this.db
-      .updateTable('outbox')
-      .set({ status: 'sent', sent_at: new Date(this.#now()), locked_until: null, last_error: note })
-      .where('id', '=', row.id)
-      .execute();
+  async #sent(row: ClaimedDelivery, note: string | null) {
+    await this.repo.release(row.id, {
+      status: 'sent',
+      sentAt: new Date(this.#now()),
+      lastError: note,
+    });
     if (note === null) this.delivered.set(row.channel, (this.delivered.get(row.channel) ?? 0) + 1);
   }
 
@@ -220,7 +170,7 @@ export class Outbox {
    * counted: resending would not reach them either), or not known yet (asked again after as long
    * again as it has waited, up to maxDelayMs), until the service no longer keeps the result.
    */
-  async #confirm(channel: Channel, row: Claimed) {
+  async #confirm(channel: Channel, row: ClaimedDelivery) {
     const now = this.#now();
     let confirmation: Confirmation = null;
     let problem: string | null = null;
@@ -234,40 +184,25 @@ export class Outbox {
       this.notReached.set(row.channel, (this.notReached.get(row.channel) ?? 0) + 1);
       const reason = `${row.channel}: not reached (${confirmation.reason})`;
       this.log.warn({ outbox: row.id, reason }, 'notification not delivered');
-      await this.db
-        .updateTable('outbox')
-        .set({ status: 'failed', locked_until: null, last_error: reason })
-        .where('id', '=', row.id)
-        .execute();
+      await this.repo.release(row.id, { status: 'failed', lastError: reason });
       return;
     }
-    const waited = now - (row.accepted_at ? new Date(row.accepted_at).getTime() : now);
+    const waited = now - (row.acceptedAt ? row.acceptedAt.getTime() : now);
     if (waited >= RECEIPT_LIFETIME_MS) return this.#sent(row, `${row.channel}: never confirmed`);
-    await this.db
-      .updateTable('outbox')
-      .set({
-        locked_until: null,
-        last_error: problem,
-        next_attempt_at: new Date(
-          now + Math.min(this.#o.maxDelayMs, Math.max(this.#o.baseDelayMs, waited)),
-        ),
-      })
-      .where('id', '=', row.id)
-      .execute();
+    await this.repo.release(row.id, {
+      lastError: problem,
+      nextAttemptAt: new Date(
+        now + Math.min(this.#o.maxDelayMs, Math.max(this.#o.baseDelayMs, waited)),
+      ),
+    });
   }
 
   /**
    * What is still to deliver, by channel. Runs at each metrics scrape: it reads only the partial
    * index of pending rows (outbox_due_idx), however many rows were sent.
    */
-  async backlog(): Promise<OutboxBacklog[]> {
-    const now = new Date(this.#now());
-    const { rows } = await sql<OutboxBacklog>`
-      SELECT channel,
-        (count(*) FILTER (WHERE next_attempt_at <= ${now}))::int AS due,
-        (count(*) FILTER (WHERE next_attempt_at > ${now}))::int AS waiting
-      FROM outbox WHERE status = 'pending' GROUP BY channel`.execute(this.db);
-    return rows;
+  backlog(): Promise<OutboxBacklog[]> {
+    return this.repo.backlog(new Date(this.#now()));
   }
 
   /** Stops polling and waits for the round in flight: what it sent is marked before the database closes. */

@@ -1,5 +1,5 @@
 import type { Config } from '../../foundation/config/config.ts';
-import { configuredChannels } from '../../notifications/service.ts';
+import { configuredChannels } from '../service.ts';
 import type { Channel } from './channel.ts';
 import { dingtalkChannel } from './dingtalk.ts';
 import { webhookChannel } from './webhook.ts';

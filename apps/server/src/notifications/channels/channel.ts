@@ -1,4 +1,4 @@
-import type { ChannelName, NoticeFields } from '../../notifications/service.ts';
+import type { ChannelName, NoticeFields } from '../service.ts';
 
 /** One message on its way to one person on one channel. */
 export interface OutgoingMessage {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createNotifications } from '../notifications/service.ts';
+import { createNotifications } from './service.ts';
 import {
   startDingtalkMessageFake,
   type DingtalkMessageFake,
@@ -12,6 +12,7 @@ import { dingtalkChannel } from './channels/dingtalk.ts';
 import { webhookChannel } from './channels/webhook.ts';
 import { WebhookTargets } from './channels/webhook-target.ts';
 import { backoffMs, Outbox } from './outbox.ts';
+import { createNotificationsRepository } from './repository.ts';
 
 const SECRET = 'webhook-test-secret-0123456789';
 const silent = { warn: () => undefined, error: () => undefined };
@@ -49,11 +50,13 @@ beforeEach(async () => {
   receiver.deliveries.length = 0;
 });
 
+const repo = () => createNotificationsRepository(testDb.db);
+
 /** A notice written as a cause would write it: in-app row and one outbox row per channel. */
 const queue = async (title: string, channel: 'webhook' | 'dingtalk' = 'webhook') => {
   const key = `test:${++sequence}`;
   await testDb.db.transaction().execute((tx) =>
-    createNotifications([channel]).notify(tx, [
+    createNotifications(testDb.db, { channels: [channel] }).notify(tx, [
       {
         userId,
         kind: 'alarm',
@@ -89,7 +92,7 @@ const worker = (
   options: ConstructorParameters<typeof Outbox>[3] = {},
   channels: Channel[] = [webhookChannel(SECRET, LOCAL)],
 ) =>
-  new Outbox(testDb.db, channels, silent, {
+  new Outbox(repo(), channels, silent, {
     pollMs: 20,
     baseDelayMs: 10,
     ...options,
