@@ -7,5 +7,7 @@ export default defineConfig({
     // Most integration files spend their time waiting on sockets, brokers and child processes, so
     // three workers keep both cores busy.
     maxWorkers: 3,
+    // The default reporter, and the files a dead worker left unfinished (scripts/vitest-unfinished.ts).
+    reporters: ['default', './scripts/vitest-unfinished.ts'],
   },
 });
