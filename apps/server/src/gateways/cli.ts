@@ -47,10 +47,10 @@ export const runGatewayCommand = async (
     case 'gateway:list': {
       const [gateways, bindings] = await Promise.all([repo.listGateways(), repo.listBindings()]);
       for (const g of gateways) {
-        const machines = bindings.filter((b) => b.gateway_id === g.id).map((b) => b.sn_code);
+        const machines = bindings.filter((b) => b.gatewayId === g.serial).map((b) => b.snCode);
         print(
-          `${g.id}\t${g.online ? 'online' : 'offline'}\t${g.agent_version ?? '-'}\t${
-            g.last_seen_at?.toISOString() ?? '-'
+          `${g.serial}\t${g.online ? 'online' : 'offline'}\t${g.agentVersion ?? '-'}\t${
+            g.lastSeenAt?.toISOString() ?? '-'
           }\t${machines.join(',') || '-'}`,
         );
       }

@@ -1,7 +1,27 @@
+import type { NotNull } from 'kysely';
 import type { Db } from '../foundation/db/database.ts';
 import { writeAudit } from '../foundation/shared/audit.ts';
 import type { PlcConnection } from '../machines/types.ts';
 import { gatewayAudit, type GatewayAuditEntry } from './audit.ts';
+
+/** A registered gateway as stored (`online` and `lastSeenAt`: what the database last recorded). */
+export interface Gateway {
+  serial: string;
+  name: string;
+  online: boolean;
+  lastSeenAt: Date | null;
+  agentVersion: string | null;
+}
+
+/** A machine bound to a gateway, with the PLC it is read from. */
+export interface GatewayBinding {
+  gatewayId: string;
+  snCode: string;
+  plcIp: string | null;
+  plcPort: number | null;
+  unitId: number | null;
+  plcModel: string | null;
+}
 
 /**
  * The gateways table (credentials checked in credentials.ts) and its audit trail; it reads the
@@ -69,20 +89,38 @@ export const createGatewaysRepository = (db: Db) => {
         return true;
       }),
 
-    listGateways: () =>
-      db
-        .selectFrom('gateways')
-        .select(['id', 'name', 'online', 'last_seen_at', 'agent_version'])
-        .orderBy('id')
-        .execute(),
+    listGateways: async (): Promise<Gateway[]> =>
+      (
+        await db
+          .selectFrom('gateways')
+          .select(['id', 'name', 'online', 'last_seen_at', 'agent_version'])
+          .orderBy('id')
+          .execute()
+      ).map((g) => ({
+        serial: g.id,
+        name: g.name,
+        online: g.online,
+        lastSeenAt: g.last_seen_at,
+        agentVersion: g.agent_version,
+      })),
 
-    listBindings: () =>
-      db
-        .selectFrom('devices')
-        .select(['sn_code', 'gateway_id', 'plc_ip', 'plc_port', 'plc_unit_id', 'plc_model'])
-        .where('gateway_id', 'is not', null)
-        .orderBy('sn_code')
-        .execute(),
+    listBindings: async (): Promise<GatewayBinding[]> =>
+      (
+        await db
+          .selectFrom('devices')
+          .select(['sn_code', 'gateway_id', 'plc_ip', 'plc_port', 'plc_unit_id', 'plc_model'])
+          .where('gateway_id', 'is not', null)
+          .$narrowType<{ gateway_id: NotNull }>()
+          .orderBy('sn_code')
+          .execute()
+      ).map((b) => ({
+        gatewayId: b.gateway_id,
+        snCode: b.sn_code,
+        plcIp: b.plc_ip,
+        plcPort: b.plc_port,
+        unitId: b.plc_unit_id,
+        plcModel: b.plc_model,
+      })),
   };
 };
 

@@ -5,6 +5,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ok } from '../foundation/http/envelope.ts';
 import { userOf } from '../plugins/auth.ts';
+import { presentGateway, presentPlcModels } from './presenter.ts';
 import type { GatewaysService } from './service.ts';
 
 const plcModelOption = z.object({
@@ -39,7 +40,7 @@ export const gatewaysRoutes: FastifyPluginAsyncZod<{ gateways: GatewaysService }
   app.get(
     gatewaysApi.plcModels.path,
     { schema: { response: { 200: envelopeSchema(z.array(plcModelOption)) } } },
-    async () => ok(gateways.plcModels()),
+    async () => ok(presentPlcModels()),
   );
 
   const actorOf = (request: Parameters<typeof userOf>[0]) => {
@@ -53,7 +54,7 @@ export const gatewaysRoutes: FastifyPluginAsyncZod<{ gateways: GatewaysService }
       config: { adminOnly: true },
       schema: { response: { 200: envelopeSchema(z.array(gatewayRow)) } },
     },
-    async () => ok(await gateways.list()),
+    async () => ok((await gateways.list()).map(presentGateway)),
   );
 
   app.post(

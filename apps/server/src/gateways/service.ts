@@ -5,11 +5,9 @@ import {
   unbindMessage,
   type registerGatewayBody,
   type GatewayCredential,
-  type GatewayRow,
   type MaintenanceReply,
-  type PlcModelOption,
 } from '@linewatch/contracts/gateways';
-import { defaultPlcPort, plcProfiles } from '@linewatch/contracts/plc-profiles';
+import { plcProfiles } from '@linewatch/contracts/plc-profiles';
 import type { GatewayCommandBody } from '@linewatch/contracts/gateway-commands';
 import type { z } from 'zod';
 import type { DeviceInfo } from '../core/device-registry.ts';
@@ -22,7 +20,12 @@ import { newGatewaySecret } from '../core/gateway-credentials.ts';
 import type { GatewayPresence } from '../core/gateway-presence.ts';
 import type { MachinesService } from '../machines/service.ts';
 import { gatewayAudit } from './audit.ts';
-import type { GatewaysRepository } from './repository.ts';
+import type { Gateway, GatewayBinding, GatewaysRepository } from './repository.ts';
+
+/** A gateway as the registry shows it: online and last heard as this instance knows them. */
+export interface GatewayStatus extends Gateway {
+  machines: GatewayBinding[];
+}
 
 /** Who asked: a signed-in user on the phone, or the admin CLI (userId null). */
 export interface Actor {
@@ -109,14 +112,6 @@ export const createGatewaysService = (deps: GatewaysDeps) => {
   const isResult = (value: Result | DeviceInfo): value is Result => 'Code' in value;
 
   return {
-    plcModels: (): PlcModelOption[] =>
-      Object.entries(plcProfiles).map(([value, profile]) => ({
-        label: profile.label,
-        value,
-        protocol: profile.protocol,
-        port: defaultPlcPort(value),
-      })),
-
     async bind(user: SessionUser, serial: string, raw: unknown): Promise<Result> {
       const parsed = bindMessage.safeParse(raw);
       if (!parsed.success) return invalid(parsed.error);
@@ -186,24 +181,17 @@ export const createGatewaysService = (deps: GatewaysDeps) => {
       return result(200, maintenanceContent.unbound);
     },
 
-    async list(): Promise<GatewayRow[]> {
+    async list(): Promise<GatewayStatus[]> {
       const [gateways, bindings] = await Promise.all([repo.listGateways(), repo.listBindings()]);
-      return gateways.map((g) => ({
-        serial: g.id,
-        name: g.name,
-        online: deps.presence.isOnline(g.id),
-        lastSeenAt: deps.presence.lastHeard(g.id) ?? g.last_seen_at?.getTime() ?? null,
-        agentVersion: g.agent_version,
-        machines: bindings
-          .filter((b) => b.gateway_id === g.id)
-          .map((b) => ({
-            snCode: b.sn_code,
-            plcIp: b.plc_ip,
-            plcPort: b.plc_port,
-            unitId: b.plc_unit_id,
-            plcModel: b.plc_model,
-          })),
-      }));
+      return gateways.map((g) => {
+        const heard = deps.presence.lastHeard(g.serial);
+        return {
+          ...g,
+          online: deps.presence.isOnline(g.serial),
+          lastSeenAt: heard === undefined ? g.lastSeenAt : new Date(heard),
+          machines: bindings.filter((b) => b.gatewayId === g.serial),
+        };
+      });
     },
 
     async register(actor: Actor, input: z.output<typeof registerGatewayBody>) {
