@@ -1,10 +1,45 @@
-import type { AdminApplication, AdminUser, AuditEntry } from '@linewatch/contracts/admin';
 import type { Page } from '@linewatch/contracts/rules/paging';
 import { sql, type Kysely } from 'kysely';
 import type { Db } from '../foundation/db/database.ts';
 import { announce } from '../foundation/db/notices.ts';
 import { writeAudit, type AuditRecord } from '../foundation/shared/audit.ts';
 import type { Database } from '../foundation/db/schema.ts';
+
+/** A user with the lines granted them. */
+export interface User {
+  id: number;
+  psnCode: string;
+  name: string;
+  nickName: string;
+  mobile: string | null;
+  isAdmin: boolean;
+  disabled: boolean;
+  lineIds: number[];
+  createdAt: Date;
+}
+
+/** An account application as the administrators decide it. */
+export interface Application {
+  id: number;
+  name: string;
+  psnCode: string;
+  mobile: string;
+  status: 'pending' | 'approved' | 'rejected';
+  reason: string;
+  createdAt: Date;
+  decidedAt: Date | null;
+}
+
+/** One entry of the audit log; `before` and `after` as recorded (JSON). */
+export interface AuditLogEntry {
+  id: number;
+  actorName: string;
+  action: string;
+  target: string;
+  before: unknown;
+  after: unknown;
+  createdAt: Date;
+}
 
 const releaseIdentities = async (db: Kysely<Database>, userId: number) =>
   (
@@ -41,7 +76,8 @@ const repositoryOn = (db: Db) => {
         ),
       ]);
   type UserRow = Awaited<ReturnType<ReturnType<typeof usersQuery>['executeTakeFirstOrThrow']>>;
-  const toUser = (r: UserRow): AdminUser => ({
+  // Its keys in this order: the audit log records a user as this object (JSON), as it always has.
+  const toUser = (r: UserRow): User => ({
     id: r.id,
     psnCode: r.psn_code,
     name: r.name,
@@ -50,14 +86,14 @@ const repositoryOn = (db: Db) => {
     isAdmin: r.is_admin,
     disabled: r.disabled,
     lineIds: r.line_ids.map(Number),
-    createdAt: r.created_at.toISOString(),
+    createdAt: r.created_at,
   });
 
   return {
     audit: (entry: AuditRecord) => writeAudit(db, entry),
 
     /** The audit log, newest first: every domain's entries (foundation/shared/audit.ts). */
-    auditPage: async (offset: number, limit: number): Promise<Page<AuditEntry>> => {
+    auditPage: async (offset: number, limit: number): Promise<Page<AuditLogEntry>> => {
       const [rows, total] = await Promise.all([
         db
           .selectFrom('audit_log')
@@ -80,7 +116,7 @@ const repositoryOn = (db: Db) => {
           target: a.target,
           before: a.before,
           after: a.after,
-          createdAt: a.created_at.toISOString(),
+          createdAt: a.created_at,
         })),
       };
     },
@@ -176,7 +212,7 @@ const repositoryOn = (db: Db) => {
 
     // applications ---------------------------------------------------------------------------
 
-    applications: async (): Promise<AdminApplication[]> =>
+    applications: async (): Promise<Application[]> =>
       (
         await db
           .selectFrom('account_applications')
@@ -201,8 +237,8 @@ const repositoryOn = (db: Db) => {
         mobile: a.mobile,
         status: a.status,
         reason: a.reason,
-        createdAt: a.created_at.toISOString(),
-        decidedAt: a.decided_at?.toISOString() ?? null,
+        createdAt: a.created_at,
+        decidedAt: a.decided_at,
       })),
 
     application: async (id: number) => {

@@ -19,6 +19,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ok, replySchema } from '../foundation/http/envelope.ts';
 import { actorOf, adminOnly, userOf } from '../plugins/auth.ts';
+import { presentApplication, presentAuditPage, presentUser } from './presenter.ts';
 import type { UsersService } from './service.ts';
 
 /**
@@ -39,26 +40,28 @@ export const usersRoutes: FastifyPluginAsyncZod<{ users: UsersService }> = async
   app.get(
     adminApi.users.path,
     { config: adminOnly, schema: { response: replySchema(z.array(adminUser)) } },
-    async () => ok(await users.users()),
+    async () => ok((await users.users()).map(presentUser)),
   );
   app.post(
     adminApi.createUser.path,
     { config: adminOnly, schema: { body: createUserBody, response: replySchema(adminUser) } },
     async (request) =>
-      ok(await users.createUser(actorOf(request), request.body), adminMessages.saved),
+      ok(presentUser(await users.createUser(actorOf(request), request.body)), adminMessages.saved),
   );
   app.post(
     adminApi.updateUser.path,
     { config: adminOnly, schema: { body: updateUserBody, response: replySchema(adminUser) } },
     async (request) =>
-      ok(await users.updateUser(actorOf(request), request.body), adminMessages.saved),
+      ok(presentUser(await users.updateUser(actorOf(request), request.body)), adminMessages.saved),
   );
   app.post(
     adminApi.disableUser.path,
     { config: adminOnly, schema: { body: disableUserBody, response: replySchema(adminUser) } },
     async (request) =>
       ok(
-        await users.setDisabled(actorOf(request), request.body.id, request.body.disabled),
+        presentUser(
+          await users.setDisabled(actorOf(request), request.body.id, request.body.disabled),
+        ),
         adminMessages.saved,
       ),
   );
@@ -75,7 +78,7 @@ export const usersRoutes: FastifyPluginAsyncZod<{ users: UsersService }> = async
   app.get(
     adminApi.applications.path,
     { config: adminOnly, schema: { response: replySchema(z.array(adminApplication)) } },
-    async () => ok(await users.applications()),
+    async () => ok((await users.applications()).map(presentApplication)),
   );
   app.post(
     adminApi.approve.path,
@@ -85,7 +88,11 @@ export const usersRoutes: FastifyPluginAsyncZod<{ users: UsersService }> = async
   app.post(
     adminApi.reject.path,
     { config: adminOnly, schema: { body: rejectBody, response: replySchema(adminApplication) } },
-    async (request) => ok(await users.reject(actorOf(request), request.body), adminMessages.saved),
+    async (request) =>
+      ok(
+        presentApplication(await users.reject(actorOf(request), request.body)),
+        adminMessages.saved,
+      ),
   );
 
   // audit ------------------------------------------------------------------------------------
@@ -95,6 +102,7 @@ export const usersRoutes: FastifyPluginAsyncZod<{ users: UsersService }> = async
       config: adminOnly,
       schema: { querystring: auditQuery, response: replySchema(pageReply(auditEntry)) },
     },
-    async (request) => ok(await users.audit(request.query.pageIndex, request.query.pageSize)),
+    async (request) =>
+      ok(presentAuditPage(await users.audit(request.query.pageIndex, request.query.pageSize))),
   );
 };

@@ -1,8 +1,5 @@
 import {
   adminMessages,
-  type AdminApplication,
-  type AdminUser,
-  type AuditEntry,
   type approveBody,
   type createUserBody,
   type rejectBody,
@@ -15,7 +12,7 @@ import { invalidField, notFound } from '../foundation/http/envelope.ts';
 import { auditBy, type Actor } from '../foundation/shared/audit.ts';
 import { hashSecret } from '../foundation/shared/secrets.ts';
 import type { LinesService } from '../lines/service.ts';
-import type { UsersRepository } from './repository.ts';
+import type { Application, AuditLogEntry, User, UsersRepository } from './repository.ts';
 
 type CreateUser = z.output<typeof createUserBody>;
 type UpdateUser = z.output<typeof updateUserBody>;
@@ -70,7 +67,7 @@ export const createUsersService = ({
 
     users: () => repo.users(),
 
-    async createUser(actor: Actor, body: CreateUser): Promise<AdminUser> {
+    async createUser(actor: Actor, body: CreateUser): Promise<User> {
       const passwordHash = await hashSecret(body.password);
       if (await repo.userIdByPsnCode(body.psnCode))
         throw invalidField('psnCode', adminMessages.userExists);
@@ -92,7 +89,7 @@ export const createUsersService = ({
       return user;
     },
 
-    async updateUser(actor: Actor, body: UpdateUser): Promise<AdminUser> {
+    async updateUser(actor: Actor, body: UpdateUser): Promise<User> {
       await mustUser(repo, body.id);
       if (actor.id === body.id && body.isAdmin === false)
         throw invalidField('isAdmin', adminMessages.notYourself);
@@ -115,7 +112,7 @@ export const createUsersService = ({
     },
 
     /** Disabling ends every session of the user at once: their open sockets close with 4405. */
-    async setDisabled(actor: Actor, id: number, disabled: boolean): Promise<AdminUser> {
+    async setDisabled(actor: Actor, id: number, disabled: boolean): Promise<User> {
       if (actor.id === id) throw invalidField('id', adminMessages.notYourself);
       const after = await repo.transaction(async (r) => {
         const before = await mustUser(r, id);
@@ -155,7 +152,7 @@ export const createUsersService = ({
 
     // applications ---------------------------------------------------------------------------
 
-    applications: (): Promise<AdminApplication[]> => repo.applications(),
+    applications: (): Promise<Application[]> => repo.applications(),
 
     /** Makes the account (initial password sent to the applicant by SMS) and grants its lines. */
     async approve(
@@ -196,7 +193,7 @@ export const createUsersService = ({
       return { userId, initialPassword: password };
     },
 
-    async reject(actor: Actor, body: z.output<typeof rejectBody>): Promise<AdminApplication> {
+    async reject(actor: Actor, body: z.output<typeof rejectBody>): Promise<Application> {
       await mustPending(body.id);
       await repo.transaction(async (r) => {
         await r.decideApplication(body.id, {
@@ -223,7 +220,7 @@ export const createUsersService = ({
      * Every domain's entries, newest first: the log is of what people did, and the people are
      * this domain's (docs/architecture.md decision 55).
      */
-    audit: (pageIndex: number, pageSize: number): Promise<Page<AuditEntry>> =>
+    audit: (pageIndex: number, pageSize: number): Promise<Page<AuditLogEntry>> =>
       repo.auditPage((pageIndex - 1) * pageSize, pageSize),
   };
   return service;
