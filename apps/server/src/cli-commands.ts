@@ -10,13 +10,12 @@ import {
   resetPasswordBody,
   saveGroupBody,
   saveLineBody,
-  type AdminLine,
   type AdminMachine,
 } from '@linewatch/contracts/admin';
 import type { Db } from './foundation/db/database.ts';
 import { DomainError } from './foundation/http/envelope.ts';
 import { CLI_ACTOR } from './foundation/shared/audit.ts';
-import { createLinesRepository } from './lines/repository.ts';
+import { createLinesRepository, type LineWithGroups } from './lines/repository.ts';
 import { createLinesService, type LinesService } from './lines/service.ts';
 import { createMachinesRepository } from './machines/repository.ts';
 import { createMachinesService, type MachinesService } from './machines/service.ts';
@@ -63,7 +62,7 @@ const userByPsn = async ({ users }: CliContext, psnCode: string) => {
   return user;
 };
 
-const lineByName = async ({ lines }: CliContext, name: string): Promise<AdminLine> => {
+const lineByName = async ({ lines }: CliContext, name: string): Promise<LineWithGroups> => {
   const line = (await lines.lines()).find((l) => l.name === name);
   if (!line) throw new CliError(`${adminMessages.lineNotFound}：${name}`);
   return line;
@@ -79,7 +78,7 @@ const lineIdsByName = async (context: CliContext, names: string) => {
   return ids;
 };
 
-const groupByName = (line: AdminLine, name: string) => {
+const groupByName = (line: LineWithGroups, name: string) => {
   const group = line.groups.find((g) => g.name === name);
   if (!group) throw new CliError(`产品组「${name}」不属于产线「${line.name}」`);
   return group;
@@ -273,7 +272,7 @@ export const commands: Record<string, CliCommand> = {
   'list-lines': async (context) => {
     for (const l of await context.lines.lines())
       context.print(
-        `${l.id}\t${l.name}\t机台 ${l.machineCount}\t${l.groups.map((g) => g.name).join(',')}`,
+        `${l.id}\t${l.name}\t机台 ${l.machines}\t${l.groups.map((g) => g.name).join(',')}`,
       );
   },
 

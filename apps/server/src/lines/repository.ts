@@ -17,6 +17,12 @@ export interface Group {
   name: string;
 }
 
+/** A product group with the number of machines in it. */
+export type GroupSummary = Group & { machines: number };
+
+/** A line with its groups, each with its machine count. */
+export type LineWithGroups = LineSummary & { groups: GroupSummary[] };
+
 type Line = Omit<LineSummary, 'machines'>;
 
 /**
@@ -47,7 +53,7 @@ const repositoryOn = (db: Db) => ({
       .orderBy('l.id')
       .execute(),
 
-  groups: async (): Promise<(Group & { machines: number })[]> =>
+  groups: async (): Promise<GroupSummary[]> =>
     (
       await db
         .selectFrom('product_groups as g')

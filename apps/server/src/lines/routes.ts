@@ -10,6 +10,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ok, replySchema } from '../foundation/http/envelope.ts';
 import { actorOf, adminOnly } from '../plugins/auth.ts';
+import { presentLine } from './presenter.ts';
 import type { LinesService } from './service.ts';
 
 /** The administration of lines and groups: admins only (plugins/auth.ts answers others 0403). */
@@ -20,13 +21,13 @@ export const linesRoutes: FastifyPluginAsyncZod<{ lines: LinesService }> = async
   app.get(
     adminApi.lines.path,
     { config: adminOnly, schema: { response: replySchema(z.array(adminLine)) } },
-    async () => ok(await lines.lines()),
+    async () => ok((await lines.lines()).map(presentLine)),
   );
   app.post(
     adminApi.saveLine.path,
     { config: adminOnly, schema: { body: saveLineBody, response: replySchema(adminLine) } },
     async (request) =>
-      ok(await lines.saveLine(actorOf(request), request.body), adminMessages.saved),
+      ok(presentLine(await lines.saveLine(actorOf(request), request.body)), adminMessages.saved),
   );
   app.post(
     adminApi.deleteLine.path,
@@ -40,7 +41,7 @@ export const linesRoutes: FastifyPluginAsyncZod<{ lines: LinesService }> = async
     adminApi.saveGroup.path,
     { config: adminOnly, schema: { body: saveGroupBody, response: replySchema(adminLine) } },
     async (request) =>
-      ok(await lines.saveGroup(actorOf(request), request.body), adminMessages.saved),
+      ok(presentLine(await lines.saveGroup(actorOf(request), request.body)), adminMessages.saved),
   );
   app.post(
     adminApi.deleteGroup.path,

@@ -1,13 +1,8 @@
-import {
-  adminMessages,
-  type AdminLine,
-  type saveGroupBody,
-  type saveLineBody,
-} from '@linewatch/contracts/admin';
+import { adminMessages, type saveGroupBody, type saveLineBody } from '@linewatch/contracts/admin';
 import type { z } from 'zod';
 import { invalidField, notFound } from '../foundation/http/envelope.ts';
 import { auditBy, type Actor } from '../foundation/shared/audit.ts';
-import { groupAsRecorded, type LinesRepository } from './repository.ts';
+import { groupAsRecorded, type LinesRepository, type LineWithGroups } from './repository.ts';
 
 export interface LinesDeps {
   repo: LinesRepository;
@@ -20,17 +15,9 @@ export interface LinesDeps {
 
 /** Production lines and their product groups (docs/architecture.md decision 55). */
 export const createLinesService = ({ repo, reloadMachines }: LinesDeps) => {
-  const lines = async (): Promise<AdminLine[]> => {
+  const lines = async (): Promise<LineWithGroups[]> => {
     const [all, groups] = await Promise.all([repo.lines(), repo.groups()]);
-    return all.map((l) => ({
-      id: l.id,
-      name: l.name,
-      sort: l.sort,
-      machineCount: l.machines,
-      groups: groups
-        .filter((g) => g.lineId === l.id)
-        .map((g) => ({ id: g.id, name: g.name, machineCount: g.machines })),
-    }));
+    return all.map((l) => ({ ...l, groups: groups.filter((g) => g.lineId === l.id) }));
   };
   const lineView = async (id: number) => (await lines()).find((l) => l.id === id)!;
 
@@ -54,7 +41,7 @@ export const createLinesService = ({ repo, reloadMachines }: LinesDeps) => {
       }
     },
 
-    async saveLine(actor: Actor, body: z.output<typeof saveLineBody>): Promise<AdminLine> {
+    async saveLine(actor: Actor, body: z.output<typeof saveLineBody>): Promise<LineWithGroups> {
       const id = await repo.transaction(async (r) => {
         const clash = await r.lineByName(body.name);
         if (clash && clash.id !== body.id) throw invalidField('name', adminMessages.lineExists);
@@ -85,7 +72,7 @@ export const createLinesService = ({ repo, reloadMachines }: LinesDeps) => {
       });
     },
 
-    async saveGroup(actor: Actor, body: z.output<typeof saveGroupBody>): Promise<AdminLine> {
+    async saveGroup(actor: Actor, body: z.output<typeof saveGroupBody>): Promise<LineWithGroups> {
       await repo.transaction(async (r) => {
         if (!(await r.line(body.lineId))) throw invalidField('lineId', adminMessages.lineNotFound);
         const clash = await r.groupIdByName(body.lineId, body.name);
