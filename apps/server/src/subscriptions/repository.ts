@@ -11,6 +11,22 @@ export interface FollowSettingsRow {
   timeLength: number;
 }
 
+/** A user's follow of a machine, with its settings. */
+export interface Follow extends FollowSettingsRow {
+  id: number;
+}
+
+/** A machine as the pickers name it: its SN and nickname ('' when none). */
+export interface MachineName {
+  snCode: string;
+  nickSnCode: string;
+}
+
+const machineNameOf = (r: { sn_code: string; nick_sn_code: string }): MachineName => ({
+  snCode: r.sn_code,
+  nickSnCode: r.nick_sn_code,
+});
+
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /** The lines filter: null is every line (an admin). */
@@ -97,13 +113,24 @@ export const createSubscriptionsRepository = (db: Db) => ({
     }
   },
 
-  async find(userId: number, sn: string) {
-    return db
+  async find(userId: number, sn: string): Promise<Follow | undefined> {
+    const row = await db
       .selectFrom('user_follows')
       .selectAll()
       .where('user_id', '=', userId)
       .where('sn_code', '=', sn)
       .executeTakeFirst();
+    return (
+      row && {
+        id: row.id,
+        realTimeReminder: row.real_time_reminder,
+        threeParameters: row.three_parameters,
+        alarm: row.alarm,
+        daily: row.daily,
+        week: row.week,
+        timeLength: row.time_length,
+      }
+    );
   },
 
   /** Follow ids of some machines (the list's rows), by SN. */
@@ -132,7 +159,7 @@ export const createSubscriptionsRepository = (db: Db) => ({
     search: string | undefined,
     offset: number,
     limit: number,
-  ) {
+  ): Promise<{ machines: MachineName[]; total: number }> {
     const match = matching(search);
     const [rows, total] = await Promise.all([
       sql<{ sn_code: string; nick_sn_code: string }>`
@@ -144,7 +171,7 @@ export const createSubscriptionsRepository = (db: Db) => ({
         db,
       ),
     ]);
-    return { rows: rows.rows, total: total.rows[0]?.n ?? 0 };
+    return { machines: rows.rows.map(machineNameOf), total: total.rows[0]?.n ?? 0 };
   },
 
   /** The machines a user follows on the lines, matching a search, in SN order. */
@@ -153,12 +180,12 @@ export const createSubscriptionsRepository = (db: Db) => ({
     lineIds: number[] | null,
     search: string | undefined,
     limit: number,
-  ) {
+  ): Promise<MachineName[]> {
     const rows = await sql<{ sn_code: string; nick_sn_code: string }>`
       select d.sn_code, d.nick_sn_code from user_follows f join devices d on d.sn_code = f.sn_code
       where f.user_id = ${userId} and ${inLines(lineIds)} and ${matching(search)}
       order by d.sn_code limit ${limit}`.execute(db);
-    return rows.rows;
+    return rows.rows.map(machineNameOf);
   },
 });
 

@@ -21,6 +21,13 @@ import { z } from 'zod';
 import { ok } from '../foundation/http/envelope.ts';
 import { userOf } from '../plugins/auth.ts';
 import type { SubscriptionsService } from './service.ts';
+import {
+  presentFollowList,
+  presentGroupItem,
+  presentMachineItem,
+  presentSettings,
+  presentSnCodes,
+} from './presenter.ts';
 
 const changed = { response: { 200: envelopeSchema(changedReply) } };
 
@@ -47,30 +54,32 @@ export const subscriptionsRoutes: FastifyPluginAsyncZod<{
   app.get(
     api.followSettings.path,
     { schema: { querystring: snCodeQuery, response: { 200: envelopeSchema(followSettings) } } },
-    async (request) => ok(await s.settings(userOf(request), request.query.snCode[0]!)),
+    async (request) =>
+      ok(presentSettings(await s.settings(userOf(request), request.query.snCode[0]!))),
   );
   app.get(
     api.processSections.path,
     { schema: { response: { 200: envelopeSchema(z.array(dictItem)) } } },
-    async (request) => ok(await s.groups(userOf(request))),
+    async (request) => ok((await s.groups(userOf(request))).map(presentGroupItem)),
   );
   app.get(
     api.snCodes.path,
     { schema: { querystring: snCodesQuery, response: { 200: envelopeSchema(snCodesReply) } } },
-    async (request) => ok(await s.snCodes(userOf(request), request.query)),
+    async (request) => ok(presentSnCodes(await s.snCodes(userOf(request), request.query))),
   );
   app.get(
     api.userDict.path,
     {
       schema: { querystring: userDictQuery, response: { 200: envelopeSchema(z.array(dictItem)) } },
     },
-    async (request) => ok(await s.userDict(userOf(request), request.query)),
+    async (request) =>
+      ok((await s.userDict(userOf(request), request.query)).map(presentMachineItem)),
   );
   app.get(
     api.list.path,
     {
       schema: { querystring: followListQuery, response: { 200: envelopeSchema(followListReply) } },
     },
-    async (request) => ok(await s.list(userOf(request), request.query)),
+    async (request) => ok(presentFollowList(await s.list(userOf(request), request.query))),
   );
 };

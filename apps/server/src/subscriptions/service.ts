@@ -1,8 +1,4 @@
 import type {
-  DictItem,
-  FollowListReply,
-  FollowSettings,
-  SnCodesReply,
   addFollowBody,
   followListQuery,
   snCodesQuery,
@@ -15,7 +11,30 @@ import type { z } from 'zod';
 import type { DevicesService } from '../devices/service.ts';
 import { DomainError, forbidden, notFound } from '../foundation/http/envelope.ts';
 import type { SessionUser } from '../plugins/auth.ts';
-import type { SubscriptionsRepository } from './repository.ts';
+import type { Follow, MachineName, SubscriptionsRepository } from './repository.ts';
+
+type MachineCard = Awaited<ReturnType<DevicesService['list']>>['data'][number];
+
+/** A machine of the subscription list: its figures for today and the user's follow id, if any. */
+export type FollowedCard = Pick<
+  MachineCard,
+  | 'snCode'
+  | 'nickSnCode'
+  | 'deviceName'
+  | 'produceGroup'
+  | 'yield'
+  | 'yieldTarget'
+  | 'useRate'
+  | 'useRateTarget'
+  | 'ppm'
+  | 'ppmTarget'
+> & { followId: number | null };
+
+/** A machine's follow as the settings page reads it: undefined, not followed. */
+export interface FollowOf {
+  snCode: string;
+  follow: Follow | undefined;
+}
 
 export interface SubscriptionsDeps {
   repo: SubscriptionsRepository;
@@ -23,12 +42,6 @@ export interface SubscriptionsDeps {
 }
 
 type AddFollow = z.output<typeof addFollowBody>;
-
-/** A machine as a dictionary item: its nickname when it has one, its SN as the value. */
-const dictItemOf = (r: { sn_code: string; nick_sn_code: string }): DictItem => ({
-  label: r.nick_sn_code || r.sn_code,
-  value: r.sn_code,
-});
 
 const deleteGone = () => new DomainError(ReplyCode.notFound, subscriptionMessages.deleteGone);
 
@@ -76,50 +89,43 @@ export const createSubscriptionsService = ({ repo, devices }: SubscriptionsDeps)
       return count;
     },
 
-    async settings(user: SessionUser, sn: string): Promise<FollowSettings> {
+    async settings(user: SessionUser, sn: string): Promise<FollowOf> {
       await requireVisible(user, [sn]);
-      const row = await repo.find(user.userId, sn);
-      return {
-        snCode: sn,
-        isFollow: row !== undefined,
-        userFollowSnId: row?.id ?? null,
-        realTimeReminder: row?.real_time_reminder ?? false,
-        threeParameters: row?.three_parameters ?? false,
-        alarm: row?.alarm ?? false,
-        daily: row?.daily ?? false,
-        week: row?.week ?? false,
-        timeLength: row?.time_length ?? 0,
-      };
+      return { snCode: sn, follow: await repo.find(user.userId, sn) };
     },
 
-    async groups(user: SessionUser): Promise<DictItem[]> {
-      const names = await repo.groupNames(await devices.visibleLineIds(user));
-      return names.map((name) => ({ label: name, value: name }));
-    },
+    /** The product groups' names on the lines the user sees. */
+    groups: async (user: SessionUser): Promise<string[]> =>
+      repo.groupNames(await devices.visibleLineIds(user)),
 
-    async snCodes(user: SessionUser, q: z.output<typeof snCodesQuery>): Promise<SnCodesReply> {
-      const { rows, total } = await repo.snCodes(
+    snCodes: async (
+      user: SessionUser,
+      q: z.output<typeof snCodesQuery>,
+    ): Promise<{ machines: MachineName[]; total: number }> =>
+      repo.snCodes(
         await devices.visibleLineIds(user),
         q.nameTag || undefined,
         (q.pageIndex - 1) * q.pageSize,
         q.pageSize,
-      );
-      return { data: rows.map(dictItemOf), totalNum: total };
-    },
+      ),
 
     /** The user dictionary: the machines this user follows and may still see (a revoked line's are left out). */
-    async userDict(user: SessionUser, q: z.output<typeof userDictQuery>): Promise<DictItem[]> {
-      const rows = await repo.followedSnCodes(
+    userDict: async (
+      user: SessionUser,
+      q: z.output<typeof userDictQuery>,
+    ): Promise<MachineName[]> =>
+      repo.followedSnCodes(
         user.userId,
         await devices.visibleLineIds(user),
         q.nameTag || undefined,
         PAGE_SIZE.options,
-      );
-      return rows.map(dictItemOf);
-    },
+      ),
 
     /** The device list's figures for today, with each machine's follow (spec: columns device, yield, utilisation, PPM). */
-    async list(user: SessionUser, q: z.output<typeof followListQuery>): Promise<FollowListReply> {
+    async list(
+      user: SessionUser,
+      q: z.output<typeof followListQuery>,
+    ): Promise<{ total: number; cards: FollowedCard[] }> {
       const page = await devices.list(user, {
         isFollow: q.isFollow,
         produceGroup: q.produceGroup,
@@ -132,21 +138,8 @@ export const createSubscriptionsService = ({ repo, devices }: SubscriptionsDeps)
         page.data.map((c) => c.snCode),
       );
       return {
-        totalNum: page.total,
-        data: page.data.map((c) => ({
-          snCode: c.snCode,
-          nickSnCode: c.nickSnCode,
-          deviceName: c.deviceName,
-          produceGroup: c.produceGroup,
-          yield: c.yield,
-          yieldTarget: c.yieldTarget,
-          useRate: c.useRate,
-          useRateTarget: c.useRateTarget,
-          ppm: c.ppm,
-          ppmTarget: c.ppmTarget,
-          isFollow: ids.has(c.snCode),
-          userFollowSnId: ids.get(c.snCode) ?? null,
-        })),
+        total: page.total,
+        cards: page.data.map((c) => ({ ...c, followId: ids.get(c.snCode) ?? null })),
       };
     },
   };
