@@ -28,6 +28,13 @@ export interface InboxMessage {
   alarmContent: string | null;
 }
 
+/** A page of a person's inbox, with their total and unread counts. */
+export interface InboxPage {
+  messages: InboxMessage[];
+  total: number;
+  unread: number;
+}
+
 /** An outbox row claimed by a worker, with the message it carries. */
 export interface ClaimedDelivery {
   id: string;
@@ -145,7 +152,7 @@ export const createNotificationsRepository = (db: Db) => ({
       .execute();
   },
 
-  async inboxPage(userId: number, pageNumber: number, pageSize: number) {
+  async inboxPage(userId: number, pageNumber: number, pageSize: number): Promise<InboxPage> {
     const [rows, counts] = await Promise.all([
       db
         .selectFrom('notifications')

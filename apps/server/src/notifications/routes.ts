@@ -5,6 +5,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ok } from '../foundation/http/envelope.ts';
 import { userOf } from '../plugins/auth.ts';
 import type { Notifications } from './service.ts';
+import { presentInbox } from './presenter.ts';
 
 /** The inbox (/messages) and the unread badge: the notices written for the signed-in person. */
 export const notificationsRoutes: FastifyPluginAsyncZod<{ notifications: Notifications }> = async (
@@ -16,10 +17,12 @@ export const notificationsRoutes: FastifyPluginAsyncZod<{ notifications: Notific
     { schema: { querystring: inboxQuery, response: { 200: envelopeSchema(inboxReply) } } },
     async (request) =>
       ok(
-        await notifications.inbox(
-          userOf(request),
-          request.query.pageNumber,
-          request.query.pageSize,
+        presentInbox(
+          await notifications.inbox(
+            userOf(request),
+            request.query.pageNumber,
+            request.query.pageSize,
+          ),
         ),
       ),
   );

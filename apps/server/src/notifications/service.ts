@@ -1,11 +1,10 @@
-import type { InboxReply } from '@linewatch/contracts/alerts';
 import type { Kysely } from 'kysely';
 import type { Config } from '../foundation/config/config.ts';
 import type { Database } from '../foundation/db/schema.ts';
 import type { SessionUser } from '../plugins/auth.ts';
 import { WebhookTargets } from './channels/webhook-target.ts';
 import type { Db } from '../foundation/db/database.ts';
-import { createNotificationsRepository, type Recipient } from './repository.ts';
+import { createNotificationsRepository, type InboxPage, type Recipient } from './repository.ts';
 
 /** An alarm as the FACA question form takes it: the machine and the alarm content. */
 interface AlarmSubject {
@@ -143,26 +142,8 @@ export const createNotifications = (
     /** Why a webhook URL may not be used ('private', 'unresolved'), or null: it may. */
     webhookRefusal: (url: string) => webhookTargets.refusal(url),
 
-    async inbox(user: SessionUser, pageNumber: number, pageSize: number): Promise<InboxReply> {
-      const page = await repo.inboxPage(user.userId, pageNumber, pageSize);
-      return {
-        data: page.messages.map((m) => ({
-          id: m.id,
-          kind: m.kind,
-          title: m.title,
-          body: m.body,
-          link: m.link,
-          createdAt: m.createdAt.toISOString(),
-          read: m.readAt !== null,
-          alarm:
-            m.alarmSnCode === null
-              ? null
-              : { snCode: m.alarmSnCode, warningContent: m.alarmContent ?? '' },
-        })),
-        totalNum: page.total,
-        unread: page.unread,
-      };
-    },
+    inbox: (user: SessionUser, pageNumber: number, pageSize: number): Promise<InboxPage> =>
+      repo.inboxPage(user.userId, pageNumber, pageSize),
 
     unread: (user: SessionUser) => repo.unread(user.userId),
 
