@@ -12,6 +12,7 @@ import { userOf } from '../plugins/auth.ts';
 import { requireMachine } from '../plugins/visibility.ts';
 import { reportDisposition, reportWorkbook, XLSX_TYPE } from './report-workbook.ts';
 import type { AlertsService } from './service.ts';
+import { presentChannelSettings } from './presenter.ts';
 
 export const alertsRoutes: FastifyPluginAsyncZod<{ alerts: AlertsService }> = async (
   app,
@@ -20,7 +21,7 @@ export const alertsRoutes: FastifyPluginAsyncZod<{ alerts: AlertsService }> = as
   app.get(
     api.channels.path,
     { schema: { response: { 200: envelopeSchema(channelSettings) } } },
-    async (request) => ok(await alerts.channelSettings(userOf(request))),
+    async (request) => ok(presentChannelSettings(await alerts.channelSettings(userOf(request)))),
   );
   app.post(
     api.saveChannels.path,
@@ -28,7 +29,7 @@ export const alertsRoutes: FastifyPluginAsyncZod<{ alerts: AlertsService }> = as
     async (request) => {
       const user = userOf(request);
       await alerts.saveChannels(user, request.body);
-      return ok(await alerts.channelSettings(user));
+      return ok(presentChannelSettings(await alerts.channelSettings(user)));
     },
   );
   app.get(

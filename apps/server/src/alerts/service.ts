@@ -1,5 +1,4 @@
 import type {
-  ChannelSettings,
   ReportReply,
   dailyOrWeeklyQuery,
   saveChannelsBody,
@@ -12,10 +11,17 @@ import type { Db } from '../foundation/db/database.ts';
 import type { DeviceInfo } from '../core/device-registry.ts';
 import { DomainError } from '../foundation/http/envelope.ts';
 import type { SessionUser } from '../plugins/auth.ts';
-import type { Notice, Notifications } from '../notifications/service.ts';
+import type { ChannelName, Notice, Notifications } from '../notifications/service.ts';
 import { dayOf } from '../foundation/shared/time.ts';
 import { addDays, type Reports } from './reports.ts';
-import type { AlertsRepository } from './repository.ts';
+import type { Account, AlertsRepository } from './repository.ts';
+
+/** What the /set page shows a person: their account, where each channel reaches them, and the server's channels. */
+export interface ChannelView {
+  account: Account;
+  reach: Awaited<ReturnType<Notifications['recipient']>>;
+  channels: readonly ChannelName[];
+}
 
 export interface AlertsServiceDeps {
   db: Db;
@@ -100,25 +106,12 @@ export const createAlertsService = ({
       return reportOf(device.sn, q.alarmType, day);
     },
 
-    async channelSettings(user: SessionUser): Promise<ChannelSettings> {
+    async channelSettings(user: SessionUser): Promise<ChannelView> {
       const [reach, account] = await Promise.all([
         notifications.recipient(user.userId),
         repo.account(user.userId),
       ]);
-      const { channels } = notifications;
-      return {
-        wechatAvailable: channels.includes('wechat') && reach.openId !== null,
-        dingtalkAvailable: channels.includes('dingtalk') && reach.dingtalkUserId !== null,
-        webhookAvailable: channels.includes('webhook'),
-        wechat: reach.wechat ?? true,
-        dingtalk: reach.dingtalk ?? true,
-        webhookUrl: reach.webhookUrl,
-        account: {
-          ...account,
-          wechatBound: reach.openId !== null,
-          dingtalkBound: reach.dingtalkUserId !== null,
-        },
-      };
+      return { account, reach, channels: notifications.channels };
     },
 
     async saveChannels(user: SessionUser, body: z.output<typeof saveChannelsBody>) {
