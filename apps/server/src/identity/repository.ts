@@ -5,6 +5,46 @@ import { writeAudit, type AuditRecord } from '../foundation/shared/audit.ts';
 import type { FailureReason, SignInMethod } from './sign-in-audit.ts';
 import type { IdentityProvider, SignedInWith } from '../foundation/db/schema/identity.ts';
 
+/** A user account as signing in reads it. */
+export interface Account {
+  id: number;
+  psnCode: string;
+  name: string;
+  nickName: string;
+  mobile: string | null;
+  isAdmin: boolean;
+  disabled: boolean;
+  passwordHash: string;
+}
+
+const usersQuery = (db: Db) =>
+  db
+    .selectFrom('users')
+    .select([
+      'id',
+      'psn_code',
+      'name',
+      'nick_name',
+      'mobile',
+      'is_admin',
+      'disabled',
+      'password_hash',
+    ]);
+
+const accountOf = (
+  row: Awaited<ReturnType<ReturnType<typeof usersQuery>['executeTakeFirst']>>,
+): Account | undefined =>
+  row && {
+    id: row.id,
+    psnCode: row.psn_code,
+    name: row.name,
+    nickName: row.nick_name,
+    mobile: row.mobile,
+    isAdmin: row.is_admin,
+    disabled: row.disabled,
+    passwordHash: row.password_hash,
+  };
+
 /** The first five distinct values of a failure entry's list, old and new (`field` is ours). */
 const mergedList = (field: string) => {
   const [old, added] = [
@@ -55,8 +95,8 @@ export const createIdentityRepository = (db: Db) => ({
           'accounts', ${mergedList('accounts')})`.execute(db);
   },
 
-  findUserByPsnCode: (psnCode: string) =>
-    db.selectFrom('users').selectAll().where('psn_code', '=', psnCode).executeTakeFirst(),
+  findUserByPsnCode: async (psnCode: string) =>
+    accountOf(await usersQuery(db).where('psn_code', '=', psnCode).executeTakeFirst()),
 
   createSession: (keyHash: string, userId: number, expiresAt: Date, signedInWith: SignedInWith) =>
     db
@@ -129,8 +169,8 @@ export const createIdentityRepository = (db: Db) => ({
       await tx.deleteFrom('spent_pending_identities').where('expires_at', '<', now).execute();
     }),
 
-  findUserById: (userId: number) =>
-    db.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirst(),
+  findUserById: async (userId: number) =>
+    accountOf(await usersQuery(db).where('id', '=', userId).executeTakeFirst()),
 
   findUserIdByIdentity: async (provider: IdentityProvider, subject: string) =>
     (

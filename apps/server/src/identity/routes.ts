@@ -32,6 +32,7 @@ import {
   type PendingIdentity,
 } from './pending-identity.ts';
 import type { IdentityService, Session } from './service.ts';
+import { presentProfile } from './presenter.ts';
 
 /** The OAuth `state` this browser was sent to WeChat with; read back once on its return. */
 const OAUTH_STATE_COOKIE = 'lw_oauth_state';
@@ -240,7 +241,7 @@ export const identityRoutes: FastifyPluginAsyncZod<{
     { schema: { response: { 200: envelopeSchema(userProfile) } } },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
-      return ok(await identity.profile(userOf(request)));
+      return ok(presentProfile(await identity.profile(userOf(request))));
     },
   );
 
@@ -254,7 +255,7 @@ export const identityRoutes: FastifyPluginAsyncZod<{
       const keyId =
         typeof header === 'string' && header ? header : (request.cookies[KEY_ID_COOKIE] ?? '');
       reply.header('cache-control', 'no-store');
-      return ok({ keyId, ...(await identity.profile(user)) });
+      return ok({ keyId, ...presentProfile(await identity.profile(user)) });
     },
   );
 

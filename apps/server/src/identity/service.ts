@@ -1,5 +1,4 @@
-import { ADMIN_ROLE, GRANTED_ROLES } from '@linewatch/contracts/identity-api';
-import { identityMessages, type UserProfile } from '@linewatch/contracts/identity';
+import { identityMessages } from '@linewatch/contracts/identity';
 import { messages, ReplyCode } from '@linewatch/contracts/envelope';
 import { decryptPassword } from '@linewatch/contracts/password-cipher';
 import { timingSafeEqual } from 'node:crypto';
@@ -12,10 +11,16 @@ import { LoginThrottle } from './login-throttle.ts';
 import type { PendingIdentity, SealedPendingIdentity } from './pending-identity.ts';
 import { SessionCache } from './session-cache.ts';
 import { ProviderError } from './provider-http.ts';
-import type { IdentityRepository } from './repository.ts';
+import type { Account, IdentityRepository } from './repository.ts';
 import { FailureEntries, type FailureReason, type SignInMethod } from './sign-in-audit.ts';
 import { SpentCodes } from './spent-codes.ts';
 import type { WechatClient } from './wechat-client.ts';
+
+/** The account behind a session, and how the session was started. */
+export interface SignedInAccount {
+  account: Account;
+  signedInWith: SignedInWith;
+}
 
 export interface LoginInput {
   psnCode: string;
@@ -99,7 +104,7 @@ export const createIdentityService = (
 
   /** A failed sign-in, counted into its entry of the audit log (sign-in-audit.ts). */
   const failed = async (failure: {
-    user?: { id: number; psn_code: string; name: string } | undefined;
+    user?: Pick<Account, 'id' | 'psnCode' | 'name'> | undefined;
     method: SignInMethod;
     reason: FailureReason;
     address: string;
@@ -114,7 +119,7 @@ export const createIdentityService = (
     await repo.countFailedSignIn({
       key,
       actorName: user?.name ?? '-',
-      target: overflow ? 'signIn:overflow' : user ? `user:${user.psn_code}` : `address:${address}`,
+      target: overflow ? 'signIn:overflow' : user ? `user:${user.psnCode}` : `address:${address}`,
       method: failure.method,
       reason: failure.reason,
       address,
@@ -125,7 +130,7 @@ export const createIdentityService = (
 
   /** A sign-in that started a session, in the audit log. */
   const signedIn = async (
-    user: { id: number; psn_code: string; name: string },
+    user: Pick<Account, 'id' | 'psnCode' | 'name'>,
     method: SignInMethod,
     address: string,
   ) =>
@@ -133,7 +138,7 @@ export const createIdentityService = (
       actorId: user.id,
       actorName: user.name,
       action: 'signIn',
-      target: `user:${user.psn_code}`,
+      target: `user:${user.psnCode}`,
       after: { method, address },
     });
 
@@ -168,7 +173,7 @@ export const createIdentityService = (
       }
       const user = await repo.findUserByPsnCode(input.psnCode);
       const password = decryptPassword(input.passWord);
-      const valid = await verifySecret(password ?? '', user?.password_hash ?? DUMMY_HASH);
+      const valid = await verifySecret(password ?? '', user?.passwordHash ?? DUMMY_HASH);
       if (!user || password === null || !valid) {
         perAccount.fail(accountKey);
         perAddress.fail(address);
@@ -199,7 +204,7 @@ export const createIdentityService = (
           actorId: user.id,
           actorName: user.name,
           action: 'identity.bind',
-          target: `user:${user.psn_code}`,
+          target: `user:${user.psnCode}`,
           after: { provider: vouched.provider, subject: vouched.subject },
         });
       }
@@ -309,19 +314,10 @@ export const createIdentityService = (
     },
 
     /** The account behind a session, with the spec's fixed roles (and `admin` for admins). */
-    async profile(user: SessionUser): Promise<UserProfile> {
-      const row = await repo.findUserById(user.userId);
-      if (!row) throw notSignedIn();
-      return {
-        userId: row.id,
-        psnCode: row.psn_code,
-        name: row.name,
-        nickName: row.nick_name || row.name,
-        mobile: row.mobile,
-        isAdmin: row.is_admin,
-        roles: row.is_admin ? [...GRANTED_ROLES, ADMIN_ROLE] : [...GRANTED_ROLES],
-        signedInWith: user.signedInWith ?? 'password',
-      };
+    async profile(user: SessionUser): Promise<SignedInAccount> {
+      const account = await repo.findUserById(user.userId);
+      if (!account) throw notSignedIn();
+      return { account, signedInWith: user.signedInWith ?? 'password' };
     },
 
     /**
@@ -336,7 +332,7 @@ export const createIdentityService = (
           actorId: user.userId,
           actorName: user.name,
           action: 'identity.unbind',
-          target: `user:${row?.psn_code ?? user.userId}`,
+          target: `user:${row?.psnCode ?? user.userId}`,
           after: { provider: unbind },
         });
       }
