@@ -1,6 +1,17 @@
 import { sql } from 'kysely';
 import type { Db } from '../foundation/db/database.ts';
 
+/** An account application as its applicant follows it (by token). */
+export interface Application {
+  name: string;
+  psnCode: string;
+  mobile: string;
+  status: 'pending' | 'approved' | 'rejected';
+  reason: string;
+  createdAt: Date;
+  decidedAt: Date | null;
+}
+
 const repositoryOn = (db: Db) => ({
   /** When the codes of the last `since` were sent to this phone, newest first (the throttle). */
   sentSince: async (mobile: string, since: Date): Promise<Date[]> => {
@@ -95,12 +106,24 @@ const repositoryOn = (db: Db) => ({
     return inserted.length === 1;
   },
 
-  findByToken: (tokenHash: string) =>
-    db
+  findByToken: async (tokenHash: string): Promise<Application | undefined> => {
+    const row = await db
       .selectFrom('account_applications')
-      .selectAll()
+      .select(['name', 'psn_code', 'mobile', 'status', 'reason', 'created_at', 'decided_at'])
       .where('token_hash', '=', tokenHash)
-      .executeTakeFirst(),
+      .executeTakeFirst();
+    return (
+      row && {
+        name: row.name,
+        psnCode: row.psn_code,
+        mobile: row.mobile,
+        status: row.status,
+        reason: row.reason,
+        createdAt: row.created_at,
+        decidedAt: row.decided_at,
+      }
+    );
+  },
 });
 
 export type ApplicationsRepository = ReturnType<typeof repositoryOn> & {

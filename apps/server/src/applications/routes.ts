@@ -14,6 +14,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ok } from '../foundation/http/envelope.ts';
 import type { ApplicationsService } from './service.ts';
+import { presentProgress, presentSms } from './presenter.ts';
 
 export const applicationsRoutes: FastifyPluginAsyncZod<{
   applications: ApplicationsService;
@@ -49,7 +50,7 @@ export const applicationsRoutes: FastifyPluginAsyncZod<{
         response: { 200: envelopeSchema(applicationProgress) },
       },
     },
-    async (request) => ok(await applications.progress(request.body.token)),
+    async (request) => ok(presentProgress(await applications.progress(request.body.token))),
   );
 
   app.get(
@@ -58,6 +59,6 @@ export const applicationsRoutes: FastifyPluginAsyncZod<{
       config: { adminOnly: true },
       schema: { response: { 200: envelopeSchema(z.array(smsMessage)) } },
     },
-    async () => ok(await applications.smsOutbox()),
+    async () => ok((await applications.smsOutbox()).map(presentSms)),
   );
 };

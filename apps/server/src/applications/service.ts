@@ -1,7 +1,6 @@
 import {
   applicationMessages,
   VERIFICATION,
-  type ApplicationProgress,
   type ApplyForm,
 } from '@linewatch/contracts/applications';
 import { ReplyCode } from '@linewatch/contracts/envelope';
@@ -9,14 +8,10 @@ import ipaddr from 'ipaddr.js';
 import { randomInt } from 'node:crypto';
 import { DomainError, refused } from '../foundation/http/envelope.ts';
 import { newToken, sha256 } from '../foundation/shared/secrets.ts';
-import type { ApplicationsRepository } from './repository.ts';
+import type { Application, ApplicationsRepository } from './repository.ts';
 import type { SmsChannel } from './sms.ts';
 
 const HOUR = 3_600_000;
-
-/** 138****0000: the progress page names the phone without giving it away. */
-export const maskMobile = (mobile: string) =>
-  mobile.length === 11 ? `${mobile.slice(0, 3)}****${mobile.slice(7)}` : mobile;
 
 // The phone is part of the hash, so one code cannot be replayed for another phone.
 const codeHash = (mobile: string, code: string) => sha256(`${mobile}:${code}`);
@@ -114,18 +109,10 @@ export const createApplicationsService = (
     return { token };
   },
 
-  async progress(token: string): Promise<ApplicationProgress> {
-    const row = await repo.findByToken(sha256(token));
-    if (!row) throw new DomainError(ReplyCode.notFound, applicationMessages.notFound);
-    return {
-      name: row.name,
-      psnCode: row.psn_code,
-      mobile: maskMobile(row.mobile),
-      status: row.status,
-      reason: row.reason,
-      createdAt: row.created_at.toISOString(),
-      decidedAt: row.decided_at?.toISOString() ?? null,
-    };
+  async progress(token: string): Promise<Application> {
+    const application = await repo.findByToken(sha256(token));
+    if (!application) throw new DomainError(ReplyCode.notFound, applicationMessages.notFound);
+    return application;
   },
 
   /** Tells an applicant something by SMS (their initial password on approval). */

@@ -1,5 +1,11 @@
-import type { SmsMessage } from '@linewatch/contracts/applications';
 import type { Db } from '../foundation/db/database.ts';
+
+/** A text message sent to a phone. */
+export interface SentSms {
+  mobile: string;
+  text: string;
+  sentAt: Date;
+}
 
 /**
  * Where text messages to a phone go (verification codes, an approved applicant's initial
@@ -8,7 +14,7 @@ import type { Db } from '../foundation/db/database.ts';
 export interface SmsChannel {
   send(mobile: string, text: string): Promise<void>;
   /** What was sent lately, for the admin screen; a real provider answers []. */
-  recent(): Promise<SmsMessage[]>;
+  recent(): Promise<SentSms[]>;
 }
 
 const KEEP = 50;
@@ -52,5 +58,5 @@ export const createEmbeddedSmsChannel = (
         .orderBy('id', 'desc')
         .limit(KEEP)
         .execute()
-    ).map((m) => ({ mobile: m.mobile, text: m.text, sentAt: m.sent_at.toISOString() })),
+    ).map((m) => ({ mobile: m.mobile, text: m.text, sentAt: m.sent_at })),
 });

@@ -25,7 +25,7 @@ import { createEmbeddedSmsChannel } from './sms.ts';
 let seq = 0;
 const newMobile = () =>
   `137${String(Date.now() % 1e5).padStart(5, '0')}${String(seq++).padStart(3, '0')}`;
-const codeIn = (messages: SmsMessage[], mobile: string) =>
+const codeIn = (messages: { mobile: string; text: string }[], mobile: string) =>
   /(\d{6})/.exec(messages.find((m) => m.mobile === mobile)?.text ?? '')?.[1] ?? '';
 
 // Two real servers can share only PostgreSQL (the embedded database is one process's): this
