@@ -1,8 +1,10 @@
+import type { FailureCase } from '@linewatch/contracts/cases';
 import type { Db } from '../foundation/db/database.ts';
 
 export const createCasesRepository = (db: Db) => ({
-  find: (id: number) =>
-    db
+  /** A case is its reply as it is: the contract's FailureCase is the domain type (no presenter). */
+  find: async (id: number): Promise<FailureCase | undefined> => {
+    const row = await db
       .selectFrom('failure_cases as c')
       .leftJoin('alarm_definitions as a', 'a.code', 'c.warning_code')
       // The machine's own name (a case's stored name is only for an SN no machine has): a case
@@ -17,7 +19,18 @@ export const createCasesRepository = (db: Db) => ({
         'a.description',
       ])
       .where('c.id', '=', id)
-      .executeTakeFirst(),
+      .executeTakeFirst();
+    return (
+      row && {
+        id: row.id,
+        warningCode: row.warning_code,
+        description: row.description ?? '',
+        snCode: row.sn_code,
+        deviceName: row.device_name,
+        shootings: row.shootings as FailureCase['shootings'],
+      }
+    );
+  },
 
   /** Case id per alarm code (the lowest when a code has several); `executor`: a caller's transaction. */
   async idsByCode(executor: Db = db): Promise<Map<string, number>> {

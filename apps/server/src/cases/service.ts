@@ -6,16 +6,9 @@ import type { CasesRepository } from './repository.ts';
 
 export const createCasesService = (repo: CasesRepository) => ({
   async get(id: number): Promise<FailureCase> {
-    const row = await repo.find(id);
-    if (!row) throw new DomainError(ReplyCode.notFound, caseMessages.notFound);
-    return {
-      id: row.id,
-      warningCode: row.warning_code,
-      description: row.description ?? '',
-      snCode: row.sn_code,
-      deviceName: row.device_name,
-      shootings: row.shootings as FailureCase['shootings'],
-    };
+    const found = await repo.find(id);
+    if (!found) throw new DomainError(ReplyCode.notFound, caseMessages.notFound);
+    return found;
   },
 
   /**
