@@ -1,5 +1,3 @@
-import type { ReportReply } from '@linewatch/contracts/alerts';
-import { deriveFigures } from '@linewatch/contracts/rules/figures';
 import type { Figures } from '../foundation/shared/metrics.ts';
 import type { AlertsRepository, ReportedMachine } from './repository.ts';
 
@@ -12,6 +10,26 @@ const TOP_ALARMS = 5;
 export const addDays = (day: string, n: number) =>
   new Date(Date.parse(`${day}T00:00:00Z`) + n * DAY_MS).toISOString().slice(0, 10);
 
+/** An alarm code of a report: how often it began and its milliseconds inside the period. */
+export interface ReportAlarm {
+  code: string;
+  /** The alarm definition's words, '' when the code has none. */
+  description: string;
+  times: number;
+  ms: number;
+  artificialDes: string;
+}
+
+/** A daily (by hour) or weekly (by day) report of a machine, before it is shaped for the page. */
+export interface Report {
+  machine: ReportedMachine;
+  type: 'date' | 'week';
+  first: string;
+  last: string;
+  periods: { label: string; figures: Figures }[];
+  alarms: ReportAlarm[];
+}
+
 /**
  * The figures behind the daily/weekly report and its messages, from the rollups and the alarm
  * record: a day by hour (rollup_hour, kept for good) or days (rollup_day), and the
@@ -22,29 +40,16 @@ export const createReports = (
   timeZone: string,
   alarmDescription: (code: string) => string | null,
 ) => {
-  const topAlarms = async (
-    sn: string,
-    first: string,
-    last: string,
-  ): Promise<ReportReply['dtTop']> => {
+  const topAlarms = async (sn: string, first: string, last: string): Promise<ReportAlarm[]> => {
     const rows = await repo.topAlarms(sn, first, addDays(last, 1), timeZone, TOP_ALARMS);
-    const total = rows.reduce((s, r) => s + Math.max(0, r.ms), 0);
     return rows.map((r) => ({
       code: r.code,
       description: alarmDescription(r.code) ?? '',
       times: r.times,
-      duration: Math.round(Math.max(0, r.ms) / 60_000),
-      percentage: total > 0 ? Math.round((Math.max(0, r.ms) / total) * 10_000) / 100 : 0,
+      // An alarm recorded as ending before it began counts no time.
+      ms: Math.max(0, r.ms),
       artificialDes: r.artificialDes ?? '',
     }));
-  };
-
-  const point = (date: string, f: Figures) => {
-    const d = deriveFigures(f);
-    return {
-      three: { date, activation: d.useRate, yield: d.yield, ppm: d.ppm },
-      dt: { date, value: Math.round(f.faultMs / 60_000) },
-    };
   };
 
   return {
@@ -55,36 +60,26 @@ export const createReports = (
     topAlarms,
 
     /** One day by hour (`date`) or the WEEK_RANGE_DAYS days before `day` day by day (`week`). */
-    async report(
-      device: ReportedMachine,
-      type: 'date' | 'week',
-      day: string,
-    ): Promise<ReportReply> {
+    async report(device: ReportedMachine, type: 'date' | 'week', day: string): Promise<Report> {
       const first = type === 'date' ? day : addDays(day, -WEEK_RANGE_DAYS);
       const last = day;
-      let points: ReturnType<typeof point>[];
-      if (type === 'date') {
-        const hours = await repo.hourFigures(device.sn, day, addDays(day, 1), timeZone);
-        points = hours.map((h) => point(`${String(h.hour).padStart(2, '0')}:00`, h.figures));
-      } else {
-        const days = await repo.dayFigures(device.sn, first, last);
-        points = days.map((d) => point(d.day, d.figures));
-      }
+      const periods =
+        type === 'date'
+          ? (await repo.hourFigures(device.sn, day, addDays(day, 1), timeZone)).map((h) => ({
+              label: `${String(h.hour).padStart(2, '0')}:00`,
+              figures: h.figures,
+            }))
+          : (await repo.dayFigures(device.sn, first, last)).map((d) => ({
+              label: d.day,
+              figures: d.figures,
+            }));
       return {
-        snCode: device.sn,
-        nickSnCode: device.nickSnCode,
-        deviceName: device.deviceName,
-        pageType: type,
-        beginTime: first,
-        endTime: last,
-        targets: {
-          ppmTarget: device.ppmTarget,
-          yieldTarget: device.yieldTarget,
-          useRateTarget: device.useRateTarget,
-        },
-        threeParam: points.map((p) => p.three),
-        dt: points.map((p) => p.dt),
-        dtTop: await topAlarms(device.sn, first, last),
+        machine: device,
+        type,
+        first,
+        last,
+        periods,
+        alarms: await topAlarms(device.sn, first, last),
       };
     },
   };

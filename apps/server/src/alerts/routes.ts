@@ -12,7 +12,7 @@ import { userOf } from '../plugins/auth.ts';
 import { requireMachine } from '../plugins/visibility.ts';
 import { reportDisposition, reportWorkbook, XLSX_TYPE } from './report-workbook.ts';
 import type { AlertsService } from './service.ts';
-import { presentChannelSettings } from './presenter.ts';
+import { presentChannelSettings, presentReport } from './presenter.ts';
 
 export const alertsRoutes: FastifyPluginAsyncZod<{ alerts: AlertsService }> = async (
   app,
@@ -38,13 +38,13 @@ export const alertsRoutes: FastifyPluginAsyncZod<{ alerts: AlertsService }> = as
       preHandler: requireMachine('snCode'),
       schema: { querystring: dailyOrWeeklyQuery, response: { 200: envelopeSchema(reportReply) } },
     },
-    async (request) => ok(await alerts.report(request.machine!, request.query)),
+    async (request) => ok(presentReport(await alerts.report(request.machine!, request.query))),
   );
   app.get(
     api.reportXlsx.path,
     { preHandler: requireMachine('snCode'), schema: { querystring: dailyOrWeeklyQuery } },
     async (request, reply) => {
-      const report = await alerts.report(request.machine!, request.query);
+      const report = presentReport(await alerts.report(request.machine!, request.query));
       return reply
         .type(XLSX_TYPE)
         .header('content-disposition', reportDisposition(report))

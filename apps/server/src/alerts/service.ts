@@ -1,8 +1,4 @@
-import type {
-  ReportReply,
-  dailyOrWeeklyQuery,
-  saveChannelsBody,
-} from '@linewatch/contracts/alerts';
+import type { dailyOrWeeklyQuery, saveChannelsBody } from '@linewatch/contracts/alerts';
 import { alertMessages } from '@linewatch/contracts/alerts';
 import { ReplyCode } from '@linewatch/contracts/envelope';
 import { deriveFigures } from '@linewatch/contracts/rules/figures';
@@ -13,7 +9,7 @@ import { DomainError } from '../foundation/http/envelope.ts';
 import type { SessionUser } from '../plugins/auth.ts';
 import type { ChannelName, Notice, Notifications } from '../notifications/service.ts';
 import { dayOf } from '../foundation/shared/time.ts';
-import { addDays, type Reports } from './reports.ts';
+import { addDays, type Report, type Reports } from './reports.ts';
 import type { Account, AlertsRepository } from './repository.ts';
 
 /** What the /set page shows a person: their account, where each channel reaches them, and the server's channels. */
@@ -101,7 +97,7 @@ export const createAlertsService = ({
       device: DeviceInfo,
       q: z.output<typeof dailyOrWeeklyQuery>,
       now = Date.now(),
-    ): Promise<ReportReply> {
+    ): Promise<Report> {
       const day = q.endTime || q.beginTime || addDays(dayOf(now, timeZone), -1);
       return reportOf(device.sn, q.alarmType, day);
     },
