@@ -1,5 +1,6 @@
 import type { Db, OpenDatabase } from '../foundation/db/database.ts';
 import { announce, hear } from '../foundation/db/notices.ts';
+import { lineAreasOf, type LineAreas } from './map-areas.ts';
 
 /**
  * Tells every process on the database (the other server instances) that machines changed, once
@@ -44,6 +45,8 @@ export interface RegistryLine {
   id: number;
   name: string;
   machines: DeviceInfo[];
+  /** Its machines by map area with each area's regions summed (map-areas.ts), built on reload. */
+  areas: LineAreas;
 }
 
 /**
@@ -127,7 +130,7 @@ export class DeviceRegistry {
       .orderBy('d.sn_code')
       .execute();
     const devices = new Map<string, DeviceInfo>();
-    const lines: RegistryLine[] = [];
+    const lines: Omit<RegistryLine, 'areas'>[] = [];
     for (const r of rows) {
       const device: DeviceInfo = {
         sn: r.sn_code,
@@ -159,7 +162,7 @@ export class DeviceRegistry {
     }
     const before = this.#devices;
     this.#devices = devices;
-    this.#lines = lines;
+    this.#lines = lines.map((line) => ({ ...line, areas: lineAreasOf(line.machines) }));
     this.#version++;
     for (const listener of this.#reloadListeners) listener(before);
   }
