@@ -1,7 +1,7 @@
 import { deriveFigures } from '@linewatch/contracts/rules/figures';
 import { deviceStatusLabels, MACHINE_STATE } from '@linewatch/contracts/rules/machine-states';
 import type { Db } from '../foundation/db/database.ts';
-import type { DeviceInfo } from '../core/device-registry.ts';
+import type { DeviceInfo } from '../core/machine.ts';
 import type { Notice } from '../notifications/notice.ts';
 import type { Notifications } from '../notifications/service.ts';
 import type { MachineSnapshot } from '../core/reading-effects.ts';

@@ -9,7 +9,7 @@ import { ReplyCode } from '@linewatch/contracts/envelope';
 import { deriveFigures } from '@linewatch/contracts/rules/figures';
 import type { z } from 'zod';
 import type { Db } from '../foundation/db/database.ts';
-import type { DeviceInfo } from '../core/device-registry.ts';
+import type { DeviceInfo } from '../core/machine.ts';
 import { DomainError } from '../foundation/http/envelope.ts';
 import type { SessionUser } from '../plugins/auth.ts';
 import type { Notice } from '../notifications/notice.ts';

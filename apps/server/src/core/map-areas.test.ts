@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { DeviceInfo } from './device-registry.ts';
+import type { DeviceInfo } from './machine.ts';
 import { lineAreaOf, lineAreasOf } from './map-areas.ts';
 
 const machine = (

@@ -1,5 +1,5 @@
 import type { MapLevel } from '@linewatch/contracts/statistics-rules';
-import type { DeviceInfo, MachinePlace } from './device-registry.ts';
+import type { DeviceInfo, MachinePlace } from './machine.ts';
 
 type PlaceField = 'country' | 'province' | 'city';
 
