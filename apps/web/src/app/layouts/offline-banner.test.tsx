@@ -52,8 +52,6 @@ describe('the offline banner', () => {
   it('shows the network error on a screen with no data, and when the server is unreachable', () => {
     renderWith(new QueryClient(), []);
     void act(() => useConnectivity.setState({ unreachable: true }));
-    expect(screen.getByRole('status').textContent).toBe(
-      '离线 · 网络异常，请检查网络连接',
-    );
+    expect(screen.getByRole('status').textContent).toBe('离线 · 网络异常，请检查网络连接');
   });
 });

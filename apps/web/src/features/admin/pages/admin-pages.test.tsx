@@ -10,7 +10,7 @@ import { adminApi } from '@linewatch/contracts/admin-api';
 import { messages as adminGateMessages } from '@linewatch/contracts/envelope';
 import { listMessages } from '@linewatch/contracts/list-messages';
 import { applicationsApi } from '@linewatch/contracts/applications-api';
-import { fireEvent, screen, within } from '@testing-library/react';
+import { fireEvent, screen } from '@testing-library/react';
 import userEvent, { PointerEventsCheckLevel } from '@testing-library/user-event';
 import { Dialog, Toast } from 'antd-mobile';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';

@@ -84,6 +84,8 @@ const levels = () =>
 
 /** The map's shape: a mock of the ECharts view, found by its test id (a canvas has no words). */
 const drawnMap = () => screen.getByTestId('chart').dataset.map;
+const findDrawnMap = async (options = { timeout: 5_000 }) =>
+  (await screen.findByTestId('chart', {}, options)).dataset.map;
 const mapRegion = () => screen.getByRole('region', { name: '设备地图' });
 const mapRetry = (options?: { timeout: number }) =>
   screen.findByRole('button', { name: '地图加载失败，点击重新加载' }, options);
@@ -152,7 +154,7 @@ describe('device map', { timeout: 30_000 }, () => {
     // The counts do not wait for the shape.
     await showsTotal('22');
     await user.click(retry);
-    expect((await screen.findByTestId('chart')).dataset.map).toBe('world.json');
+    expect(await findDrawnMap()).toBe('world.json');
   });
 
   it('offers to load the map again when its index fails, not 暂无该地区地图', async () => {
@@ -161,7 +163,7 @@ describe('device map', { timeout: 30_000 }, () => {
     const retry = await mapRetry({ timeout: 10_000 });
     expect(screen.queryByText('暂无该地区地图')).toBeNull();
     await user.click(retry);
-    expect((await screen.findByTestId('chart')).dataset.map).toBe('440000.json');
+    expect(await findDrawnMap()).toBe('440000.json');
   });
 
   it('back online, one tap on the retry loads everything that failed offline: index, map, counts', async () => {
@@ -182,9 +184,7 @@ describe('device map', { timeout: 30_000 }, () => {
     await screen.findByRole('button', { name: listMessages.retry });
     offline = false;
     await user.click(retry);
-    expect((await screen.findByTestId('chart', {}, { timeout: 10_000 })).dataset.map).toBe(
-      'world.json',
-    );
+    expect(await findDrawnMap({ timeout: 10_000 })).toBe('world.json');
     await showsTotal('22');
     expect(screen.queryByRole('button', { name: '地图加载失败，点击重新加载' })).toBeNull();
     expect(screen.queryByRole('button', { name: listMessages.retry })).toBeNull();
