@@ -66,6 +66,7 @@ export const reading = z.object({
   params: z
     .record(text().max(64), z.union([z.number(), text().max(256)]))
     .refine((p) => Object.keys(p).length <= MAX_PARAMS, `at most ${MAX_PARAMS} params`)
+    .meta({ maxProperties: MAX_PARAMS })
     .optional(),
 });
 export type Reading = z.infer<typeof reading>;
