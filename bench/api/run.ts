@@ -7,6 +7,7 @@
  *   npm run api -w @linewatch/bench -- [--machines 10000] [--days 90] [--seconds 10]
  *     [--only statistics]   run the scenarios whose name contains this
  *     [--connections 1]     every scenario at this many connections instead of its own
+ *     [--cpu-prof /tmp/p]   the server writes a CPU profile (node --cpu-prof) into this folder
  *
  * A new scenario is one more entry of SCENARIOS.
  */
@@ -42,6 +43,8 @@ const { values: args } = parseArgs({
     /** Overrides every scenario's connections (1: one request at a time, the bare latency). */
     connections: { type: 'string', default: '' },
     'server-entry': { type: 'string', default: 'apps/server/src/main.ts' },
+    /** A folder: the server runs under `node --cpu-prof` and writes its profile there on exit. */
+    'cpu-prof': { type: 'string', default: '' },
     /** A schema of DATABASE_URL already seeded (bench/soak): used as it is, and kept. */
     schema: { type: 'string', default: '' },
   },
@@ -186,7 +189,11 @@ if (!args.schema) {
   );
 }
 
-const server = await startServer({ entry: args['server-entry'], env });
+const server = await startServer({
+  entry: args['server-entry'],
+  env,
+  nodeArgs: args['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${args['cpu-prof']}`] : [],
+});
 try {
   const { baseUrl } = server;
   const login = await fetch(`${baseUrl}${identityApi.wechatBindUser.path}`, {

@@ -1,7 +1,7 @@
 import cookie from '@fastify/cookie';
 import websocket from '@fastify/websocket';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { validatorCompiler } from 'fastify-type-provider-zod';
 import { fileURLToPath } from 'node:url';
 import type { EmbeddedBroker } from './foundation/broker/embedded-broker.ts';
 import type { Bus } from './foundation/broker/bus.ts';
@@ -20,6 +20,7 @@ import { historyModule } from './history/module.ts';
 import type { GatewayPresence } from './core/gateway-presence.ts';
 import { applicationsModule } from './applications/module.ts';
 import { clientErrorHandler } from './foundation/http/error-handler.ts';
+import { replySerializerCompiler } from './foundation/http/reply-serializer.ts';
 import { identityModule } from './identity/module.ts';
 import { linesModule } from './lines/module.ts';
 import { machinesModule } from './machines/module.ts';
@@ -43,6 +44,8 @@ export interface BuildOptions extends CoreOptions {
   logger?: boolean;
   /** Where log lines go instead of stdout (tests read what the server says). */
   logStream?: { write(line: string): void };
+  /** Tests: every reply is also checked against its contract by zod (reply-serializer.ts). */
+  checkReplies?: boolean;
 }
 
 export interface Linewatch {
@@ -84,7 +87,7 @@ export const buildApp = async (config: Config, options: BuildOptions = {}): Prom
     bodyLimit: 1 << 20,
   });
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  app.setSerializerCompiler(replySerializerCompiler({ check: options.checkReplies }));
 
   // The demo's rows go in before the core reads the machines and gateways.
   const core = await buildCore(

@@ -66,6 +66,7 @@ export const reading = z.object({
   params: z
     .record(text().max(64), z.union([z.number(), text().max(256)]))
     .refine((p) => Object.keys(p).length <= MAX_PARAMS, `at most ${MAX_PARAMS} params`)
+    .meta({ maxProperties: MAX_PARAMS })
     .optional(),
 });
 export type Reading = z.infer<typeof reading>;
@@ -171,14 +172,24 @@ const describeIssue = (issue: z.core.$ZodIssue, prefix: readonly PropertyKey[] =
   );
 
 /**
+ * A compiled form of `telemetryMessage` / `eventsMessage` (the server's, from their JSON Schema:
+ * apps/server/src/telemetry/whole-message-check.ts): true only when the zod parse would accept the
+ * parsed payload whole and return it unchanged, so the payload can be taken as it is. False decides
+ * nothing: the zod parse then reads the message, and words any rejection.
+ */
+export type WholeMessageCheck = (kind: 'telemetry' | 'events', json: unknown) => boolean;
+
+/**
  * Reads a gateway's telemetry or events payload. A message that parses whole is taken as it is.
  * One that does not is malformed: without a readable seq nothing can be done with it; with one,
  * its seq is used up (so it leaves no hole in the stream) and its well-formed readings or events
  * are kept, the others left out. The same payload always reads the same, on every instance.
+ * `isWhole`: a faster check of the common case (docs/architecture.md, decision 5).
  */
 export const readGatewayMessage = (
   kind: 'telemetry' | 'events',
   payload: string,
+  isWhole?: WholeMessageCheck,
 ): GatewayMessageRead => {
   let json: unknown;
   try {
@@ -186,6 +197,10 @@ export const readGatewayMessage = (
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     return { seq: null, message: null, problem: { detail: `not JSON: ${reason}`.slice(0, 500) } };
+  }
+  if (isWhole?.(kind, json)) {
+    const message = json as TelemetryMessage | EventsMessage;
+    return { seq: message.seq, message, problem: null };
   }
   const whole = (kind === 'telemetry' ? telemetryMessage : eventsMessage).safeParse(json);
   if (whole.success) return { seq: whole.data.seq, message: whole.data, problem: null };

@@ -30,8 +30,8 @@ const messages = {
 } as const;
 
 /**
- * File name → JSON text. What a schema cannot say (refinements: no control characters in text,
- * at most 32 params) is in docs/protocol.md; the server enforces it all the same.
+ * File name → JSON text. The refinements say themselves through their `.meta()` (no control
+ * characters in text: primitives.ts `text()`; at most 32 params in mqtt.ts).
  */
 export const protocolSchemaFiles = (): Map<string, string> =>
   new Map(

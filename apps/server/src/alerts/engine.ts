@@ -1,8 +1,9 @@
 import { deriveFigures } from '@linewatch/contracts/rules/figures';
 import { deviceStatusLabels, MACHINE_STATE } from '@linewatch/contracts/rules/machine-states';
 import type { Db } from '../foundation/db/database.ts';
-import type { DeviceInfo } from '../core/device-registry.ts';
-import type { Notice, Notifications } from '../notifications/service.ts';
+import type { DeviceInfo } from '../core/machine.ts';
+import type { Notice } from '../notifications/notice.ts';
+import type { Notifications } from '../notifications/service.ts';
 import type { MachineSnapshot } from '../core/reading-effects.ts';
 import { stopKey, type AlertsRepository, type HourFigures } from './repository.ts';
 

@@ -1,5 +1,7 @@
 import type { Db, OpenDatabase } from '../foundation/db/database.ts';
 import { announce, hear } from '../foundation/db/notices.ts';
+import { lineAreasOf, type LineAreas } from './map-areas.ts';
+import type { DeviceInfo } from './machine.ts';
 
 /**
  * Tells every process on the database (the other server instances) that machines changed, once
@@ -8,42 +10,13 @@ import { announce, hear } from '../foundation/db/notices.ts';
 export const announceMachinesChanged = (db: Db): Promise<void> =>
   announce(db, 'machines_changed', {});
 
-export interface DeviceInfo {
-  sn: string;
-  deviceName: string;
-  nickSnCode: string;
-  lineId: number;
-  lineName: string;
-  /** The product group's name; null for a machine in no group. */
-  groupName: string | null;
-  gatewayId: string | null;
-  produceTargetNumber: number;
-  ngTargetNumber: number;
-  /** Counter plausibility (docs/design.md section 5): parts per minute the machine aims at … */
-  ppmTarget: number;
-  /** … and the most it can make, when set. */
-  maxPpm: number | null;
-  yieldTarget: number;
-  superiorityRateTarget: number;
-  useRateTarget: number;
-  /** Where the machine stands, as the map's levels name it ('' when not said), and its position. */
-  place: MachinePlace;
-}
-
-export interface MachinePlace {
-  country: string;
-  province: string;
-  city: string;
-  /** Both or neither: a machine without a position is counted but not drawn. */
-  lng: number | null;
-  lat: number | null;
-}
-
 /** A production line with machines, and its machines in SN order. */
 export interface RegistryLine {
   id: number;
   name: string;
   machines: DeviceInfo[];
+  /** Its machines by map area with each area's regions summed (map-areas.ts), built on reload. */
+  areas: LineAreas;
 }
 
 /**
@@ -127,7 +100,7 @@ export class DeviceRegistry {
       .orderBy('d.sn_code')
       .execute();
     const devices = new Map<string, DeviceInfo>();
-    const lines: RegistryLine[] = [];
+    const lines: Omit<RegistryLine, 'areas'>[] = [];
     for (const r of rows) {
       const device: DeviceInfo = {
         sn: r.sn_code,
@@ -159,7 +132,7 @@ export class DeviceRegistry {
     }
     const before = this.#devices;
     this.#devices = devices;
-    this.#lines = lines;
+    this.#lines = lines.map((line) => ({ ...line, areas: lineAreasOf(line.machines) }));
     this.#version++;
     for (const listener of this.#reloadListeners) listener(before);
   }

@@ -149,6 +149,48 @@ describe('effectsOf', () => {
     expect(cleared.snapshot.activeAlarms).toEqual([]);
   });
 
+  it('names each alarm code once, in order, and an unchanged set raises and clears nothing', () => {
+    const at = (ts: number, alarms: Reading['alarms'], previous = snapshot()) =>
+      effectsOf(
+        previous,
+        reading({ ts, alarms, counters: { produced: 100, ok: 98, ng: 2, firstPassOk: 95 } }),
+      );
+    const first = at(T0 + 1_000, [
+      { code: 'B', active: true },
+      { code: 'A', active: true },
+      { code: 'A', active: true },
+      { code: 'C', active: false },
+    ]);
+    expect(first.snapshot.activeAlarms).toEqual(['B', 'A']);
+    expect(first.alarmsRaised).toEqual([
+      { code: 'B', ts: T0 + 1_000 },
+      { code: 'A', ts: T0 + 1_000 },
+    ]);
+    const same = at(
+      T0 + 2_000,
+      [
+        { code: 'B', active: true },
+        { code: 'A', active: true },
+      ],
+      first.snapshot,
+    );
+    expect(same.snapshot.activeAlarms).toEqual(['B', 'A']);
+    expect([same.alarmsRaised, same.alarmsCleared]).toEqual([[], []]);
+    // A list read back with a code twice clears it once.
+    const seeded = snapshot({ activeAlarms: ['A', 'A', 'B'] });
+    const later = at(
+      T0 + 3_000,
+      [
+        { code: 'A', active: true },
+        { code: 'D', active: true },
+      ],
+      seeded,
+    );
+    expect(later.snapshot.activeAlarms).toEqual(['A', 'D']);
+    expect(later.alarmsRaised).toEqual([{ code: 'D', ts: T0 + 3_000 }]);
+    expect(later.alarmsCleared).toEqual([{ code: 'B', ts: T0 + 3_000 }]);
+  });
+
   it('keeps the snapshot time moving forward when a reading arrives late', () => {
     const effects = effectsOf(
       snapshot({ ts: T0 + 10_000 }),

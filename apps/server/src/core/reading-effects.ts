@@ -59,16 +59,49 @@ const implausibleCounters = (
   previous: MachineSnapshot,
   reading: Reading,
   limits: CounterLimits,
-): (typeof COUNTERS)[number][] => {
+): (typeof COUNTERS)[number][] | null => {
   const perMinute = limits.maxPpm ?? 3 * limits.ppmTarget;
   const nearZero = 3 * limits.ppmTarget;
   const minutes = Math.max(1, (reading.ts - previous.ts) / MINUTE_MS);
-  return COUNTERS.filter((c) => {
+  // A loop rather than COUNTERS.filter: this runs for every reading, and is almost always empty.
+  let implausible: (typeof COUNTERS)[number][] | null = null;
+  for (const c of COUNTERS) {
     const now = reading.counters[c];
     const before = previous[c];
-    if (now >= before) return perMinute > 0 && now - before > perMinute * minutes;
-    return nearZero > 0 && now > nearZero;
-  });
+    if (
+      now >= before
+        ? perMinute > 0 && now - before > perMinute * minutes
+        : nearZero > 0 && now > nearZero
+    )
+      (implausible ??= []).push(c);
+  }
+  return implausible;
+};
+
+type AlarmEdges = ReadingEffects['alarmsRaised'];
+/** No alarm raised or cleared (most readings): one shared list, never changed. */
+const NO_EDGES = Object.freeze([]) as unknown as AlarmEdges;
+
+/**
+ * The reading's active alarm codes, each once, in their order; the previous snapshot's list when
+ * it is the same (snapshots are never changed), so a steady machine keeps one list.
+ */
+const activeCodesOf = (alarms: Reading['alarms'], previous: string[] | undefined): string[] => {
+  const codes: string[] = [];
+  for (const a of alarms) if (a.active && !codes.includes(a.code)) codes.push(a.code);
+  if (previous === undefined || previous.length !== codes.length) return codes;
+  for (let i = 0; i < codes.length; i++) if (codes[i] !== previous[i]) return codes;
+  return previous;
+};
+
+/** The codes of `from` (each once, in its order) not in `against`, as alarm edges at `ts`. */
+const edgesOf = (from: readonly string[], against: readonly string[], ts: number): AlarmEdges => {
+  let edges: AlarmEdges | null = null;
+  for (let i = 0; i < from.length; i++) {
+    const code = from[i]!;
+    if (!against.includes(code) && from.indexOf(code) === i) (edges ??= []).push({ code, ts });
+  }
+  return edges ?? NO_EDGES;
 };
 
 const figuresAt = (minutes: Map<number, Figures>, minute: number) => {
@@ -110,7 +143,7 @@ export const effectsOf = (
     const gap = reading.ts - previous.ts;
     const implausible = implausibleCounters(previous, reading, limits);
     const at = figuresAt(minutes, minuteOf(reading.ts));
-    if (implausible.length > 0) {
+    if (implausible) {
       rebaseline = {
         counters: implausible,
         from: {
@@ -141,9 +174,10 @@ export const effectsOf = (
   const idleReason = reading.status === MACHINE_STATE.idle ? (reading.idleReason ?? null) : null;
   const statusChanged =
     !previous || previous.status !== reading.status || previous.idleReason !== idleReason;
-  const active = reading.alarms.filter((a) => a.active).map((a) => a.code);
-  const before = new Set(previous?.activeAlarms ?? []);
-  const now = new Set(active);
+  // Loops over the (few) codes rather than Sets and spreads: this runs for every reading.
+  const before = previous?.activeAlarms ?? [];
+  const active = activeCodesOf(reading.alarms, previous?.activeAlarms);
+  const unchanged = active === before;
 
   return {
     snapshot: {
@@ -154,12 +188,12 @@ export const effectsOf = (
       ok: counters.ok,
       ng: counters.ng,
       firstPassOk: counters.firstPassOk,
-      activeAlarms: [...now],
+      activeAlarms: active,
     },
     minutes,
     statusChange: statusChanged ? { ts: reading.ts, status: reading.status, idleReason } : null,
-    alarmsRaised: [...now].filter((c) => !before.has(c)).map((code) => ({ code, ts: reading.ts })),
-    alarmsCleared: [...before].filter((c) => !now.has(c)).map((code) => ({ code, ts: reading.ts })),
+    alarmsRaised: unchanged ? NO_EDGES : edgesOf(active, before, reading.ts),
+    alarmsCleared: unchanged ? NO_EDGES : edgesOf(before, active, reading.ts),
     rebaseline,
   };
 };

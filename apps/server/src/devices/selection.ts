@@ -1,4 +1,5 @@
-import type { DeviceInfo, RegistryLine } from '../core/device-registry.ts';
+import type { RegistryLine } from '../core/device-registry.ts';
+import type { DeviceInfo } from '../core/machine.ts';
 
 /** Which machines a list or a count shows (an empty text is no filter). */
 export interface Selection {

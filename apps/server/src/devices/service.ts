@@ -16,7 +16,8 @@ import type { MachineCheck } from '../plugins/visibility.ts';
 import { emptyFigures, targetSoFar } from '../foundation/shared/metrics.ts';
 import { dayElapsedFraction, dayOf } from '../foundation/shared/time.ts';
 import type { LiveState } from '../core/live-state.ts';
-import type { DeviceInfo, DeviceRegistry } from '../core/device-registry.ts';
+import type { DeviceRegistry, RegistryLine } from '../core/device-registry.ts';
+import type { DeviceInfo } from '../core/machine.ts';
 import { FollowMarks } from './follow-marks.ts';
 import type { DevicesRepository } from './repository.ts';
 import { countOf, pageOf, selectMachines, type Selection } from './selection.ts';
@@ -204,18 +205,18 @@ export const createDevicesService = ({
     },
 
     /**
-     * Visits every machine the user may see with its live status now, as the list counts it: the
-     * map's areas count from here, from memory, so they always agree with the list.
+     * The lines the user may see, from the device registry in the lists' order: the map counts
+     * from their areas (`RegistryLine.areas`) and `statusOf`, so it always agrees with the list.
      */
-    async eachVisible(
-      user: SessionUser,
-      visit: (device: DeviceInfo, status: DeviceStatus) => void,
-      now = Date.now(),
-    ): Promise<void> {
-      const selection: Selection = { lineIds: await visibleLineIds(user) };
-      for (const machines of selectMachines(registry.lines(), selection))
-        for (const d of machines) visit(d, live.statusOf(d.sn, now));
+    async visibleLines(user: SessionUser): Promise<readonly RegistryLine[]> {
+      const lineIds = await visibleLineIds(user);
+      if (lineIds === null) return registry.lines();
+      const allowed = new Set(lineIds);
+      return registry.lines().filter((line) => allowed.has(line.id));
     },
+
+    /** A machine's live status now, as the list counts it. */
+    statusOf: (sn: string, now = Date.now()): DeviceStatus => live.statusOf(sn, now),
 
     /** How many of the machines the user may see (narrowed like the list) are in each status. */
     async statusSummary(

@@ -10,7 +10,7 @@ import {
 import { plcProfiles } from '@linewatch/contracts/plc-profiles';
 import type { GatewayCommandBody } from '@linewatch/contracts/gateway-commands';
 import type { z } from 'zod';
-import type { DeviceInfo } from '../core/device-registry.ts';
+import type { DeviceInfo } from '../core/machine.ts';
 import type { MachineCheck } from '../plugins/visibility.ts';
 import type { SessionUser } from '../plugins/auth.ts';
 import { DomainError, refused } from '../foundation/http/envelope.ts';

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../foundation/db/database.ts';
-import type { ChannelName, Notice, NoticeFields } from './service.ts';
+import type { ChannelName, Notice, NoticeFields } from './notice.ts';
 
 /**
  * Where each channel reaches a person: their messaging identities and their /set choices (null

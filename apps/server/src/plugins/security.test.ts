@@ -53,3 +53,32 @@ describe('the pages’ connect-src', () => {
     ]);
   });
 });
+
+describe('helmet’s headers, recorded once per socket origin', () => {
+  it('sends every host its own connect-src, before and after it and others were recorded', async () => {
+    const hosts = Array.from({ length: 80 }, (_, i) => `10.0.0.${i}:3000`);
+    for (const host of [...hosts, ...hosts.slice(0, 3), hosts[79]!])
+      expect(await connectSrc(host)).toEqual([
+        "'self'",
+        `ws://${host}`,
+        `wss://${host}`,
+        publicSocket,
+      ]);
+  });
+
+  it('sends the same headers to the second request of a host as to the first', async () => {
+    const ask = () => app.inject({ url: '/login', headers: { host: 'lw.factory.cn' } });
+    const first = (await ask()).headers;
+    const second = (await ask()).headers;
+    const helmetHeaders = (h: typeof first) =>
+      Object.fromEntries(
+        Object.entries(h).filter(([name]) => !/^(date|content-length)$/.test(name)),
+      );
+    expect(helmetHeaders(second)).toEqual(helmetHeaders(first));
+    expect(first).toMatchObject({
+      'x-content-type-options': 'nosniff',
+      'strict-transport-security': expect.stringContaining('max-age=') as unknown,
+      'cross-origin-opener-policy': 'same-origin',
+    });
+  });
+});

@@ -11,7 +11,7 @@ import { timeRangeProblem } from '@linewatch/contracts/rules/range';
 import { statisticsMessages, type MapLevel } from '@linewatch/contracts/statistics-rules';
 import type { DeviceStatus } from '@linewatch/contracts/rules/machine-states';
 import { deriveFigures } from '@linewatch/contracts/rules/figures';
-import type { MachinePlace } from '../core/device-registry.ts';
+import { lineAreaOf, type RegionSums } from '../core/map-areas.ts';
 import type { DevicesService } from '../devices/service.ts';
 import { DomainError } from '../foundation/http/envelope.ts';
 import type { SessionUser } from '../plugins/auth.ts';
@@ -27,7 +27,7 @@ export interface StatisticsDeps {
    * Line visibility, the product lines and groups, and the visible machines in the lists' order
    * (the device registry), as the device list has them.
    */
-  devices: Pick<DevicesService, 'eachVisible' | 'menu' | 'machines'>;
+  devices: Pick<DevicesService, 'visibleLines' | 'statusOf' | 'menu' | 'machines'>;
   /** Whole past days' sums kept between requests. */
   wholeDays: WholeDaySums;
   timeZone: string;
@@ -49,17 +49,6 @@ interface StatisticsInput {
 const badInput = (message: string, path: string) =>
   new DomainError(ReplyCode.badInput, message, { errors: [{ path, message }] });
 
-type PlaceColumn = 'country' | 'province' | 'city';
-
-/** Which machines an area holds, and by which field its next level is grouped. */
-const AREA: Record<MapLevel, { within: PlaceColumn | null; by: PlaceColumn }> = {
-  world: { within: null, by: 'country' },
-  country: { within: 'country', by: 'province' },
-  province: { within: 'province', by: 'city' },
-  // No district level (docs/product.md section 4): a city is shown as itself.
-  city: { within: 'city', by: 'city' },
-};
-
 const DAY_MS = 86_400_000;
 
 /** The map's count of each live status. */
@@ -71,12 +60,6 @@ const STATUS_FIELD = {
 } as const satisfies Record<DeviceStatus, keyof MapStatus>;
 
 export const createStatisticsService = ({ repo, devices, wholeDays, timeZone }: StatisticsDeps) => {
-  /** Whether a machine's place is inside the area (every place for the world). */
-  const areaOf = ({ mapLevel, positionName }: MapArea) => {
-    const { within } = AREA[mapLevel];
-    return (place: MachinePlace) => within === null || place[within] === positionName;
-  };
-
   /**
    * Each machine's figures over a range (docs/design.md section 5): its whole days' sums from
    * rollup_day (kept in `wholeDays`), plus its partial days' whole hours from rollup_hour and
@@ -112,12 +95,16 @@ export const createStatisticsService = ({ repo, devices, wholeDays, timeZone }: 
 
   return {
     /**
-     * The area's visible machines by live status (docs/product.md section 3, map status), counted from the
-     * device registry and the live state as the device list counts them (off line after
-     * OFFLINE_AFTER_MS of silence): the same figures, from memory, whatever the machine count.
+     * The area's visible machines by live status (docs/product.md section 3, map status): each
+     * visible line's machines of the area (the device registry's areas) with their live status as
+     * the device list counts it (off line after OFFLINE_AFTER_MS of silence). A live status
+     * changes with time alone, so it is read per machine of the area, never kept per region.
      */
-    async mapStatus(user: SessionUser, area: MapArea, now = Date.now()): Promise<MapStatus> {
-      const inArea = areaOf(area);
+    async mapStatus(
+      user: SessionUser,
+      { mapLevel, positionName }: MapArea,
+      now = Date.now(),
+    ): Promise<MapStatus> {
       const c: MapStatus = {
         totalNum: 0,
         runningNum: 0,
@@ -125,44 +112,38 @@ export const createStatisticsService = ({ repo, devices, wholeDays, timeZone }: 
         errorNum: 0,
         offLineNum: 0,
       };
-      await devices.eachVisible(
-        user,
-        (d, status) => {
-          if (!inArea(d.place)) return;
-          c.totalNum += 1;
-          c[STATUS_FIELD[status]] += 1;
-        },
-        now,
-      );
+      for (const line of await devices.visibleLines(user)) {
+        const area = lineAreaOf(line.areas, mapLevel, positionName);
+        if (!area) continue;
+        c.totalNum += area.machines.length;
+        for (const d of area.machines) c[STATUS_FIELD[devices.statusOf(d.sn, now)]] += 1;
+      }
       return c;
     },
 
     /**
      * The area's next-level regions (named ones only) with their machine counts and the mean
-     * position of their placed machines (null when none is placed).
+     * position of their placed machines (null when none is placed): each visible line's region
+     * sums, kept by the device registry, added up (docs/architecture.md decision 12).
      */
-    async mapPoints(user: SessionUser, area: MapArea): Promise<MapPoint[]> {
-      const inArea = areaOf(area);
-      const by = AREA[area.mapLevel].by;
-      const regions = new Map<
-        string,
-        { value: number; placed: number; lng: number; lat: number }
-      >();
-      await devices.eachVisible(user, ({ place }) => {
-        const name = place[by];
-        if (!name || !inArea(place)) return;
-        let r = regions.get(name);
-        if (!r) regions.set(name, (r = { value: 0, placed: 0, lng: 0, lat: 0 }));
-        r.value += 1;
-        if (place.lng !== null && place.lat !== null) {
-          r.placed += 1;
-          r.lng += place.lng;
-          r.lat += place.lat;
+    async mapPoints(user: SessionUser, { mapLevel, positionName }: MapArea): Promise<MapPoint[]> {
+      const regions = new Map<string, RegionSums>();
+      for (const line of await devices.visibleLines(user)) {
+        const area = lineAreaOf(line.areas, mapLevel, positionName);
+        if (!area) continue;
+        for (const [name, part] of area.regions) {
+          const r = regions.get(name);
+          if (r) {
+            r.machines += part.machines;
+            r.placed += part.placed;
+            r.lng += part.lng;
+            r.lat += part.lat;
+          } else regions.set(name, { ...part });
         }
-      });
+      }
       return [...regions].map(([name, r]) => ({
         name,
-        value: r.value,
+        value: r.machines,
         coord: r.placed > 0 ? [r.lng / r.placed, r.lat / r.placed] : null,
       }));
     },

@@ -341,6 +341,76 @@ describe('device map', () => {
     expect(await status(operator, 'country', '德国')).toMatchObject({ totalNum: 1 });
   });
 
+  it('follows a machine that changes status, line and place, counting as the list does', async () => {
+    const suzhou = sns[2]!;
+    const summaryOf = async (client: ReturnType<typeof api>) => {
+      const s = await okData(
+        client.get<StatusSummary>(devicesApi.statusSummary.path, { isFollow: '0' }),
+      );
+      return {
+        totalNum: s.running + s.standBy + s.error + s.offLine,
+        runningNum: s.running,
+        standbyNum: s.standBy,
+        errorNum: s.error,
+        offLineNum: s.offLine,
+      };
+    };
+    expect(await status(operator, 'city', '苏州市')).toMatchObject({ totalNum: 1, offLineNum: 1 });
+
+    // Status: it reports a fault.
+    await gateway.telemetry(2, [reading(suzhou, { produced: 5 }, { status: 3 })]);
+    await gateway.waitForAck(2);
+    expect(await status(operator, 'city', '苏州市')).toEqual({
+      totalNum: 1,
+      runningNum: 0,
+      standbyNum: 0,
+      errorNum: 1,
+      offLineNum: 0,
+    });
+    expect(await status(operator, 'world')).toEqual(await summaryOf(operator));
+
+    // Line: moved to the line the operator may not see, then back.
+    const rows = await okData(
+      admin.get<Page<AdminMachine>>(adminApi.machines.path, {
+        pageIndex: 1,
+        pageSize: 50,
+        keyword: suzhou,
+      }),
+    );
+    const machine = rows.data.find((m) => m.snCode === suzhou)!;
+    const update = (change: Partial<AdminMachine>) =>
+      okData(admin.post<AdminMachine>(adminApi.updateMachine.path, { ...machine, ...change }));
+    await update({ lineId: hiddenLine.id, groupId: hiddenGroup.id });
+    try {
+      expect(await status(operator, 'city', '苏州市')).toMatchObject({ totalNum: 0 });
+      expect((await points(operator, 'country', '中国')).map((p) => p.name)).toEqual(['广东省']);
+      expect(await points(admin, 'province', '江苏省')).toEqual([
+        { name: '苏州市', value: 1, coord: [120.6, 31.3] },
+      ]);
+      for (const client of [operator, admin])
+        expect(await status(client, 'world')).toEqual(await summaryOf(client));
+    } finally {
+      await update({ lineId: line.id, groupId: group.id });
+    }
+
+    // Place: moved to Shenzhen, in fault there, then back.
+    await update({ province: '广东省', city: '深圳市' });
+    try {
+      expect(await status(operator, 'city', '苏州市')).toMatchObject({ totalNum: 0 });
+      expect(await status(operator, 'city', '深圳市')).toMatchObject({ totalNum: 3, errorNum: 2 });
+      const shenzhen = (await points(operator, 'province', '广东省')).find(
+        (p) => p.name === '深圳市',
+      );
+      expect(shenzhen?.value).toBe(3);
+      // Its position stays its own: the mean of the three.
+      expect(shenzhen?.coord?.[0]).toBeCloseTo((114.0 + 114.2 + 120.6) / 3);
+      expect(await status(operator, 'world')).toEqual(await summaryOf(operator));
+    } finally {
+      await update({ province: '江苏省', city: '苏州市' });
+    }
+    expect(await status(operator, 'city', '苏州市')).toMatchObject({ totalNum: 1, errorNum: 1 });
+  });
+
   it('refuses a level it does not know and a level below world without a place (0400)', async () => {
     const bad = await operator.get(statisticsApi.mapData.path, { mapLevel: 'district' });
     expect(bad.status).toBe(400);

@@ -19,6 +19,7 @@ import {
   type ReadingEffects,
 } from '../core/reading-effects.ts';
 import { emptyBatch, FenceError, type Batch, type TelemetryRepository } from './repository.ts';
+import { compileWholeMessageCheck } from './whole-message-check.ts';
 
 export interface IngestCounters {
   received: number;
@@ -85,6 +86,8 @@ export interface IngestorDeps {
 }
 
 const FLUSH_AT_MESSAGES = 5000;
+/** Whole, valid messages taken without the zod parse: compiled once, at start (decision 5). */
+const isWholeMessage = compileWholeMessageCheck();
 /** A gap is answered with a resend request at most this often per gateway (it stays open a while). */
 const RESUME_EVERY_MS = 1000;
 /** Messages past a gap kept per gateway; beyond, newer ones are dropped (the gateway resends). */
@@ -430,7 +433,7 @@ export class Ingestor {
       this.counters.unknownGateway++;
       return;
     }
-    const read = readGatewayMessage(parsed.kind, payload.toString('utf8'));
+    const read = readGatewayMessage(parsed.kind, payload.toString('utf8'), isWholeMessage);
     if (read.problem) {
       this.counters.malformed++;
       this.deps.log.debug({ topic, seq: read.seq, ...read.problem }, 'malformed gateway message');

@@ -1,6 +1,6 @@
 import type { RealtimePayload } from '@linewatch/contracts/socket';
 import { describe, expect, it } from 'vitest';
-import type { DeviceInfo } from '../core/device-registry.ts';
+import type { DeviceInfo } from '../core/machine.ts';
 import { LiveState } from '../core/live-state.ts';
 import { effectsOf, MINUTE_MS, type MachineSnapshot } from '../core/reading-effects.ts';
 import { presentRealtime } from './realtime-presenter.ts';

@@ -7,7 +7,7 @@ import {
 } from '@linewatch/contracts/socket';
 import { deriveFigures } from '@linewatch/contracts/rules/figures';
 import { EQUIPMENT_STATUS } from '@linewatch/contracts/rules/machine-states';
-import type { DeviceInfo } from '../core/device-registry.ts';
+import type { DeviceInfo } from '../core/machine.ts';
 import { targetSoFar } from '../foundation/shared/metrics.ts';
 import {
   dayElapsedFraction,

@@ -194,6 +194,7 @@ export const startTestServer = async (
   try {
     if (options.seed) template = await seedBeforeStart(loadConfig(env), template, options.seed);
     linewatch = await buildApp(loadConfig(env), {
+      checkReplies: true,
       ...(template ? { template } : {}),
       ...(options.cacheMaxAgeMs ? { cacheMaxAgeMs: options.cacheMaxAgeMs } : {}),
       ...(options.log ? { logStream: { write: options.log } } : { logger: false }),

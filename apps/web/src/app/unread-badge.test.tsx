@@ -21,9 +21,12 @@ const inboxOf = (unread: number) => ({
   unread,
 });
 
+// The badges are the only bare numbers in the tab bar and on 个人中心's page.
 const tabBadge = () =>
-  within(screen.getByTestId('tab-center')).queryByText(/^\d+\+?$/)?.textContent ?? null;
-const rowBadge = () => screen.queryByTestId('center-messages-unread')?.textContent ?? null;
+  within(screen.getByRole('navigation', { name: '主导航' })).queryByText(/^\d+\+?$/)?.textContent ??
+  null;
+const rowBadge = () =>
+  within(screen.getByRole('main')).queryByText(/^\d+\+?$/)?.textContent ?? null;
 
 // Pages load lazily; on a busy machine a few navigations take more than the default 5 s.
 vi.setConfig({ testTimeout: 20_000 });
@@ -49,7 +52,7 @@ describe('unread messages badge', () => {
   it('shows no badge with nothing unread', async () => {
     const api = fakeApi();
     renderPage(paths.center, { api });
-    await screen.findByTestId('center-messages', {}, { timeout: 5000 });
+    await screen.findByText('消息', {}, { timeout: 5000 });
     await waitFor(() => expect(api.calls(alertsApi.unread).length).toBeGreaterThan(0));
     expect(tabBadge()).toBeNull();
     expect(rowBadge()).toBeNull();
@@ -66,11 +69,11 @@ describe('unread messages badge', () => {
       });
     const { user, router } = renderPage(paths.center, { api });
     await waitFor(() => expect(rowBadge()).toBe('2'), { timeout: 5000 });
-    await user.click(screen.getByTestId('center-messages'));
-    await user.click(await screen.findByTestId('messages-read-all', {}, { timeout: 5000 }));
-    await waitFor(() => expect(screen.getByTestId('messages-unread').textContent).toBe('0'));
+    await user.click(screen.getByText('消息'));
+    await user.click(await screen.findByRole('button', { name: '全部已读' }, { timeout: 5000 }));
+    await screen.findByRole('heading', { name: '消息（0 未读）' });
     await act(() => router.navigate(-1));
-    await screen.findByTestId('center-messages', {}, { timeout: 5000 });
+    await screen.findByText('消息', {}, { timeout: 5000 });
     await waitFor(() => expect(rowBadge()).toBeNull());
     expect(tabBadge()).toBeNull();
   });

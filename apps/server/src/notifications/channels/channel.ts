@@ -1,4 +1,4 @@
-import type { ChannelName, NoticeFields } from '../service.ts';
+import type { ChannelName, NoticeFields } from '../notice.ts';
 
 /** One message on its way to one person on one channel. */
 export interface OutgoingMessage {

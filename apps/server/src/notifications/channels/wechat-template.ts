@@ -3,7 +3,7 @@ import {
   type TemplateMapping,
   type TemplateSource,
 } from '../../foundation/config/wechat-templates.ts';
-import type { NoticeFields } from '../service.ts';
+import type { NoticeFields } from '../notice.ts';
 
 /**
  * The WeChat template message as WeChat shows it since 2023-05-04: "去除首行内容", "去除尾部/备注

@@ -30,7 +30,7 @@ afterEach(() => {
 describe('the offline banner', () => {
   it('is not there online', () => {
     renderWith(new QueryClient(), []);
-    expect(screen.queryByTestId('offline-banner')).toBeNull();
+    expect(screen.queryByRole('status')).toBeNull();
   });
 
   it('says how old the oldest data on the screen is, and goes when the network is back', () => {
@@ -42,18 +42,16 @@ describe('the offline banner', () => {
     client.setQueryData(['elsewhere'], 'old', { updatedAt: NOW - 5 * 3_600_000 });
     renderWith(client, ['list', 'menu']);
     void act(() => window.dispatchEvent(new Event('offline')));
-    expect(screen.getByTestId('offline-banner').textContent).toBe('离线 · 数据更新于 3分钟前');
+    expect(screen.getByRole('status').textContent).toBe('离线 · 数据更新于 3分钟前');
     void act(() => vi.advanceTimersByTime(60_000));
-    expect(screen.getByTestId('offline-banner').textContent).toBe('离线 · 数据更新于 4分钟前');
+    expect(screen.getByRole('status').textContent).toBe('离线 · 数据更新于 4分钟前');
     void act(() => window.dispatchEvent(new Event('online')));
-    expect(screen.queryByTestId('offline-banner')).toBeNull();
+    expect(screen.queryByRole('status')).toBeNull();
   });
 
   it('shows the network error on a screen with no data, and when the server is unreachable', () => {
     renderWith(new QueryClient(), []);
     void act(() => useConnectivity.setState({ unreachable: true }));
-    expect(screen.getByTestId('offline-banner').textContent).toBe(
-      '离线 · 网络异常，请检查网络连接',
-    );
+    expect(screen.getByRole('status').textContent).toBe('离线 · 网络异常，请检查网络连接');
   });
 });

@@ -31,25 +31,28 @@ const TabLayout = () => {
           <Outlet />
         </Suspense>
       </main>
-      <TabBar
-        className={styles.tabBar}
-        activeKey={pathname}
-        safeArea
-        onChange={(path) => {
-          if (path !== pathname) void navigate(path);
-        }}
-        data-testid="tab-bar"
-      >
-        {tabs.map((tab) => (
-          <TabBar.Item
-            key={tab.path}
-            icon={tab.icon}
-            title={tab.title}
-            badge={tab.path === paths.center ? unread : undefined}
-            data-testid={tab.testId}
-          />
-        ))}
-      </TabBar>
+      {/* The tab bar is fixed in place: the nav only names it for screen readers. */}
+      <nav aria-label="主导航">
+        <TabBar
+          className={styles.tabBar}
+          activeKey={pathname}
+          safeArea
+          onChange={(path) => {
+            if (path !== pathname) void navigate(path);
+          }}
+          data-testid="tab-bar"
+        >
+          {tabs.map((tab) => (
+            <TabBar.Item
+              key={tab.path}
+              icon={tab.icon}
+              title={tab.title}
+              badge={tab.path === paths.center ? unread : undefined}
+              data-testid={tab.testId}
+            />
+          ))}
+        </TabBar>
+      </nav>
     </div>
   );
 };

@@ -31,8 +31,9 @@ describe('a page whose code could not be fetched offline', () => {
     vi.spyOn(console, 'error').mockImplementation(() => {});
     useConnectivity.setState({ browserOffline: true });
     renderError();
-    const notice = screen.getByTestId('route-offline');
-    expect(notice.textContent).toContain('网络异常，请检查网络连接');
+    // The offline notice, not the generic 加载失败 one.
+    expect(screen.getByText('网络异常，请检查网络连接')).toBeTruthy();
+    expect(screen.getByText('此页面需联网后打开')).toBeTruthy();
     await userEvent.click(screen.getByRole('button', { name: '重试' }));
     // A reload here would be chromium's offline page: the notice stays, the toast repeats why.
     await vi.waitFor(() =>
@@ -40,6 +41,6 @@ describe('a page whose code could not be fetched offline', () => {
         expect.objectContaining({ content: '网络异常，请检查网络连接' }),
       ),
     );
-    expect(screen.getByTestId('route-offline')).toBeTruthy();
+    expect(screen.getByText('此页面需联网后打开')).toBeTruthy();
   });
 });

@@ -1,5 +1,5 @@
 import { Input, List, type InputProps } from 'antd-mobile';
-import { createContext, useContext, type FormEvent, type ReactNode } from 'react';
+import { createContext, useContext, useId, type FormEvent, type ReactNode } from 'react';
 import { Controller, type Control, type FieldValues, type Path } from 'react-hook-form';
 import styles from './list-form.module.css';
 
@@ -61,7 +61,12 @@ export const ListFormItem = ({
 }) => {
   const inherited = useContext(LayoutContext);
   const mode = layout ?? inherited;
-  const labelElement = label ? <label className={styles.label}>{label}</label> : undefined;
+  const labelId = useId();
+  const labelElement = label ? (
+    <label className={styles.label} id={labelId}>
+      {label}
+    </label>
+  ) : undefined;
   return (
     <List.Item
       className={`${styles.item} ${styles[mode]}`}
@@ -70,7 +75,12 @@ export const ListFormItem = ({
       extra={extra}
       disabled={disabled}
     >
-      <div className={styles.child}>
+      {/* The label names what the item holds (one input or several, or a read-only value). */}
+      <div
+        className={styles.child}
+        role={label ? 'group' : undefined}
+        aria-labelledby={label ? labelId : undefined}
+      >
         <div>{children}</div>
       </div>
     </List.Item>

@@ -19,7 +19,10 @@ const texts: Record<Exclude<ListStateKind, 'loading' | 'more'>, string> = {
   error: listMessages.retry,
 };
 
-/** The one way a list shows loading / empty / no result / end / retry / load more. */
+/**
+ * The one way a list shows loading / empty / no result / end / retry / load more. The words are a
+ * status (a screen reader says 加载中, 暂无数据… as they change); retry and more are buttons.
+ */
 export const ListState = ({ state, onRetry, onLoadMore }: ListStateProps) => {
   const sentinel = useRef<HTMLButtonElement>(null);
 
@@ -36,7 +39,7 @@ export const ListState = ({ state, onRetry, onLoadMore }: ListStateProps) => {
 
   if (state === 'loading') {
     return (
-      <div className={styles.state} data-testid="list-state" data-state="loading">
+      <div className={styles.state} role="status" data-testid="list-state" data-state="loading">
         {webMessages.loading}
         <DotLoading />
       </div>
@@ -72,6 +75,7 @@ export const ListState = ({ state, onRetry, onLoadMore }: ListStateProps) => {
   return (
     <div
       className={`${styles.state} ${state === 'end' ? '' : styles.blank}`}
+      role="status"
       data-testid="list-state"
       data-state={state}
     >

@@ -22,7 +22,9 @@ export const AdminPage = ({
   return (
     <div className={styles.page} data-testid={testId}>
       <NavBar className={styles.bar} onBack={() => void navigate(back)} right={right}>
-        {title}
+        <span role="heading" aria-level={1}>
+          {title}
+        </span>
       </NavBar>
       {children}
     </div>

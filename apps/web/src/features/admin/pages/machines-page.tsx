@@ -98,11 +98,17 @@ const MachinesPage = () => {
           hidden
           accept=".xlsx,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
           onChange={(e) => void onFile(e.target.files?.[0])}
+          aria-label="导入表格"
           data-testid="machine-import-file"
         />
       </div>
       {report ? (
-        <div className={styles.errors} data-testid="import-report">
+        <div
+          className={styles.errors}
+          role="status"
+          aria-label="导入结果"
+          data-testid="import-report"
+        >
           {report.map((line) => (
             <div key={line}>{line}</div>
           ))}

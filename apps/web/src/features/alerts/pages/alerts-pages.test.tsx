@@ -52,24 +52,18 @@ describe('report page', () => {
   it('reads the first of several machines; with none chosen it says 请选择查阅的设备', async () => {
     const api = fakeApi().on(alertsApi.report, (q) => reportOf(String(q.snCode)));
     const { user } = renderPage(links.report('SN-A,SN-B', 'date', '2026-11-22'), { api });
-    await waitFor(
-      () => expect(screen.getByTestId('report-title').textContent).toContain('SN-A 回流焊炉01'),
-      { timeout: 5000 },
-    );
+    await screen.findByRole('heading', { name: /^SN-A 回流焊炉01/ }, { timeout: 5000 });
     expect(api.calls(alertsApi.report)).toEqual([
       { snCode: 'SN-A', alarmType: 'date', endTime: '2026-11-22', isReport: '' },
     ]);
     // The machines' selector, not the title, which names the machine too.
-    const option = (sn: string) =>
-      screen.getAllByText(sn).find((node) => node.closest('.adm-selector') !== null)!;
+    const option = (sn: string) => screen.getByRole('option', { name: sn });
     await user.click(option('SN-A'));
     await screen.findByText(alertMessages.chooseDevice, {}, { timeout: 5000 });
-    expect(screen.queryByTestId('report-download')).toBeNull();
+    expect(screen.queryByRole('button', { name: '下载Excel' })).toBeNull();
     expect(api.calls(alertsApi.report)).toHaveLength(1);
     await user.click(option('SN-B'));
-    await waitFor(() => expect(screen.getByTestId('report-title').textContent).toContain('SN-B'), {
-      timeout: 5000,
-    });
+    await screen.findByRole('heading', { name: /^SN-B/ }, { timeout: 5000 });
   });
 
   it('says 无权查看，请联系管理员 for a machine the user may not see, with no Excel button', async () => {
@@ -77,9 +71,9 @@ describe('report page', () => {
       failure('0403', '无权查看，请联系管理员', 403),
     );
     renderPage(links.report('LW-S2-001', 'date', '2026-11-22'), { api });
-    const refusal = await screen.findByTestId('report-refused', {}, { timeout: 5000 });
-    expect(refusal.textContent).toContain('无权查看，请联系管理员');
-    expect(screen.queryByTestId('report-download')).toBeNull();
+    await screen.findByText('无权查看，请联系管理员', {}, { timeout: 5000 });
+    expect(screen.queryByRole('button', { name: '下载Excel' })).toBeNull();
+    // A chart is a canvas with nothing a user reads: its test id is all there is to find it by.
     expect(screen.queryByTestId('report-chart')).toBeNull();
   });
 
@@ -108,7 +102,7 @@ describe('report page', () => {
     vi.useFakeTimers({ shouldAdvanceTime: true, toFake: ['setTimeout', 'clearTimeout'] });
     try {
       const { user } = renderPage(links.report('SN-A', 'date', '2026-11-22'), { api });
-      await user.click(await screen.findByTestId('report-download', {}, { timeout: 5000 }));
+      await user.click(await screen.findByRole('button', { name: '下载Excel' }, { timeout: 5000 }));
       await waitFor(() => expect(saved).toEqual([name]));
       // Safari starts the save after the click returns: a URL freed at once saves nothing.
       expect(revoke).not.toHaveBeenCalled();
@@ -131,10 +125,10 @@ describe('report page', () => {
     });
     try {
       const { user } = renderPage(links.report('SN-A', 'date', '2026-11-22'), { api });
-      await user.click(await screen.findByTestId('report-download', {}, { timeout: 5000 }));
+      await user.click(await screen.findByRole('button', { name: '下载Excel' }, { timeout: 5000 }));
       await waitFor(() => expect(toasts).toEqual([webMessages.networkError]));
       expect(api.unhandled).toEqual([`GET ${alertsApi.reportXlsx.path}`]);
-      expect(screen.getByTestId('report-title').textContent).toContain('SN-A');
+      expect(screen.getByRole('heading', { name: /^SN-A/ })).toBeTruthy();
     } finally {
       show.mockRestore();
     }
@@ -156,12 +150,10 @@ describe('messages page', () => {
         return { unread: inbox.filter((m) => !m.read).length };
       });
     const { user, router } = renderPage(paths.messages, { api });
-    await waitFor(() => expect(screen.getByTestId('messages-unread').textContent).toBe('1'), {
-      timeout: 5000,
-    });
-    // Dates in the app's one format (shared/format.ts formatDateTime), not the locale's 2026/11/23.
-    for (const time of screen.getAllByTestId('message-time'))
-      expect(time.textContent).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}$/);
+    await screen.findByRole('heading', { name: '消息（1 未读）' }, { timeout: 5000 });
+    // Dates in the app's one format (shared/format.ts formatDateTime), not the locale's 2026/11/23:
+    // one such date per message.
+    expect(screen.getAllByText(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}$/)).toHaveLength(inbox.length);
     await user.click(screen.getByText('LW-S1-005 回流焊炉01 报警 2'));
     await waitFor(() =>
       expect(`${router.state.location.pathname}${router.state.location.search}`).toBe(
@@ -192,10 +184,11 @@ describe('set page', () => {
     }));
     renderPage(paths.set, { api });
     await screen.findByText('通过微信登录后可用', {}, { timeout: 5000 });
-    const wechat = screen.getByTestId('set-wechat');
-    expect(wechat.className).toContain('adm-switch-disabled');
-    expect(wechat.className).not.toContain('adm-switch-checked');
-    expect(screen.getByTestId('set-dingtalk').className).toContain('adm-switch-checked');
+    const wechat = screen.getByRole('switch', { name: '微信模板消息' });
+    expect(wechat.getAttribute('aria-disabled')).toBe('true');
+    expect(wechat.getAttribute('aria-checked')).toBe('false');
+    const dingtalk = screen.getByRole('switch', { name: '钉钉工作通知' });
+    expect(dingtalk.getAttribute('aria-checked')).toBe('true');
     expect(screen.queryByText('通过钉钉登录后可用')).toBeNull();
   });
 });

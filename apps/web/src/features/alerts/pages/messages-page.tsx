@@ -33,7 +33,9 @@ const MessagesPage = () => {
           ) : null
         }
       >
-        消息（<span data-testid="messages-unread">{unread}</span> 未读）
+        <span role="heading" aria-level={1}>
+          消息（<span data-testid="messages-unread">{unread}</span> 未读）
+        </span>
       </NavBar>
       <List data-testid="messages-list">
         {messages.map((m) => (

@@ -114,7 +114,12 @@ const ReportOf = ({
   return (
     <>
       <div className={styles.toolbar}>
-        <span className={styles.reportTitle} data-testid="report-title">
+        <span
+          className={styles.reportTitle}
+          role="heading"
+          aria-level={2}
+          data-testid="report-title"
+        >
           {/* Each part whole: a line may break between the machine and its dates, never inside. */}
           {data ? (
             <>

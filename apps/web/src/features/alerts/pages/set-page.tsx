@@ -40,6 +40,7 @@ const SetPage = () => {
               disabled={!c?.wechatAvailable}
               checked={form.wechat && c?.wechatAvailable === true}
               onChange={(wechat) => setForm((f) => ({ ...f, wechat }))}
+              aria-label="微信模板消息"
               data-testid="set-wechat"
             />
           }
@@ -53,6 +54,7 @@ const SetPage = () => {
               disabled={!c?.dingtalkAvailable}
               checked={form.dingtalk && c?.dingtalkAvailable === true}
               onChange={(dingtalk) => setForm((f) => ({ ...f, dingtalk }))}
+              aria-label="钉钉工作通知"
               data-testid="set-dingtalk"
             />
           }

@@ -29,13 +29,12 @@ describe('fault alarm page', () => {
   it('shows the case without signing in: machine, alarm, carousel, steps and video', async () => {
     const api = fakeApi().on(casesApi.failureCase, () => found);
     renderPage(links.faultAlarm(3), { api, signedIn: false });
-    expect(
-      (await screen.findByTestId('fault-content', {}, { timeout: 5000 })).textContent,
-    ).toContain('E101 送料超时');
-    expect(screen.getByTestId('fault-sn').textContent).toContain('LW-S1-002');
+    expect(await screen.findByText('E101 送料超时', {}, { timeout: 5000 })).toBeTruthy();
+    expect(screen.getByText('LW-S1-002')).toBeTruthy();
     screen.getByText('清理送料通道异物');
+    // The carousel's height is layout: its swiper has no role or name to find it by.
     expect(screen.getByTestId('fault-carousel').style.height).toBe('200px');
-    expect(screen.getByTestId('fault-video').getAttribute('src')).toBe('/cases/guide.mp4');
+    expect(screen.getByLabelText('指导视频').getAttribute('src')).toBe('/cases/guide.mp4');
     screen.getByText('指导视频');
     expect(api.calls(casesApi.failureCase)).toEqual([{ casesId: '3' }]);
   });
@@ -46,8 +45,8 @@ describe('fault alarm page', () => {
       shootings: [{ ...found.shootings[0]!, videoUrl: null }],
     }));
     renderPage(links.faultAlarm(3), { api, signedIn: false });
-    await screen.findByTestId('fault-content', {}, { timeout: 5000 });
-    expect(screen.queryByTestId('fault-video')).toBeNull();
+    await screen.findByText('E101 送料超时', {}, { timeout: 5000 });
+    expect(screen.queryByLabelText('指导视频')).toBeNull();
     expect(screen.queryByText('指导视频')).toBeNull();
   });
 });

@@ -74,6 +74,7 @@ const FaultAlarmPage = () => {
                 controls
                 playsInline
                 preload="metadata"
+                aria-label="指导视频"
                 data-testid="fault-video"
               />
             </>

@@ -1,7 +1,7 @@
 import type { MachineCard as Machine } from '@linewatch/contracts/devices';
 import { PAGE_SIZE } from '@linewatch/contracts/rules/paging';
 import { DownOutline, RightOutline } from 'antd-mobile-icons';
-import { useCallback, useDeferredValue } from 'react';
+import { useCallback, useDeferredValue, useId } from 'react';
 import { ListState } from '../../../shared/components/list-state.tsx';
 import { listStateOf } from '../../../shared/list-state.ts';
 import { loadedCount, useMachinePages } from '../api.ts';
@@ -56,9 +56,11 @@ export const DeviceGroup = ({
     else void refetch();
   }, [fetchNextPage, pages.isFetchNextPageError, refetch]);
 
+  const titleId = useId();
   return (
     <section
       className={styles.group}
+      aria-labelledby={titleId}
       data-testid="device-group"
       data-key={group.key}
       data-expanded={expanded}
@@ -75,7 +77,9 @@ export const DeviceGroup = ({
         ) : (
           <RightOutline className={styles.arrow} />
         )}
-        <span className={styles.title}>{group.title}</span>
+        <span className={styles.title} id={titleId}>
+          {group.title}
+        </span>
         {count === undefined ? null : (
           <span className={styles.count} data-testid="device-group-count">
             {count}台

@@ -4,7 +4,7 @@ import { deviceStatusLabels, type DeviceStatus } from '@linewatch/contracts/rule
 import { cardMeetsTarget, targetTone } from '@linewatch/contracts/rules/targets';
 import { Checkbox, Tag } from 'antd-mobile';
 import { GlobalOutline } from 'antd-mobile-icons';
-import { memo, type ReactNode } from 'react';
+import { memo, useId, type ReactNode } from 'react';
 import { formatNumber, formatPercent, NO_DATA } from '../../../shared/format.ts';
 import { observedNothing } from '../../../shared/observed.ts';
 import styles from './machine-card.module.css';
@@ -33,6 +33,8 @@ interface MetricProps {
 const Metric = ({ name, testId, ok, actual, target, targetNote }: MetricProps) => (
   <div
     className={styles.metric}
+    role="group"
+    aria-label={name}
     data-testid={`card-metric-${testId}`}
     data-ok={ok === null ? 'none' : ok}
   >
@@ -66,6 +68,7 @@ export const MachineCard = memo(function MachineCard({
   selected,
   onPress,
 }: MachineCardProps) {
+  const nameId = useId();
   const unobserved = observedNothing({
     noGateway: machine.iot === IOT_STATE.unbound,
     counted: machine.produceNumber,
@@ -131,6 +134,7 @@ export const MachineCard = memo(function MachineCard({
   return (
     <article
       className={`${styles.card} ${selected ? styles.selected : ''}`}
+      aria-labelledby={nameId}
       data-testid="device-card"
       data-sn={machine.snCode}
       data-status={machine.deviceStatus}
@@ -138,7 +142,7 @@ export const MachineCard = memo(function MachineCard({
     >
       <header className={styles.header}>
         {checkbox}
-        <h3 className={styles.name} data-testid="card-name">
+        <h3 className={styles.name} id={nameId} data-testid="card-name">
           {displayName(machine)}
         </h3>
         {machine.isCollect ? (

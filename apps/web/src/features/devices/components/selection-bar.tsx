@@ -14,7 +14,7 @@ export const SelectionBar = ({ names, onCancel, onConfirm }: SelectionBarProps) 
   const shown = names.slice(0, SHOWN_SELECTED);
   return (
     <div className={styles.bar} data-testid="selection-bar">
-      <div className={styles.summary}>
+      <div className={styles.summary} role="status" aria-label="已选机台">
         <span>
           已选择 <b data-testid="selection-count">{names.length}</b> 台
         </span>

@@ -8,6 +8,7 @@ import { devicesApi } from '@linewatch/contracts/devices-api';
 import { act, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Toast } from 'antd-mobile';
+import { webMessages } from '../../../shared/messages.ts';
 import { paths } from '../../../shared/paths.ts';
 import { queryKeys } from '../../../shared/query-keys.ts';
 import { buildLineNode, buildMachineCard } from '../../../testing/builders.ts';
@@ -60,11 +61,15 @@ const deviceServer = () =>
 
 const openList = () => renderPage(paths.deviceList, { api: deviceServer() });
 
-const group = (key: string): HTMLElement => {
-  const found = screen.getAllByTestId('device-group').find((node) => node.dataset.key === key);
-  if (!found) throw new Error(`no group ${key}`);
-  return found;
-};
+/** A line's group of cards, a region named by its line. */
+const group = (line: string): HTMLElement => screen.getByRole('region', { name: line });
+const cardsIn = (element: HTMLElement) => within(element).queryAllByRole('article');
+/** The cards listed, by their machine's name (no nickname here: the SN code). */
+const cardNames = () =>
+  screen.getAllByRole('article').map((card) => within(card).getByRole('heading').textContent);
+const statusBar = () => screen.findByRole('group', { name: '设备状态' });
+/** The kept room of a line's cards is layout, nothing a user reads: its body has a test id. */
+const groupBody = (element: HTMLElement) => within(element).getByTestId('device-group-body');
 
 // A tapped card opens the real-time report, whose page opens its socket.
 beforeEach(() => vi.stubGlobal('WebSocket', FakeSocket));
@@ -75,9 +80,7 @@ afterEach(() => {
 describe('device list page', () => {
   it('asks for the first page once on load', async () => {
     const { api } = openList();
-    await vi.waitFor(() =>
-      expect(within(group('line:L1')).getAllByTestId('device-card')).toHaveLength(15),
-    );
+    await vi.waitFor(() => expect(cardsIn(group('一号产线'))).toHaveLength(15));
     // The counts, asked in the same render as the list, have been asked too.
     await vi.waitFor(() => expect(api.calls(devicesApi.statusSummary).length).toBeGreaterThan(0));
     const firstPages = api.calls(devicesApi.machineList).filter((q) => q.pageIndex === '1');
@@ -86,16 +89,16 @@ describe('device list page', () => {
 
   it('opens the first line, pages it by 15 and ends with 没有更多了', async () => {
     const { api, user } = openList();
-    await vi.waitFor(() =>
-      expect(within(group('line:L1')).getAllByTestId('device-card')).toHaveLength(15),
-    );
-    expect(group('line:L2').dataset.expanded).toBe('false');
+    await vi.waitFor(() => expect(cardsIn(group('一号产线'))).toHaveLength(15));
+    expect(
+      within(group('二号产线'))
+        .getByRole('button', { name: /二号产线/ })
+        .getAttribute('aria-expanded'),
+    ).toBe('false');
 
-    await user.click(within(group('line:L1')).getByText('加载更多'));
-    await vi.waitFor(() =>
-      expect(within(group('line:L1')).getAllByTestId('device-card')).toHaveLength(17),
-    );
-    expect(within(group('line:L1')).getByTestId('list-state').textContent).toBe('没有更多了');
+    await user.click(within(group('一号产线')).getByText('加载更多'));
+    await vi.waitFor(() => expect(cardsIn(group('一号产线'))).toHaveLength(17));
+    expect(within(group('一号产线')).getByRole('status').textContent).toBe('没有更多了');
     const pages = api
       .calls(devicesApi.machineList)
       .filter((q) => q.produceLine === 'L1')
@@ -115,14 +118,12 @@ describe('device list page', () => {
       return { data: hits.slice(0, Number(q.pageSize)), total: hits.length };
     });
     renderPage(paths.deviceList, { api });
-    const body = await vi.waitFor(() => within(group('line:L1')).getByTestId('device-group-body'));
+    const body = await vi.waitFor(() => groupBody(group('一号产线')));
     // 17 machines in the line's menu entry: room for the first page's 15 cards.
     expect(body.style.minHeight).toBe(`${15 * 174}px`);
     answer?.();
-    await vi.waitFor(() =>
-      expect(within(group('line:L1')).getAllByTestId('device-card')).toHaveLength(15),
-    );
-    expect(within(group('line:L1')).getByTestId('device-group-body').style.minHeight).toBe('');
+    await vi.waitFor(() => expect(cardsIn(group('一号产线'))).toHaveLength(15));
+    expect(groupBody(group('一号产线')).style.minHeight).toBe('');
   });
 
   it('reads as loading, with room kept, until the cards are drawn: never 暂无数据 before them', async () => {
@@ -130,35 +131,29 @@ describe('device list page', () => {
     // no cards. Every state the line showed with no card is recorded.
     const shownWithoutCards: string[] = [];
     const watch = new MutationObserver(() => {
-      const line = screen
-        .queryAllByTestId('device-group')
-        .find((node) => node.dataset.key === 'line:L1');
-      if (!line || within(line).queryAllByTestId('device-card').length > 0) return;
-      const state = within(line).queryByTestId('list-state')?.dataset.state ?? 'none';
-      const room = within(line).getByTestId('device-group-body').style.minHeight;
+      const line = screen.queryByRole('region', { name: '一号产线' });
+      if (!line || cardsIn(line).length > 0) return;
+      const state = within(line).queryByRole('status')?.textContent ?? 'none';
+      const room = groupBody(line).style.minHeight;
       shownWithoutCards.push(`${state} ${room || 'no room'}`);
     });
     watch.observe(document.body, { subtree: true, childList: true, attributes: true });
     try {
       openList();
-      await vi.waitFor(() =>
-        expect(within(group('line:L1')).getAllByTestId('device-card')).toHaveLength(15),
-      );
+      await vi.waitFor(() => expect(cardsIn(group('一号产线'))).toHaveLength(15));
     } finally {
       watch.disconnect();
     }
     expect(shownWithoutCards.length).toBeGreaterThan(0);
-    expect(new Set(shownWithoutCards)).toEqual(new Set([`loading ${15 * 174}px`]));
+    expect(new Set(shownWithoutCards)).toEqual(new Set([`${webMessages.loading} ${15 * 174}px`]));
   });
 
   it('opens a folded line on tap', async () => {
     const { user } = openList();
     await user.click(
-      within(await vi.waitFor(() => group('line:L2'))).getByTestId('device-group-header'),
+      within(await vi.waitFor(() => group('二号产线'))).getByRole('button', { expanded: false }),
     );
-    await vi.waitFor(() =>
-      expect(within(group('line:L2')).getAllByTestId('device-card')).toHaveLength(1),
-    );
+    await vi.waitFor(() => expect(cardsIn(group('二号产线'))).toHaveLength(1));
   });
 
   it('shows one 查无数据, not one per line, when a search finds nothing', async () => {
@@ -166,30 +161,22 @@ describe('device list page', () => {
     const search = await screen.findByPlaceholderText('搜索机台SN码/名称');
     await user.type(search, 'nothing{Enter}');
     await vi.waitFor(() =>
-      expect(screen.getAllByTestId('list-state').map((node) => node.textContent)).toEqual([
-        '查无数据',
-      ]),
+      expect(screen.getAllByRole('status').map((node) => node.textContent)).toEqual(['查无数据']),
     );
+    expect(screen.queryByRole('button', { name: webMessages.loadMore })).toBeNull();
   });
 
   it('shows the hits of a search across lines in one list', async () => {
     const { user } = openList();
     const search = await screen.findByPlaceholderText('搜索机台SN码/名称');
     await user.type(search, '-01{Enter}');
-    await vi.waitFor(() =>
-      expect(screen.getAllByTestId('device-card').map((c) => c.dataset.sn)).toEqual([
-        'L1-01',
-        'L2-01',
-      ]),
-    );
+    await vi.waitFor(() => expect(cardNames()).toEqual(['L1-01', 'L2-01']));
   });
 
   it('says 无权查看 once for an SN the user may not see and leaves the list as it was', async () => {
     const toast = vi.spyOn(Toast, 'show').mockImplementation(() => ({ close: () => {} }));
     const { user } = openList();
-    await vi.waitFor(() =>
-      expect(within(group('line:L1')).getAllByTestId('device-card')).toHaveLength(15),
-    );
+    await vi.waitFor(() => expect(cardsIn(group('一号产线'))).toHaveLength(15));
     toast.mockClear();
     await user.type(screen.getByPlaceholderText('搜索机台SN码/名称'), `${HIDDEN_SN}{Enter}`);
     await vi.waitFor(() => expect(toast).toHaveBeenCalled());
@@ -197,7 +184,7 @@ describe('device list page', () => {
       typeof props === 'string' ? props : props.content,
     );
     expect(shown).toEqual(['无权查看，请联系管理员']);
-    expect(within(group('line:L1')).getAllByTestId('device-card')).toHaveLength(15);
+    expect(cardsIn(group('一号产线'))).toHaveLength(15);
     expect(screen.queryByText('请求失败，点击重新加载')).toBeNull();
     toast.mockRestore();
   });
@@ -219,29 +206,24 @@ describe('device list page', () => {
 
   it('counts machines by status, and a tap on 故障 lists only those', async () => {
     const { user } = openList();
-    const bar = await screen.findByTestId('status-summary');
-    await vi.waitFor(() =>
-      expect(within(bar).getByTestId('status-summary-running').textContent).toBe('17运行'),
-    );
-    expect(within(bar).getByTestId('status-summary-error').textContent).toBe('1故障');
-    expect(screen.getByTestId('list-updated-at').textContent).toMatch(/^更新于 \d{2}:\d{2}:\d{2}$/);
-    await user.click(within(bar).getByTestId('status-summary-error'));
-    await vi.waitFor(() =>
-      expect(screen.getAllByTestId('device-card').map((c) => c.dataset.sn)).toEqual(['L1-17']),
-    );
-    await user.click(within(bar).getByTestId('status-summary-error'));
-    await vi.waitFor(() => expect(group('line:L1')).toBeDefined());
+    const bar = within(await statusBar());
+    await bar.findByRole('button', { name: '17运行' });
+    const error = bar.getByRole('button', { name: '1故障' });
+    expect(screen.getByText(/^更新于 \d{2}:\d{2}:\d{2}$/)).toBeTruthy();
+    await user.click(error);
+    await vi.waitFor(() => expect(cardNames()).toEqual(['L1-17']));
+    expect(error.getAttribute('aria-pressed')).toBe('true');
+    await user.click(error);
+    await vi.waitFor(() => expect(group('一号产线')).toBeDefined());
   });
 
   it('counts again when a status is tapped, so the counts match the list beside them', async () => {
     const api = deviceServer();
     const { user } = renderPage(paths.deviceList, { api });
-    const bar = await screen.findByTestId('status-summary');
-    await vi.waitFor(() =>
-      expect(within(bar).getByTestId('status-summary-error').textContent).toBe('1故障'),
-    );
+    const bar = within(await statusBar());
+    const error = await bar.findByRole('button', { name: '1故障' });
     const before = api.calls(devicesApi.statusSummary).length;
-    await user.click(within(bar).getByTestId('status-summary-error'));
+    await user.click(error);
     await vi.waitFor(() =>
       expect(api.calls(devicesApi.statusSummary).length).toBeGreaterThan(before),
     );
@@ -251,9 +233,7 @@ describe('device list page', () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     try {
       const { api } = openList();
-      await vi.waitFor(() =>
-        expect(within(group('line:L1')).getAllByTestId('device-card')).toHaveLength(15),
-      );
+      await vi.waitFor(() => expect(cardsIn(group('一号产线'))).toHaveLength(15));
       const firstPages = () =>
         api
           .calls(devicesApi.machineList)
@@ -262,11 +242,7 @@ describe('device list page', () => {
       machines[0]!.deviceStatus = 'error';
       await vi.advanceTimersByTimeAsync(LIVE_REFRESH_MS);
       await vi.waitFor(() => expect(firstPages()).toBe(2));
-      await vi.waitFor(() =>
-        expect(within(group('line:L1')).getAllByTestId('device-card')[0]?.textContent).toContain(
-          '故障',
-        ),
-      );
+      await vi.waitFor(() => expect(cardsIn(group('一号产线'))[0]?.textContent).toContain('故障'));
     } finally {
       machines[0]!.deviceStatus = 'running';
       vi.useRealTimers();
@@ -275,9 +251,7 @@ describe('device list page', () => {
 
   it('offline, keeps showing the lines it had when their refresh fails', async () => {
     const { client } = openList();
-    await vi.waitFor(() =>
-      expect(within(group('line:L1')).getAllByTestId('device-card')).toHaveLength(15),
-    );
+    await vi.waitFor(() => expect(cardsIn(group('一号产线'))).toHaveLength(15));
     window.dispatchEvent(new Event('offline'));
     try {
       await act(() => client.refetchQueries({ type: 'active' }));
@@ -285,7 +259,7 @@ describe('device list page', () => {
       await act(() => new Promise((resolve) => setTimeout(resolve, 0)));
       expect(client.getQueryState(queryKeys.devices.menu())?.status).toBe('error');
       // Its last answer still draws the lines and their cards.
-      expect(within(group('line:L1')).getAllByTestId('device-card')).toHaveLength(15);
+      expect(cardsIn(group('一号产线'))).toHaveLength(15);
     } finally {
       window.dispatchEvent(new Event('online'));
     }
@@ -293,7 +267,7 @@ describe('device list page', () => {
 
   it('opens the real-time report of a tapped card', async () => {
     const { router, user } = openList();
-    const [first] = await screen.findAllByTestId('device-card');
+    const [first] = await screen.findAllByRole('article');
     await user.click(first as HTMLElement);
     await vi.waitFor(() => expect(router.state.location.pathname).toBe(paths.currentDataReport));
     expect(router.state.location.search).toBe('?snCode=L1-01');
@@ -301,17 +275,19 @@ describe('device list page', () => {
 
   it('selects cards in subscribe mode and names at most 8 of them', async () => {
     const { router, user } = openList();
-    await screen.findAllByTestId('device-card');
-    await user.click(screen.getByTestId('subscribe-toggle'));
-    for (const card of screen.getAllByTestId('device-card').slice(0, 9)) await user.click(card);
+    await screen.findAllByRole('article');
+    await user.click(screen.getByRole('button', { name: '订阅设置' }));
+    for (const card of screen.getAllByRole('article').slice(0, 9)) await user.click(card);
 
-    expect(screen.getByTestId('selection-count').textContent).toBe('9');
-    const named = screen.getByTestId('selection-list').textContent ?? '';
+    const selection = screen.getByRole('status', { name: '已选机台' }).textContent ?? '';
+    expect(selection).toMatch(/^已选择 9 台/);
+    const named = selection.replace(/^已选择 9 台/, '');
     expect(named).toContain('L1-08');
     expect(named).not.toContain('L1-09');
     expect(named.endsWith('…')).toBe(true);
 
-    await user.click(screen.getByTestId('selection-confirm'));
+    // The bar's 订阅设置 (the toggle above now reads 退出设置).
+    await user.click(screen.getByRole('button', { name: '订阅设置' }));
     await vi.waitFor(() => expect(router.state.location.pathname).toBe(paths.followSetting));
     expect(
       new URLSearchParams(router.state.location.search).get('snCode')?.split(','),

@@ -76,13 +76,13 @@ describe('picture upload', () => {
     render(<Pictures />);
     const user = userEvent.setup();
 
-    await user.upload(screen.getByTestId('pics-input'), png('现场.png'));
+    await user.upload(screen.getByLabelText('选择图片'), png('现场.png'));
     const xhr = FakeXhr.sent[0]!;
     expect([xhr.method, xhr.url]).toEqual(['POST', `${mediaPaths.upload}?type=pic`]);
     expect(xhr.headers[KEY_ID_HEADER]).toBe('key-1');
     expect((xhr.body?.get('file') as File).name).toBe('现场.png');
 
-    const bar = screen.getByTestId('pics-progress');
+    const bar = screen.getByRole('progressbar', { name: '上传进度' });
     expect(bar.textContent).toBe('0%');
     xhr.progress(3, 10);
     expect(bar.textContent).toBe('30%');
@@ -92,9 +92,8 @@ describe('picture upload', () => {
     expect((bar.querySelector('.adm-progress-bar-fill') as HTMLElement).style.width).toBe('100%');
 
     await xhr.answer([stored('a'.repeat(32))]);
-    expect(screen.queryByTestId('pics-progress')).toBeNull();
-    const item = screen.getByTestId('pics-item');
-    expect(item.querySelector('img')?.getAttribute('src')).toBe(
+    expect(screen.queryByRole('progressbar')).toBeNull();
+    expect(screen.getByRole('img', { name: '图片' }).getAttribute('src')).toBe(
       `${mediaPaths.thumbnail}?id=${'a'.repeat(32)}`,
     );
   });
@@ -102,16 +101,18 @@ describe('picture upload', () => {
   it('uploads several pictures one by one, each with its own bar from 0', async () => {
     vi.stubGlobal('XMLHttpRequest', FakeXhr);
     render(<Pictures />);
-    await userEvent.setup().upload(screen.getByTestId('pics-input'), [png('1.png'), png('2.jpg')]);
+    await userEvent.setup().upload(screen.getByLabelText('选择图片'), [png('1.png'), png('2.jpg')]);
     FakeXhr.sent[0]!.progress(1, 2);
-    expect(screen.getByTestId('pics-progress').textContent).toBe('50%');
+    expect(screen.getByRole('progressbar', { name: '上传进度' }).textContent).toBe('50%');
     expect(FakeXhr.sent).toHaveLength(1);
     await FakeXhr.sent[0]!.answer([stored('1'.repeat(32))]);
     expect(FakeXhr.sent).toHaveLength(2);
-    expect(screen.getByTestId('pics-progress').textContent).toBe('0%');
+    expect(screen.getByRole('progressbar', { name: '上传进度' }).textContent).toBe('0%');
     await FakeXhr.sent[1]!.answer([stored('2'.repeat(32))]);
-    expect(screen.getAllByTestId('pics-item')).toHaveLength(2);
-    expect(screen.queryByTestId('pics-progress')).toBeNull();
+    // Each stored picture can be removed on its own.
+    expect(screen.getAllByRole('img', { name: '图片' })).toHaveLength(2);
+    expect(screen.getAllByRole('button', { name: '删除' })).toHaveLength(2);
+    expect(screen.queryByRole('progressbar')).toBeNull();
   });
 
   it('refuses what is not a picture before sending anything', async () => {
@@ -119,9 +120,9 @@ describe('picture upload', () => {
     render(<Pictures />);
     await userEvent
       .setup({ applyAccept: false })
-      .upload(screen.getByTestId('pics-input'), new File(['x'], 'run.exe'));
+      .upload(screen.getByLabelText('选择图片'), new File(['x'], 'run.exe'));
     await vi.waitFor(() => expect(document.body.textContent).toContain(facaMessages.onlyPictures));
     expect(FakeXhr.sent).toEqual([]);
-    expect(screen.queryByTestId('pics-progress')).toBeNull();
+    expect(screen.queryByRole('progressbar')).toBeNull();
   });
 });

@@ -61,10 +61,10 @@ export const MediaUploader = ({ type, value, onChange, testId }: MediaUploaderPr
         <div key={m.id} className={styles.item} data-testid={`${testId}-item`}>
           {m.thumbUrl ? (
             <a href={m.url} target="_blank" rel="noreferrer">
-              <img src={m.thumbUrl} alt="" className={styles.thumb} />
+              <img src={m.thumbUrl} alt="图片" className={styles.thumb} />
             </a>
           ) : (
-            <video src={m.url} className={styles.thumb} controls preload="none" />
+            <video src={m.url} className={styles.thumb} controls preload="none" aria-label="视频" />
           )}
           <button
             type="button"
@@ -77,7 +77,15 @@ export const MediaUploader = ({ type, value, onChange, testId }: MediaUploaderPr
         </div>
       ))}
       {progress !== null ? (
-        <div className={styles.item} data-testid={`${testId}-progress`}>
+        <div
+          className={styles.item}
+          role="progressbar"
+          aria-label="上传进度"
+          aria-valuemin={0}
+          aria-valuemax={100}
+          aria-valuenow={Math.round(progress * 100)}
+          data-testid={`${testId}-progress`}
+        >
           <ProgressBar percent={Math.round(progress * 100)} text />
         </div>
       ) : value.length < MEDIA_LIMITS.maxFiles ? (
@@ -96,6 +104,7 @@ export const MediaUploader = ({ type, value, onChange, testId }: MediaUploaderPr
         hidden
         multiple
         accept={accept(type)}
+        aria-label={isPic ? '选择图片' : '选择视频'}
         data-testid={`${testId}-input`}
         onChange={(event) => {
           const files = [...(event.target.files ?? [])];

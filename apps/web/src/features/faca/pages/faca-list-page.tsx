@@ -123,9 +123,13 @@ const FacaListPage = () => {
           />
         </Collapse.Panel>
       </Collapse>
-      {items.map((q) => (
-        <QuestionCard key={q.id} q={q} onOpen={() => void navigate(links.facaEditFaca(q.id))} />
-      ))}
+      <div role="list" aria-label="FACA问题">
+        {items.map((q) => (
+          <div role="listitem" key={q.id}>
+            <QuestionCard q={q} onOpen={() => void navigate(links.facaEditFaca(q.id))} />
+          </div>
+        ))}
+      </div>
       <ListState
         state={listStateOf({
           itemCount: items.length,

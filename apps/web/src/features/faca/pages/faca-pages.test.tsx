@@ -100,15 +100,20 @@ const spyToasts = () => {
 /** The first render of a lazy page loads its chunk: on a busy machine that takes a while. */
 const LAZY = { timeout: 15_000 };
 
+/** The questions listed, each a card. */
+const cards = () =>
+  within(screen.getByRole('list', { name: 'FACA问题' })).queryAllByRole('listitem');
+const activeFilter = () => screen.queryByText(/^搜索：/);
+
 describe('FACA list', () => {
   it('pages by 5 and shows several status flags on one card', async () => {
     const many = Array.from({ length: 7 }, (_, i) =>
       question({ id: i + 1, snCode: `SN-${i}`, facaStatus: i === 0 ? [1, 2, 3] : [0] }),
     );
     const { api } = renderPage(paths.faca, { api: facaServer(many) });
-    await vi.waitFor(() => expect(screen.getAllByTestId('faca-card')).toHaveLength(5), LAZY);
-    const flags = within(screen.getAllByTestId('faca-card')[0]!).getByTestId('faca-flags');
-    expect(flags.textContent).toBe('FACA未分配任务逾期');
+    await vi.waitFor(() => expect(cards()).toHaveLength(5), LAZY);
+    const first = within(cards()[0]!);
+    for (const flag of ['FACA', '未分配', '任务逾期']) expect(first.getByText(flag)).toBeTruthy();
     expect(api.calls(facaApi.facaInfoPage)[0]).toMatchObject({ pageNum: '1', pageSize: '5' });
   });
 });
@@ -117,24 +122,22 @@ describe('FACA search', () => {
   it('folds the panel after a search and keeps the active conditions in view; 重置 clears them', async () => {
     const many = [question({ id: 1, snCode: 'SN-1' }), question({ id: 2, snCode: 'SN-2' })];
     const { user, api } = renderPage(paths.faca, { api: facaServer(many) });
-    await vi.waitFor(() => expect(screen.getAllByTestId('faca-card')).toHaveLength(2), LAZY);
-    expect(screen.queryByTestId('faca-active-filter')).toBeNull();
+    await vi.waitFor(() => expect(cards()).toHaveLength(2), LAZY);
+    expect(activeFilter()).toBeNull();
     await user.click(screen.getByText('搜索'));
-    await user.type(screen.getByTestId('faca-search-sn').querySelector('input')!, 'SN-1');
-    await user.click(screen.getAllByText('FACA').find((n) => n.closest('.adm-selector-item'))!);
-    await user.click(screen.getByTestId('faca-search-submit'));
-    await vi.waitFor(() => expect(screen.getAllByTestId('faca-card')).toHaveLength(1));
+    await user.type(screen.getByPlaceholderText('设备SN码'), 'SN-1');
+    await user.click(screen.getByRole('option', { name: 'FACA' }));
+    await user.click(screen.getByRole('button', { name: '搜索' }));
+    await vi.waitFor(() => expect(cards()).toHaveLength(1));
     expect(api.calls(facaApi.facaInfoPage).at(-1)).toMatchObject({
       snCode: 'SN-1',
       facaStatus: '1',
     });
-    expect(screen.getByTestId('faca-active-filter').textContent).toBe(
-      '搜索：SN码：SN-1，状态：FACA',
-    );
-    await user.click(screen.getByTestId('faca-active-filter'));
-    await user.click(screen.getByTestId('faca-search-reset'));
-    await vi.waitFor(() => expect(screen.getAllByTestId('faca-card')).toHaveLength(2));
-    expect(screen.queryByTestId('faca-active-filter')).toBeNull();
+    expect(activeFilter()?.textContent).toBe('搜索：SN码：SN-1，状态：FACA');
+    await user.click(activeFilter()!);
+    await user.click(screen.getByRole('button', { name: '重置' }));
+    await vi.waitFor(() => expect(cards()).toHaveLength(2));
+    expect(activeFilter()).toBeNull();
   }, 30_000);
 });
 
@@ -156,14 +159,14 @@ describe('add question', () => {
       'value',
       '2',
     );
-    await user.click(screen.getByTestId('q-submit'));
+    await user.click(screen.getByRole('button', { name: '保存' }));
     await vi.waitFor(() => expect(document.body.textContent).toContain('请选择工艺类型'));
     expect(api.calls(facaApi.addOrUpdateFacaInfo)).toEqual([]);
 
     await user.click(await screen.findByText('回流焊'));
     await user.type(screen.getByPlaceholderText('请输入现场描述'), '第3温区超温');
     await user.click(screen.getByText('温度'));
-    await user.click(screen.getByTestId('q-submit'));
+    await user.click(screen.getByRole('button', { name: '保存' }));
     await vi.waitFor(() =>
       expect(api.calls(facaApi.addOrUpdateFacaInfo)[0]).toMatchObject({
         snCode: 'LW-S1-005',
@@ -188,10 +191,10 @@ describe('CA form', () => {
       .on(facaApi.addOrUpdateCaInfo, () => ({ id: 9 }));
     const { user } = renderPage(links.facaEditFaOrCa(42, 'CA'), { api });
     await screen.findByPlaceholderText('请输入纠正措施', {}, LAZY);
-    await user.click(screen.getByTestId('ca-submit'));
+    await user.click(screen.getByRole('button', { name: '保存' }));
     await vi.waitFor(() => expect(toasts).toEqual(['请输入纠正措施']));
     await user.type(screen.getByPlaceholderText('请输入纠正措施'), '清洗吸嘴');
-    await user.click(screen.getByTestId('ca-submit'));
+    await user.click(screen.getByRole('button', { name: '保存' }));
     await vi.waitFor(() => expect(toasts).toEqual(['请输入纠正措施', '请选择关联FA']));
     expect(api.calls(facaApi.addOrUpdateCaInfo)).toEqual([]);
   }, 30_000);
@@ -209,12 +212,12 @@ describe('CA form', () => {
       target: { value: '2026-12-01' },
     });
     await user.click(screen.getByText('NG'));
-    await user.click(screen.getByTestId('ca-submit'));
+    await user.click(screen.getByRole('button', { name: '保存' }));
     await vi.waitFor(() => expect(document.body.textContent).toContain('请输入NG原因'));
     expect(api.calls(facaApi.addOrUpdateCaInfo)).toEqual([]);
 
     await user.type(screen.getByPlaceholderText('请输入NG原因'), '吸嘴变形');
-    await user.click(screen.getByTestId('ca-submit'));
+    await user.click(screen.getByRole('button', { name: '保存' }));
     await vi.waitFor(() =>
       expect(api.calls(facaApi.addOrUpdateCaInfo)[0]).toMatchObject({
         facaInfoId: 42,
@@ -235,13 +238,13 @@ describe('task detail', () => {
       .on(facaApi.getFacaById, () => question({ id: 42, faInfos: [fa({ caInfos: [ca({})] })] }))
       .on(facaApi.submitTask, () => ({ id: 9 }));
     const { user } = renderPage(links.facaEditTask(42, 7, 9), { api });
-    await screen.findByTestId('task-result', {}, LAZY);
-    await user.click(screen.getByTestId('task-submit'));
+    const result = await screen.findByRole('group', { name: '处理结果' }, LAZY);
+    await user.click(screen.getByRole('button', { name: '提交' }));
     await vi.waitFor(() => expect(document.body.textContent).toContain('请选择处理结果'));
     expect(api.calls(facaApi.submitTask)).toEqual([]);
 
-    await user.click(within(screen.getByTestId('task-treatment')).getByText('OK'));
-    await user.click(screen.getByTestId('task-submit'));
+    await user.click(within(result).getByRole('option', { name: 'OK' }));
+    await user.click(screen.getByRole('button', { name: '提交' }));
     await vi.waitFor(() =>
       expect(api.calls(facaApi.submitTask)).toEqual([
         { caId: 9, treatment: 1, ngReason: '', picIds: [] },
@@ -256,7 +259,6 @@ describe('question info', () => {
       question({ id: 42, hour: 1, minute: 12, second: 30, faInfos: [fa({ caInfos: [ca({})] })] }),
     );
     renderPage(links.facaEditTask(42, 7, 9), { api });
-    const info = await screen.findByTestId('question-info', {}, LAZY);
-    expect(info.textContent).toContain('1 时 12 分 30 秒');
+    expect(await screen.findByText('1 时 12 分 30 秒', {}, LAZY)).toBeTruthy();
   }, 30_000);
 });

@@ -1,4 +1,5 @@
 import { Input } from 'antd-mobile';
+import { useId } from 'react';
 import { Controller, type Control, type FieldValues, type Path } from 'react-hook-form';
 import styles from './maintenance-form.module.css';
 
@@ -23,30 +24,43 @@ export const TextField = <T extends FieldValues>({
   maxLength,
   inputMode,
   testId,
-}: TextFieldProps<T>) => (
-  <>
-    <label className={styles.field}>
-      <span className={styles.label}>{label}</span>
-      <Controller
-        name={name}
-        control={control}
-        render={({ field }) => (
-          <Input
-            className={styles.input}
-            data-testid={testId}
-            placeholder={placeholder}
-            clearable
-            maxLength={maxLength}
-            inputMode={inputMode}
-            value={field.value}
-            onChange={field.onChange}
-            onBlur={field.onBlur}
-          />
-        )}
-      />
-    </label>
-    <div className={styles.error} data-testid={`${testId}-error`} role="alert">
-      {error}
-    </div>
-  </>
-);
+}: TextFieldProps<T>) => {
+  const labelId = useId();
+  return (
+    <>
+      <label className={styles.field}>
+        <span className={styles.label} id={labelId}>
+          {label}
+        </span>
+        <Controller
+          name={name}
+          control={control}
+          render={({ field }) => (
+            <Input
+              className={styles.input}
+              data-testid={testId}
+              // Named by the label alone: the clear button inside the label is not its name.
+              aria-label={label}
+              placeholder={placeholder}
+              clearable
+              maxLength={maxLength}
+              inputMode={inputMode}
+              value={field.value}
+              onChange={field.onChange}
+              onBlur={field.onBlur}
+            />
+          )}
+        />
+      </label>
+      {/* Named by its field: a screen reader says which field the message is about. */}
+      <div
+        className={styles.error}
+        data-testid={`${testId}-error`}
+        role="alert"
+        aria-labelledby={labelId}
+      >
+        {error}
+      </div>
+    </>
+  );
+};

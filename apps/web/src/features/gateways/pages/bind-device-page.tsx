@@ -87,6 +87,7 @@ const BindDevicePage = () => {
               control={control}
               render={({ field }) => (
                 <Selector
+                  aria-label="PLC型号"
                   data-testid="bind-plc-model"
                   columns={2}
                   options={models.data ?? []}
@@ -105,7 +106,12 @@ const BindDevicePage = () => {
               )}
             />
           </div>
-          <div className={styles.error} data-testid="bind-plc-model-error" role="alert">
+          <div
+            className={styles.error}
+            data-testid="bind-plc-model-error"
+            role="alert"
+            aria-label="PLC型号"
+          >
             {errors.plcModel?.message}
           </div>
         </>

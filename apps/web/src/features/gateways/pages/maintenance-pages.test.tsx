@@ -28,19 +28,18 @@ const api = () =>
   ]);
 
 /** The page is loaded lazily: a busy machine takes a few seconds the first time. */
-const ready = (testId: string) => screen.findByTestId(testId, {}, { timeout: 15_000 });
+const ready = (name: string) => screen.findByRole('textbox', { name }, { timeout: 15_000 });
 
-const errorOf = (testId: string) => screen.getByTestId(`${testId}-error`).textContent;
+/** A field's input and its message (an alert named by the field), by the field's label. */
+const field = (name: string) => screen.getByRole<HTMLInputElement>('textbox', { name });
+const errorOf = (name: string) => screen.getByRole('alert', { name }).textContent;
 
 describe('bind machine page', () => {
   const fill = async (
     user: ReturnType<typeof renderPage>['user'],
     values: Record<string, string>,
   ) => {
-    for (const [testId, value] of Object.entries(values)) {
-      const input = screen.getByTestId(testId).querySelector('input') ?? screen.getByTestId(testId);
-      await user.type(input, value);
-    }
+    for (const [name, value] of Object.entries(values)) await user.type(field(name), value);
   };
 
   it(
@@ -48,33 +47,32 @@ describe('bind machine page', () => {
     { timeout: 30_000 },
     async () => {
       const { user } = renderPage(paths.bindDevice, { api: api() });
-      await ready('bind-submit');
+      await ready('机台SN码');
       await user.click(screen.getByRole('button', { name: '绑定' }));
-      await vi.waitFor(() => expect(errorOf('bind-sn')).toBe('请输入机台SN码'));
-      expect(errorOf('bind-serial')).toBe('请输入网关序列号');
-      expect(errorOf('bind-plc-ip')).toBe('请输入正确IP，如：192.168.1.10');
-      expect(errorOf('bind-iot-ip1')).toBe('请输入正确IP，如：192.168.1.2');
-      expect(errorOf('bind-iot-ip2')).toBe('请输入正确IP，如：10.0.0.2');
-      expect(errorOf('bind-plc-model')).toBe('请选择PLC型号');
+      await vi.waitFor(() => expect(errorOf('机台SN码')).toBe('请输入机台SN码'));
+      expect(errorOf('网关序列号')).toBe('请输入网关序列号');
+      expect(errorOf('机台IP')).toBe('请输入正确IP，如：192.168.1.10');
+      expect(errorOf('网关IP1')).toBe('请输入正确IP，如：192.168.1.2');
+      expect(errorOf('网关IP2')).toBe('请输入正确IP，如：10.0.0.2');
+      expect(errorOf('PLC型号')).toBe('请选择PLC型号');
 
       await fill(user, {
-        'bind-sn': 'SN-1',
-        'bind-serial': 'GW0000000001',
-        'bind-plc-ip': '192.168.1.10',
-        'bind-iot-ip1': '192.168.1.10',
-        'bind-iot-ip2': '10.0.0.2',
+        机台SN码: 'SN-1',
+        网关序列号: 'GW0000000001',
+        机台IP: '192.168.1.10',
+        网关IP1: '192.168.1.10',
+        网关IP2: '10.0.0.2',
       });
       await user.click(screen.getByText('三菱 FX5U'));
       // Port and unit id start at Modbus TCP's 502 and unit 1; out of range, they say so.
-      expect(screen.getByTestId('bind-plc-port').querySelector('input')?.value).toBe('502');
-      expect(screen.getByTestId('bind-unit-id').querySelector('input')?.value).toBe('1');
-      for (const id of ['bind-plc-port', 'bind-unit-id'])
-        await user.clear(screen.getByTestId(id).querySelector('input')!);
-      await fill(user, { 'bind-plc-port': '70000', 'bind-unit-id': '256' });
+      expect(field('机台端口').value).toBe('502');
+      expect(field('站号').value).toBe('1');
+      for (const id of ['机台端口', '站号']) await user.clear(field(id));
+      await fill(user, { 机台端口: '70000', 站号: '256' });
       await user.click(screen.getByRole('button', { name: '绑定' }));
-      await vi.waitFor(() => expect(errorOf('bind-iot-ip1')).toBe('网关IP不能与机台IP相同'));
-      expect(errorOf('bind-plc-port')).toBe('请输入正确端口（1-65535），如：502');
-      expect(errorOf('bind-unit-id')).toBe('请输入正确站号（0-255），如：1');
+      await vi.waitFor(() => expect(errorOf('网关IP1')).toBe('网关IP不能与机台IP相同'));
+      expect(errorOf('机台端口')).toBe('请输入正确端口（1-65535），如：502');
+      expect(errorOf('站号')).toBe('请输入正确站号（0-255），如：1');
       expect(FakeSocket.last).toBeNull();
     },
   );
@@ -84,8 +82,8 @@ describe('bind machine page', () => {
     { timeout: 30_000 },
     async () => {
       const { user } = renderPage(paths.bindDevice, { api: api() });
-      await ready('bind-submit');
-      const port = () => screen.getByTestId('bind-plc-port').querySelector('input')!;
+      await ready('机台SN码');
+      const port = () => field('机台端口');
       expect(port().value).toBe('502');
       await user.click(await screen.findByText('OPC UA 服务器'));
       await vi.waitFor(() => expect(port().value).toBe('4840'));
@@ -100,10 +98,10 @@ describe('bind machine page', () => {
 
   it('keeps the serial to 12 characters', async () => {
     const { user } = renderPage(paths.bindDevice, { api: api() });
-    await ready('bind-serial');
+    await ready('网关序列号');
     await screen.findByText('三菱 FX5U');
-    await fill(user, { 'bind-serial': 'ABCDEFGHIJKLMNOP' });
-    expect(screen.getByTestId('bind-serial').querySelector('input')?.value).toBe('ABCDEFGHIJKL');
+    await fill(user, { 网关序列号: 'ABCDEFGHIJKLMNOP' });
+    expect(field('网关序列号').value).toBe('ABCDEFGHIJKL');
   });
 
   it(
@@ -111,18 +109,16 @@ describe('bind machine page', () => {
     { timeout: 30_000 },
     async () => {
       const { user } = renderPage(paths.bindDevice, { api: api() });
-      await ready('bind-sn');
+      await ready('机台SN码');
       const submit = async (pickModel: boolean) => {
-        if (pickModel)
-          for (const id of ['bind-plc-port', 'bind-unit-id'])
-            await user.clear(screen.getByTestId(id).querySelector('input')!);
+        if (pickModel) for (const id of ['机台端口', '站号']) await user.clear(field(id));
         await fill(user, {
-          ...(pickModel && { 'bind-plc-port': '5020', 'bind-unit-id': '2' }),
-          'bind-sn': 'SN-1',
-          'bind-serial': 'GW0000000001',
-          'bind-plc-ip': '192.168.1.10',
-          'bind-iot-ip1': '192.168.1.2',
-          'bind-iot-ip2': '10.0.0.2',
+          ...(pickModel && { 机台端口: '5020', 站号: '2' }),
+          机台SN码: 'SN-1',
+          网关序列号: 'GW0000000001',
+          机台IP: '192.168.1.10',
+          网关IP1: '192.168.1.2',
+          网关IP2: '10.0.0.2',
         });
         if (pickModel) await user.click(await screen.findByText('西门子 S7-1200'));
         await user.click(screen.getByRole('button', { name: '绑定' }));
@@ -150,17 +146,15 @@ describe('bind machine page', () => {
       });
       await vi.waitFor(() => expect(toasts()).toContain('机台已绑定网关GW9，请先解绑'));
       // Refused: the form keeps what was typed.
-      expect(screen.getByTestId('bind-sn').querySelector('input')?.value).toBe('SN-1');
+      expect(field('机台SN码').value).toBe('SN-1');
 
       // The model stays picked; the text fields are typed again.
-      for (const id of ['bind-sn', 'bind-serial', 'bind-plc-ip', 'bind-iot-ip1', 'bind-iot-ip2'])
-        await user.clear(screen.getByTestId(id).querySelector('input')!);
+      for (const id of ['机台SN码', '网关序列号', '机台IP', '网关IP1', '网关IP2'])
+        await user.clear(field(id));
       const accepted = await submit(false);
       accepted.openWith({ MsgType: 'bindResult', Code: 200, Content: '绑定成功' });
       await vi.waitFor(() => expect(toasts()).toContain('绑定成功'));
-      await vi.waitFor(() =>
-        expect(screen.getByTestId('bind-sn').querySelector('input')?.value).toBe(''),
-      );
+      await vi.waitFor(() => expect(field('机台SN码').value).toBe(''));
     },
   );
 });
@@ -168,22 +162,22 @@ describe('bind machine page', () => {
 describe('unbind machine page', () => {
   it('asks for both fields, then a 12-character serial', async () => {
     const { user } = renderPage(paths.unboundDevice, { api: api() });
-    await ready('unbind-submit');
+    await ready('机台SN码');
     await user.click(screen.getByRole('button', { name: '解绑' }));
-    await vi.waitFor(() => expect(errorOf('unbind-sn')).toBe('请将数据填写完整'));
-    expect(errorOf('unbind-serial')).toBe('请将数据填写完整');
-    await user.type(screen.getByTestId('unbind-sn').querySelector('input')!, 'SN-1');
-    await user.type(screen.getByTestId('unbind-serial').querySelector('input')!, 'GW01');
+    await vi.waitFor(() => expect(errorOf('机台SN码')).toBe('请将数据填写完整'));
+    expect(errorOf('网关序列号')).toBe('请将数据填写完整');
+    await user.type(field('机台SN码'), 'SN-1');
+    await user.type(field('网关序列号'), 'GW01');
     await user.click(screen.getByRole('button', { name: '解绑' }));
-    await vi.waitFor(() => expect(errorOf('unbind-serial')).toBe('请输入正确的网关序列号'));
+    await vi.waitFor(() => expect(errorOf('网关序列号')).toBe('请输入正确的网关序列号'));
     expect(FakeSocket.last).toBeNull();
   });
 
   it('sends the unbind payload; 200 clears the form', async () => {
     const { user } = renderPage(paths.unboundDevice, { api: api() });
-    await ready('unbind-sn');
+    await ready('机台SN码');
     await user.type(screen.getByPlaceholderText('请输入机台SN码'), 'SN-1');
-    await user.type(screen.getByTestId('unbind-serial').querySelector('input')!, 'GW0000000001');
+    await user.type(field('网关序列号'), 'GW0000000001');
     await user.click(screen.getByRole('button', { name: '解绑' }));
     const socket = await vi.waitFor(() => FakeSocket.current());
     socket.openWith({ MsgType: 'unbindResult', Code: 200, Content: '解绑成功' });
@@ -193,8 +187,6 @@ describe('unbind machine page', () => {
       iotId: 'GW0000000001',
     });
     await vi.waitFor(() => expect(toasts()).toContain('解绑成功'));
-    await vi.waitFor(() =>
-      expect(screen.getByTestId('unbind-sn').querySelector('input')?.value).toBe(''),
-    );
+    await vi.waitFor(() => expect(field('机台SN码').value).toBe(''));
   });
 });

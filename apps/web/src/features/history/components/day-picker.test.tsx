@@ -8,7 +8,7 @@ describe('day picker', () => {
     const user = userEvent.setup();
     render(<DayPicker value="2026-11-20" onChange={vi.fn()} testId="day" />);
     expect(screen.queryByText('选择日期')).toBeNull();
-    await user.click(screen.getByTestId('day'));
+    await user.click(screen.getByRole('button', { name: '2026-11-20' }));
     expect(await screen.findByText('选择日期', undefined, { timeout: 10_000 })).toBeTruthy();
   });
 });

@@ -53,7 +53,12 @@ export const DetailTable = ({
               <th scope="row" className={styles.date}>
                 {periodLabel(row.dataDate, byWeek)}
                 {missed ? (
-                  <span className={styles.warning} aria-label="未达标" data-testid="row-warning">
+                  <span
+                    className={styles.warning}
+                    role="img"
+                    aria-label="未达标"
+                    data-testid="row-warning"
+                  >
                     !
                   </span>
                 ) : null}
@@ -95,7 +100,7 @@ export const DetailTable = ({
  * with nothing recorded is neither (no data is not a DT of 0, docs/design.md section 5).
  */
 export const DtList = ({ rows, byWeek = false }: { rows: readonly DtRow[]; byWeek?: boolean }) => (
-  <ul className={styles.dtList} data-testid="dt-list">
+  <ul className={styles.dtList} aria-label="DT" data-testid="dt-list">
     {rows.map((row) => (
       <li
         key={row.dataDate}

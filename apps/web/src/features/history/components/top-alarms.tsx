@@ -4,7 +4,7 @@ import styles from './top-alarms.module.css';
 
 /** The alarm TOP5 (docs/product.md section 2): code, description, times, minutes, the manual's words. */
 export const TopAlarms = ({ items }: { items: readonly TopAlarm[] }) => (
-  <ol className={styles.list} data-testid="top-alarms">
+  <ol className={styles.list} aria-label="报警TOP5" data-testid="top-alarms">
     {items.map((item, index) => (
       <li key={item.code} className={styles.item} data-testid="top-alarm">
         <div className={styles.head}>

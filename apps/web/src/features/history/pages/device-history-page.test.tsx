@@ -8,6 +8,8 @@ import type {
 import { historyApi } from '@linewatch/contracts/history-api';
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
+import { listMessages } from '@linewatch/contracts/list-messages';
+import { webMessages } from '../../../shared/messages.ts';
 import { links, paths } from '../../../shared/paths.ts';
 import { failure, fakeApi } from '../../../testing/fake-api.ts';
 import { renderPage } from '../../../testing/render-page.tsx';
@@ -89,8 +91,21 @@ const historyServer = (emptyDay?: string) =>
 
 /** The page is a lazy chunk: its first render waits for it (slow on a busy machine). */
 const FIRST = { timeout: 10_000 };
-const titled = (title: string) =>
-  vi.waitFor(() => expect(screen.getByTestId('history-title').textContent).toBe(title), FIRST);
+const title = () => screen.getByRole('heading', { level: 1 }).textContent;
+const titled = (machine: string) => vi.waitFor(() => expect(title()).toBe(machine), FIRST);
+/** A chart is drawn on a canvas with no words: its test id is all there is to find it by. */
+const chart = (testId: string) => screen.queryByTestId(testId);
+const findChart = (testId: string) => screen.findByTestId(testId, {}, FIRST);
+const button = (name: string) => screen.getByRole<HTMLButtonElement>('button', { name });
+const tab = (name: string) => screen.getByRole('tab', { name });
+/** The range table's rows, its header row left out. */
+const tableRows = () => screen.getAllByRole('row').slice(1);
+const dtRows = () => {
+  const list = screen.queryByRole('list', { name: 'DT' });
+  return list ? within(list).queryAllByRole('listitem') : [];
+};
+/** The day shown between the arrows: the picker's button. */
+const shownDay = () => screen.getByRole('button', { name: /^\d{4}-\d{2}-\d{2}$/ }).textContent;
 
 describe('device history page', { timeout: 30_000 }, () => {
   it('opens on yesterday by hour, titled with the nicknamed SN, and steps back a day', async () => {
@@ -103,14 +118,14 @@ describe('device history page', { timeout: 30_000 }, () => {
       beginTime: defaultDay(),
       endTime: defaultDay(),
     });
-    expect(await screen.findByTestId('param-chart', {}, FIRST)).toBeTruthy();
-    await user.click(screen.getByTestId('history-prev'));
+    expect(await findChart('param-chart')).toBeTruthy();
+    await user.click(button('前一天'));
     await vi.waitFor(() =>
       expect(api.calls(historyApi.history).at(-1)).toMatchObject({
         beginTime: addDays(defaultDay(), -1),
       }),
     );
-    expect(screen.getByTestId('history-tab-top')).toBeTruthy();
+    expect(tab('报警TOP5')).toBeTruthy();
   });
 
   it('never shows the previous day’s chart under a day still loading, or one that failed', async () => {
@@ -124,16 +139,16 @@ describe('device history page', { timeout: 30_000 }, () => {
       return failure('network', '网络异常，请检查网络连接');
     });
     const { user } = renderPage(links.machine(paths.deviceHistory, 'SN-1'), { api });
-    await screen.findByTestId('param-chart', {}, FIRST);
-    await user.click(screen.getByTestId('history-prev'));
+    await findChart('param-chart');
+    await user.click(button('前一天'));
     await vi.waitFor(() => expect(api.calls(historyApi.history)).toHaveLength(2));
-    expect(screen.queryByTestId('param-chart')).toBeNull();
-    expect(screen.getByTestId('list-state').dataset.state).toBe('loading');
+    expect(chart('param-chart')).toBeNull();
+    expect(screen.getByRole('status').textContent).toBe(webMessages.loading);
     release();
-    await vi.waitFor(() => expect(screen.getByTestId('list-state').dataset.state).toBe('error'));
-    expect(screen.queryByTestId('param-chart')).toBeNull();
+    await screen.findByRole('button', { name: listMessages.retry });
+    expect(chart('param-chart')).toBeNull();
     // The machine is still named by the day that loaded, not by its SN.
-    expect(screen.getByTestId('history-title').textContent).toBe('点胶机（一号机）');
+    expect(title()).toBe('点胶机（一号机）');
   });
 
   it('stops the day arrows at the calendar’s ends: 2014 and today', async () => {
@@ -145,14 +160,12 @@ describe('device history page', { timeout: 30_000 }, () => {
         api: historyServer(),
       });
       await titled('点胶机（一号机）');
-      expect(screen.getByTestId('history-day').textContent).toBe('2014-01-01');
-      expect(screen.getByTestId<HTMLButtonElement>('history-prev').disabled).toBe(true);
-      await user.click(screen.getByTestId('history-next'));
-      await vi.waitFor(() =>
-        expect(screen.getByTestId('history-day').textContent).toBe('2014-01-02'),
-      );
-      expect(screen.getByTestId<HTMLButtonElement>('history-next').disabled).toBe(true);
-      expect(screen.getByTestId<HTMLButtonElement>('history-prev').disabled).toBe(false);
+      expect(shownDay()).toBe('2014-01-01');
+      expect(button('前一天').disabled).toBe(true);
+      await user.click(button('后一天'));
+      await vi.waitFor(() => expect(shownDay()).toBe('2014-01-02'));
+      expect(button('后一天').disabled).toBe(true);
+      expect(button('前一天').disabled).toBe(false);
     } finally {
       vi.useRealTimers();
     }
@@ -160,42 +173,41 @@ describe('device history page', { timeout: 30_000 }, () => {
 
   it('says 该日期无生产数据 on a day with nothing, and offers no TOP5', async () => {
     renderPage(links.machine(paths.deviceHistory, 'SN-1'), { api: historyServer(defaultDay()) });
-    expect((await screen.findByTestId('history-no-data', {}, FIRST)).textContent).toBe(
-      '该日期无生产数据',
-    );
-    expect(screen.queryByTestId('history-tab-top')).toBeNull();
+    expect(await screen.findByText('该日期无生产数据', {}, FIRST)).toBeTruthy();
+    expect(screen.queryByRole('tab', { name: '报警TOP5' })).toBeNull();
   });
 
   it('range view is a table of the last 7 days: targets, colours, the warning mark', async () => {
     const { api, user } = renderPage(links.machine(paths.deviceHistory, 'SN-1'), {
       api: historyServer(),
     });
-    await screen.findByTestId('param-chart', {}, FIRST);
-    await user.click(screen.getByTestId('history-mode-range'));
-    const rows = await screen.findAllByTestId('history-row', {}, FIRST);
+    await findChart('param-chart');
+    await user.click(button('区间'));
+    await screen.findByRole('table', {}, FIRST);
+    const rows = tableRows();
     const range = defaultRange();
     expect(api.calls(historyApi.detail).at(-1)).toMatchObject({
       startTime: range.from,
       endTime: range.to,
     });
-    expect(rows[0]!.dataset.missed).toBe('false');
-    expect(within(rows[0]!).queryByTestId('row-warning')).toBeNull();
+    expect(within(rows[0]!).queryByRole('img', { name: '未达标' })).toBeNull();
     // PPM 40 against 55: red, and the row carries the warning mark; 优率 with no data is neutral.
-    expect(rows[1]!.dataset.missed).toBe('true');
-    expect(within(rows[1]!).getByTestId('row-warning')).toBeTruthy();
-    const cells = rows[1]!.querySelectorAll('td');
+    expect(within(rows[1]!).getByRole('img', { name: '未达标' })).toBeTruthy();
+    // data-ok is the colour a figure is drawn in, which has no accessible form.
+    const cells = within(rows[1]!).getAllByRole('cell');
     expect(cells[0]!.dataset.ok).toBe('false');
     expect(cells[1]!.dataset.ok).toBe('none');
     expect(cells[1]!.textContent).toContain('—');
     expect(cells[3]!.textContent).toBe('900');
 
-    await user.click(screen.getByTestId('history-tab-dt'));
-    const dts = await screen.findAllByTestId('dt-row');
-    expect(dts.map((d) => d.dataset.zero)).toEqual(['true', 'false']);
+    await user.click(tab('DT'));
+    await screen.findByRole('list', { name: 'DT' });
+    // data-zero is the colour of a day (green with no DT), which has no accessible form.
+    expect(dtRows().map((d) => d.dataset.zero)).toEqual(['true', 'false']);
 
     // Back to one day: the chart again.
-    await user.click(screen.getByTestId('history-mode-day'));
-    expect(await screen.findByTestId('dt-chart', {}, FIRST)).toBeTruthy();
+    await user.click(button('单日'));
+    expect(await findChart('dt-chart')).toBeTruthy();
   });
 
   it('a day of the DT list with no data is neither green nor red: no data is not a DT of 0', async () => {
@@ -208,11 +220,12 @@ describe('device history page', { timeout: 30_000 }, () => {
       dtList: [dtRow(range.from, 0), { dataDate: range.to, hasData: false, dtTime: 0 }],
     }));
     const { user } = renderPage(links.machine(paths.deviceHistory, 'SN-1'), { api });
-    await screen.findByTestId('param-chart', {}, FIRST);
-    await user.click(screen.getByTestId('history-mode-range'));
-    await screen.findAllByTestId('history-row', {}, FIRST);
-    await user.click(screen.getByTestId('history-tab-dt'));
-    const dts = await screen.findAllByTestId('dt-row');
+    await findChart('param-chart');
+    await user.click(button('区间'));
+    await screen.findByRole('table', {}, FIRST);
+    await user.click(tab('DT'));
+    await screen.findByRole('list', { name: 'DT' });
+    const dts = dtRows();
     expect(dts.map((d) => d.dataset.zero)).toEqual(['true', 'none']);
     expect(dts[1]!.textContent).toContain('无生产数据');
   });
@@ -238,16 +251,16 @@ describe('device history page', { timeout: 30_000 }, () => {
       }))
       .on(historyApi.detail, (q) => ({ detailData: [row(String(q.startTime))], dtData: [] }));
     const { user } = renderPage(links.machine(paths.deviceHistory, 'SN-1'), { api });
-    await screen.findByTestId('param-chart', {}, FIRST);
+    await findChart('param-chart');
     // The day view has no grouping: a day is shown by hour.
-    expect(screen.queryByTestId('history-group-week')).toBeNull();
-    await user.click(screen.getByTestId('history-mode-range'));
-    await screen.findAllByTestId('history-row', {}, FIRST);
-    expect(screen.getByTestId('history-group-date').getAttribute('aria-pressed')).toBe('true');
+    expect(screen.queryByRole('button', { name: '按周' })).toBeNull();
+    await user.click(button('区间'));
+    await screen.findByRole('table', {}, FIRST);
+    expect(button('按日').getAttribute('aria-pressed')).toBe('true');
     expect(api.calls(historyApi.history).at(-1)).toMatchObject({ pageType: 'date' });
     const detailCalls = api.calls(historyApi.detail).length;
 
-    await user.click(screen.getByTestId('history-group-week'));
+    await user.click(button('按周'));
     const range = defaultRange();
     await vi.waitFor(() =>
       expect(api.calls(historyApi.history).at(-1)).toMatchObject({
@@ -258,17 +271,18 @@ describe('device history page', { timeout: 30_000 }, () => {
       }),
     );
     await vi.waitFor(() =>
-      expect(
-        screen.getAllByTestId('history-row').map((r) => r.querySelector('th')!.textContent),
-      ).toEqual(['11-02起!', '11-09起!']),
+      expect(tableRows().map((r) => within(r).getByRole('rowheader').textContent)).toEqual([
+        '11-02起!',
+        '11-09起!',
+      ]),
     );
     expect(screen.getByRole('columnheader', { name: '周' })).toBeTruthy();
     // The weekly rows come with the history reply: no call of the day-by-day detail.
     expect(api.calls(historyApi.detail)).toHaveLength(detailCalls);
 
-    await user.click(screen.getByTestId('history-tab-dt'));
+    await user.click(tab('DT'));
     await vi.waitFor(() =>
-      expect(screen.getAllByTestId('dt-row').map((r) => r.textContent)).toEqual([
+      expect(dtRows().map((r) => r.textContent)).toEqual([
         '2026-11-02起一周00:30:00',
         '2026-11-09起一周00:30:00',
       ]),
@@ -276,12 +290,12 @@ describe('device history page', { timeout: 30_000 }, () => {
     expect(api.calls(historyApi.historyDt).at(-1)).toMatchObject({ pageType: 'week' });
 
     // Back to 按日: the day-by-day table again (its figures already fetched).
-    await user.click(screen.getByTestId('history-tab-param'));
-    await user.click(screen.getByTestId('history-group-date'));
+    await user.click(tab('参数数据'));
+    await user.click(button('按日'));
     await vi.waitFor(() =>
-      expect(
-        screen.getAllByTestId('history-row').map((r) => r.querySelector('th')!.textContent),
-      ).toEqual([range.from.slice(5)]),
+      expect(tableRows().map((r) => within(r).getByRole('rowheader').textContent)).toEqual([
+        range.from.slice(5),
+      ]),
     );
     expect(screen.getByRole('columnheader', { name: '日期' })).toBeTruthy();
   });
@@ -307,21 +321,23 @@ describe('device history page', { timeout: 30_000 }, () => {
       })
       .on(historyApi.detail, (q) => ({ detailData: [row(String(q.startTime))], dtData: [] }));
     const { user } = renderPage(links.machine(paths.deviceHistory, 'SN-1'), { api });
-    await user.click(await screen.findByTestId('history-tab-dt', {}, FIRST));
-    await screen.findByTestId('dt-chart', {}, FIRST);
-    await user.click(screen.getByTestId('history-mode-range'));
+    await user.click(await screen.findByRole('tab', { name: 'DT' }, FIRST));
+    await findChart('dt-chart');
+    await user.click(button('区间'));
     await vi.waitFor(() => expect(api.calls(historyApi.historyDt)).toHaveLength(2));
-    expect(screen.queryAllByTestId('dt-row')).toHaveLength(0);
+    expect(dtRows()).toHaveLength(0);
     release();
-    await vi.waitFor(() => expect(screen.getAllByTestId('dt-row')).toHaveLength(2));
+    await vi.waitFor(() => expect(dtRows()).toHaveLength(2));
   });
 
   it('shows the alarm TOP5 with the manual description', async () => {
     const { user } = renderPage(links.machine(paths.deviceHistory, 'SN-1'), {
       api: historyServer(),
     });
-    await user.click(await screen.findByTestId('history-tab-top', {}, FIRST));
-    const item = await screen.findByTestId('top-alarm');
+    await user.click(await screen.findByRole('tab', { name: '报警TOP5' }, FIRST));
+    const item = within(await screen.findByRole('list', { name: '报警TOP5' })).getByRole(
+      'listitem',
+    );
     expect(item.textContent).toContain('E205');
     expect(item.textContent).toContain('次数 3');
     expect(item.textContent).toContain('时长 42 分钟');
@@ -332,19 +348,19 @@ describe('device history page', { timeout: 30_000 }, () => {
     const { user } = renderPage(links.machine(paths.deviceHistory, 'SN-1'), {
       api: historyServer(),
     });
-    await user.click(await screen.findByTestId('param-chart-fullscreen', {}, FIRST));
+    await user.click(await screen.findByRole('button', { name: '全屏' }, FIRST));
+    // The quarter turn is layout: the rotated frame has no role or words of its own.
     expect(screen.getByTestId('param-chart-rotated')).toBeTruthy();
-    await user.click(screen.getByTestId('param-chart-fullscreen'));
+    await user.click(button('退出全屏'));
     expect(screen.queryByTestId('param-chart-rotated')).toBeNull();
+    expect(button('全屏')).toBeTruthy();
   });
 
   it('a machine outside the user’s lines says 无权查看', async () => {
     renderPage(links.machine(paths.deviceHistory, 'SN-X'), {
       api: fakeApi().on(historyApi.history, () => failure('0403', '无权查看，请联系管理员', 403)),
     });
-    expect((await screen.findByTestId('history-denied', {}, FIRST)).textContent).toContain(
-      '无权查看',
-    );
+    expect(await screen.findByText('无权查看，请联系管理员', {}, FIRST)).toBeTruthy();
   });
 
   it('/threeParam from a message link is the same history', async () => {

@@ -1,6 +1,6 @@
 import type { StopAlarm } from '@linewatch/contracts/history';
 import { historyApi } from '@linewatch/contracts/history-api';
-import { screen } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { links, paths } from '../../../shared/paths.ts';
 import { fakeApi } from '../../../testing/fake-api.ts';
@@ -43,12 +43,16 @@ describe('device log page', { timeout: 30_000 }, () => {
     const { api, user } = renderPage(links.machine(paths.deviceLog, 'SN-1'), {
       api: logServer(),
     });
-    const current = await screen.findAllByTestId('current-warning', {}, FIRST);
+    const current = within(
+      await screen.findByRole('list', { name: '当前报警' }, FIRST),
+    ).getAllByRole('listitem');
     expect(current.map((c) => c.textContent)).toEqual([expect.stringContaining('E108')]);
     expect(current[0]!.textContent).toContain('当前报警');
-    const items = screen.getAllByTestId('stop-alarm');
-    expect(items.map((i) => i.dataset.state)).toEqual(['1', '0']);
-    expect(items[0]!.textContent).toContain('当前报警');
+    const dayAlarms = () =>
+      within(screen.getByRole('list', { name: '停机报警' })).getAllByRole('listitem');
+    const items = dayAlarms();
+    // Only the alarm still active is flagged.
+    expect(items.map((i) => i.textContent?.includes('当前报警'))).toEqual([true, false]);
     expect(items[1]!.textContent).toContain('结束：2026-11-20 08:02:30');
     expect(api.calls(historyApi.stopAlarms)[0]).toMatchObject({
       snCode: 'SN-1',
@@ -57,22 +61,22 @@ describe('device log page', { timeout: 30_000 }, () => {
       // docs/product.md section 7: the stop alarm page asks for 11
       pageSize: '11',
     });
-    expect(screen.getByTestId('alarm-pager-prev')).toHaveProperty('disabled', true);
-    await user.click(screen.getByTestId('alarm-pager-next'));
+    expect(screen.getByRole('button', { name: '上一页' })).toHaveProperty('disabled', true);
+    await user.click(screen.getByRole('button', { name: '下一页' }));
+    await screen.findByText('2 / 2');
     await vi.waitFor(() =>
-      expect(screen.getByTestId('alarm-pager-position').textContent).toBe('2 / 2'),
+      expect(dayAlarms().map((i) => i.textContent)).toEqual([expect.stringContaining('E103')]),
     );
-    expect(screen.getAllByTestId('stop-alarm').map((i) => i.textContent)).toEqual([
-      expect.stringContaining('E103'),
-    ]);
   });
 
   it('shows the operation log with / for a missing comment', async () => {
     const { api, user } = renderPage(links.machine(paths.deviceLog, 'SN-1'), {
       api: logServer(),
     });
-    await user.click(await screen.findByTestId('log-tab-operations', {}, FIRST));
-    const line = await screen.findByTestId('operation-log');
+    await user.click(await screen.findByRole('tab', { name: '操作日志' }, FIRST));
+    const line = within(await screen.findByRole('list', { name: '操作日志' })).getByRole(
+      'listitem',
+    );
     expect(api.calls(historyApi.operationLog)[0]).toMatchObject({
       snCode: 'SN-1',
       startTime: today(),
@@ -93,10 +97,7 @@ describe('device log page', { timeout: 30_000 }, () => {
         page: { pageNumber: 1, pageSize: 11, total: 0, totalPage: 0 },
       })),
     });
-    await vi.waitFor(
-      () => expect(screen.getByTestId('list-state').dataset.state).toBe('empty'),
-      FIRST,
-    );
-    expect(screen.getByTestId('list-state').textContent).toBe('暂无数据');
+    // 暂无数据 is the empty state's own words (no result, end and retry say otherwise).
+    expect(await screen.findByText('暂无数据', {}, FIRST)).toBeTruthy();
   });
 });

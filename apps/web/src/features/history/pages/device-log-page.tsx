@@ -38,7 +38,7 @@ const StopAlarms = ({ snCode, date }: { snCode: string; date: string }) => {
   return (
     <>
       {earlier.length > 0 ? (
-        <ul className={styles.list} data-testid="current-warnings">
+        <ul className={styles.list} aria-label="当前报警" data-testid="current-warnings">
           {earlier.map((a) => (
             <StopAlarmItem
               key={alarmKey(a)}
@@ -52,7 +52,7 @@ const StopAlarms = ({ snCode, date }: { snCode: string; date: string }) => {
       {empty ? <ListState state="empty" /> : null}
       {data.data.length > 0 ? (
         <>
-          <ul className={styles.list}>
+          <ul className={styles.list} aria-label="停机报警">
             {data.data.map((a) => (
               <StopAlarmItem
                 key={alarmKey(a)}
@@ -88,7 +88,7 @@ const Operations = ({ snCode, date }: { snCode: string; date: string }) => {
   if (data.data.length === 0) return <ListState state="empty" />;
   return (
     <>
-      <ul className={styles.list}>
+      <ul className={styles.list} aria-label="操作日志">
         {data.data.map((log, i) => (
           <OperationItem key={`${log.recordTime}-${i}`} log={log} />
         ))}

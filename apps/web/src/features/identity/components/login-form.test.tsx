@@ -42,9 +42,9 @@ describe('login form', () => {
     const { user } = setup();
     const password = screen.getByPlaceholderText('请输入密码');
     expect(password.getAttribute('type')).toBe('password');
-    await user.click(screen.getByTestId('login-password-toggle'));
+    await user.click(screen.getByRole('button', { name: '显示密码' }));
     expect(password.getAttribute('type')).toBe('text');
-    await user.click(screen.getByTestId('login-password-toggle'));
+    await user.click(screen.getByRole('button', { name: '隐藏密码' }));
     expect(password.getAttribute('type')).toBe('password');
   });
 });

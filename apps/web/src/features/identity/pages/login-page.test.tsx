@@ -19,6 +19,9 @@ afterEach(() => {
 // A sign-in renders the login page, then the page it returns to, both loaded lazily.
 vi.setConfig({ testTimeout: 20_000 });
 
+/** What the page's alerts say (the form's field errors are alerts too, empty until shown). */
+const alertsSaid = () => screen.queryAllByRole('alert').map((alert) => alert.textContent);
+
 describe('login page', () => {
   it('takes a visitor without a session to sign in, then back where they were going', async () => {
     const api = fakeApi()
@@ -29,7 +32,7 @@ describe('login page', () => {
     const report = links.currentDataReport('SN-1');
     const { router, user } = renderPage(report, { api, signedIn: false });
 
-    await screen.findByTestId('login-page', {}, { timeout: 20_000 });
+    await screen.findByRole('heading', { name: 'Linewatch 设备监控' }, { timeout: 20_000 });
     expect(router.state.location.pathname).toBe(paths.login);
     expect(new URLSearchParams(router.state.location.search).get('redirect')).toBe(report);
 
@@ -49,13 +52,17 @@ describe('login page', () => {
   it('leads someone without an account to the application, and to its progress', async () => {
     const api = fakeApi().on(identityApi.session, () => failure('0405', '请重新登录', 401));
     const { router, user } = renderPage(paths.login, { api, signedIn: false });
-    await screen.findByTestId('login-page', {}, { timeout: 20_000 });
-    expect(screen.getByTestId('login-apply').textContent).toBe('没有账号？申请账号|查看申请进度');
-    expect(screen.getByTestId('login-audit-link').getAttribute('href')).toBe(paths.userAudit);
+    await screen.findByRole('heading', { name: 'Linewatch 设备监控' }, { timeout: 20_000 });
+    expect(screen.getByRole('navigation').textContent).toBe('没有账号？申请账号|查看申请进度');
+    expect(screen.getByRole('link', { name: '查看申请进度' }).getAttribute('href')).toBe(
+      paths.userAudit,
+    );
 
     await user.click(screen.getByRole('link', { name: '申请账号' }));
     await vi.waitFor(() => expect(router.state.location.pathname).toBe(paths.userApply));
-    expect(await screen.findByTestId('apply-submit', {}, { timeout: 20_000 })).toBeTruthy();
+    expect(
+      await screen.findByRole('button', { name: '提交申请' }, { timeout: 20_000 }),
+    ).toBeTruthy();
   });
 
   it('says 请重新登录 and goes to sign in when the user info cannot be loaded', async () => {
@@ -76,9 +83,7 @@ describe('login page', () => {
     await vi.waitFor(() => expect(toasts).toContain('请重新登录'));
     expect(useSession.getState().keyId).toBeNull();
     // Said on the page too, not only in a toast that is gone by the time it shows.
-    expect((await screen.findByTestId('login-reason', {}, { timeout: 5000 })).textContent).toBe(
-      '请重新登录',
-    );
+    await vi.waitFor(() => expect(alertsSaid()).toContain('请重新登录'), { timeout: 5000 });
     toast.mockRestore();
   });
 
@@ -88,15 +93,13 @@ describe('login page', () => {
     await vi.waitFor(() => expect(router.state.location.pathname).toBe(paths.login), {
       timeout: 5000,
     });
-    expect((await screen.findByTestId('login-reason', {}, { timeout: 5000 })).textContent).toBe(
-      '请重新登录',
-    );
+    await vi.waitFor(() => expect(alertsSaid()).toContain('请重新登录'), { timeout: 5000 });
     expect(useSession.getState().keyId).toBeNull();
   });
 
   it('says nothing of the kind to someone who simply signs in', async () => {
     renderPage(paths.login, { signedIn: false });
-    await screen.findByTestId('login-page', {}, { timeout: 5000 });
-    expect(screen.queryByTestId('login-reason')).toBeNull();
+    await screen.findByRole('heading', { name: 'Linewatch 设备监控' }, { timeout: 5000 });
+    expect(alertsSaid()).not.toContain('请重新登录');
   });
 });

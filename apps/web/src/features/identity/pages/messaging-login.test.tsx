@@ -81,12 +81,15 @@ describe('WeChat login page', () => {
       api,
       signedIn: false,
     });
-    const page = await screen.findByTestId('login-page', {}, { timeout: 10_000 });
+    // Whether it binds and for which client are state attributes (the e2e pages read them too).
+    const page = await screen.findByRole('main', {}, { timeout: 10_000 });
     await vi.waitFor(() => expect(page.dataset.binding).toBe('true'));
     expect(where(router)).toBe(links.login(paths.center));
-    expect(screen.getByTestId('login-subtitle').textContent).toBe('使用工号登录，绑定微信账号');
+    expect(screen.getByText('使用工号登录，绑定微信账号')).toBeTruthy();
     // Someone without an account finds the application here too.
-    expect(screen.getByTestId('login-apply-link').getAttribute('href')).toBe(paths.userApply);
+    expect(screen.getByRole('link', { name: '申请账号' }).getAttribute('href')).toBe(
+      paths.userApply,
+    );
 
     await user.type(screen.getByPlaceholderText('请输入用户名'), 'E1001');
     await user.type(screen.getByPlaceholderText('请输入密码'), 'secret');
@@ -101,8 +104,8 @@ describe('WeChat login page', () => {
   it('says 未获取到code on the page, not as an error toast, when WeChat sent no code, and offers the form', async () => {
     inBrowser(WECHAT_UA);
     renderPage(links.login(paths.center), { api: serverApi(), signedIn: false });
-    await screen.findByTestId('login-page', {}, { timeout: 10_000 });
-    expect(screen.getByTestId('login-notice').textContent).toBe(identityMessages.noCode);
+    await screen.findByRole('heading', { name: 'Linewatch 设备监控' }, { timeout: 10_000 });
+    expect(screen.getByText(identityMessages.noCode)).toBeTruthy();
     expect(screen.getByRole('button', { name: '登录' })).toBeTruthy();
     // Nothing toasted before the person has done anything.
     expect(toasts).toEqual([]);
@@ -159,11 +162,14 @@ describe('DingTalk login page', () => {
       .on(identityApi.dingdingUserInfo, () => ({ userid: 'u-1', mobile: '13800138000' }))
       .on(identityApi.dingdingBindUser, () => ({ keyId: 'key-d' }));
     const { router, user } = renderPage(links.login(paths.center), { api, signedIn: false });
-    const page = await screen.findByTestId('login-page', {}, { timeout: 10_000 });
+    // Whether it binds and for which client are state attributes (the e2e pages read them too).
+    const page = await screen.findByRole('main', {}, { timeout: 10_000 });
     await vi.waitFor(() => expect(page.dataset.binding).toBe('true'));
     expect(page.dataset.client).toBe('dingtalk');
     await vi.waitFor(() => expect(toasts).toContain(identityMessages.dingTalkNotBound));
-    expect(screen.getByTestId('login-apply-link').getAttribute('href')).toBe(paths.userApply);
+    expect(screen.getByRole('link', { name: '申请账号' }).getAttribute('href')).toBe(
+      paths.userApply,
+    );
     expect(dd.runtime.permission.requestAuthCode).toHaveBeenCalledWith({ corpId: 'corp-1' });
     // With the state its config came with (the server takes the code only from this browser).
     expect(api.calls(identityApi.dingdingUserInfo)).toEqual([
@@ -188,7 +194,7 @@ describe('DingTalk login page', () => {
     const api = serverApi('dingtalk').on(identityApi.dingdingConfig, () => ddConfig);
     renderPage(links.login(paths.center), { api, signedIn: false });
     await screen.findByRole('button', { name: '登录' }, { timeout: 10_000 });
-    expect(screen.getByTestId('login-notice').textContent).toBe(identityMessages.noCode);
+    expect(screen.getByText(identityMessages.noCode)).toBeTruthy();
     expect(toasts).toEqual([]);
   });
 
@@ -219,7 +225,7 @@ describe('logging out from the personal centre', () => {
     useSession.setState({ signedInWith: via });
     // An earlier case's dialog may still be fading out with the same words.
     const before = dialogsNow();
-    await user.click(await screen.findByTestId('logout', {}, { timeout: 10_000 }));
+    await user.click(await screen.findByText('退出登录', {}, { timeout: 10_000 }));
     answerDialog(await newDialog(before, question), '确定');
     await vi.waitFor(() => expect(router.state.location.pathname).toBe(paths.login));
     expect(api.calls(endpoint)).toHaveLength(1);

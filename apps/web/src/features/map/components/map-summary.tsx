@@ -36,6 +36,8 @@ export const MapSummary = ({ status, place }: { status: MapStatus | undefined; p
             <div
               key={item.key}
               className={`${styles.item} ${styles[item.tone]}`}
+              role="group"
+              aria-label={item.label}
               data-testid={`map-summary-${item.key}`}
             >
               <span className={styles.count}>{status ? status[item.key] : '—'}</span>

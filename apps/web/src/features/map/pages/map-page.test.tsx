@@ -3,6 +3,7 @@ import type { MapPoint, MapQuery, MapStatus } from '@linewatch/contracts/statist
 import { statisticsApi } from '@linewatch/contracts/statistics-api';
 import { fireEvent, screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
+import { listMessages } from '@linewatch/contracts/list-messages';
 import { LIVE_REFRESH_MS } from '../../../shared/live-refresh.ts';
 import { links, paths } from '../../../shared/paths.ts';
 import { failure, fakeApi, type Received } from '../../../testing/fake-api.ts';
@@ -71,22 +72,37 @@ const mapServer = () =>
     .on(statisticsApi.mapData, (q: Received<MapQuery>) => status(totals[String(q.mapLevel)]!))
     .on(statisticsApi.mapAllData, (q) => ({ machineStatusList: pointsOf[String(q.mapLevel)]! }));
 
-const summaryCount = (key: keyof MapStatus) =>
-  within(screen.getByTestId(`map-summary-${key}`)).getByText(/\d+/).textContent;
+/** A count of the summary, by its label (设备总数, 离线, 运行, 待机, 故障). */
+const summaryCount = (label: string) =>
+  within(screen.getByRole('group', { name: label })).getByText(/\d+/).textContent;
+
+/** The levels shown in the breadcrumbs, the world first: the last is the level drawn. */
+const levels = () =>
+  within(screen.getByRole('navigation', { name: '地图层级' }))
+    .getAllByRole('listitem')
+    .map((item) => item.textContent);
+
+/** The map's shape: a mock of the ECharts view, found by its test id (a canvas has no words). */
+const drawnMap = () => screen.getByTestId('chart').dataset.map;
+const findDrawnMap = async (options = { timeout: 5_000 }) =>
+  (await screen.findByTestId('chart', {}, options)).dataset.map;
+const mapRegion = () => screen.getByRole('region', { name: '设备地图' });
+const mapRetry = (options?: { timeout: number }) =>
+  screen.findByRole('button', { name: '地图加载失败，点击重新加载' }, options);
 
 /** The summary says `total` (the lazy page and its queries may take a moment on a busy machine). */
 const showsTotal = (total: string) =>
-  vi.waitFor(() => expect(summaryCount('totalNum')).toBe(total), { timeout: 10_000 });
+  vi.waitFor(() => expect(summaryCount('设备总数')).toBe(total), { timeout: 10_000 });
 
 describe('device map', { timeout: 30_000 }, () => {
   it('shows the world summary and drills world → China → province → city', async () => {
     const api = mapServer();
     const { router, user } = renderPage(paths.map, { api });
     await showsTotal('22');
-    expect(summaryCount('offLineNum')).toBe('16');
-    expect(summaryCount('errorNum')).toBe('3');
+    expect(summaryCount('离线')).toBe('16');
+    expect(summaryCount('故障')).toBe('3');
     await screen.findByText('point 中国 20 @110,30');
-    expect(screen.getByTestId('chart').dataset.map).toBe('world.json');
+    expect(drawnMap()).toBe('world.json');
 
     // Only China drills below the world.
     await user.click(screen.getByText('point 德国 2 @10,51'));
@@ -95,36 +111,38 @@ describe('device map', { timeout: 30_000 }, () => {
     await user.click(screen.getByText('point 中国 20 @110,30'));
     await showsTotal('20');
     expect(router.state.location.search).toBe(`?area=${encodeURIComponent('中国')}`);
-    await vi.waitFor(() => expect(screen.getByTestId('chart').dataset.map).toBe('100000.json'));
+    await vi.waitFor(() => expect(drawnMap()).toBe('100000.json'));
 
     await user.click(await screen.findByText(/point 广东省/));
-    await vi.waitFor(() => expect(screen.getByTestId('chart').dataset.map).toBe('440000.json'));
+    await vi.waitFor(() => expect(drawnMap()).toBe('440000.json'));
     await user.click(await screen.findByText(/point 深圳市/));
-    await vi.waitFor(() => expect(screen.getByTestId('chart').dataset.map).toBe('440300.json'));
-    expect(screen.getByTestId('device-map').dataset.level).toBe('city');
+    await vi.waitFor(() => expect(drawnMap()).toBe('440300.json'));
+    expect(levels().at(-1)).toBe('深圳市');
+    expect(levels()).toHaveLength(4);
     expect(api.calls(statisticsApi.mapData).at(-1)).toEqual({
       mapLevel: 'city',
       positionName: '深圳市',
     });
     // No district below a city.
     await user.click(await screen.findByText(/point 深圳市/));
-    expect(screen.getByTestId('device-map').dataset.level).toBe('city');
+    expect(levels().at(-1)).toBe('深圳市');
+    expect(levels()).toHaveLength(4);
   });
 
   it('goes up a level on right click and on 上一级, and back to the world with its button', async () => {
     const { router, user } = renderPage(links.map(['中国', '广东省']), { api: mapServer() });
     await showsTotal('12');
-    fireEvent.contextMenu(screen.getByTestId('device-map'));
+    fireEvent.contextMenu(mapRegion());
     await showsTotal('20');
-    expect(screen.getByTestId('device-map').dataset.level).toBe('country');
+    expect(levels().slice(1)).toEqual(['中国']);
 
-    await user.click(screen.getByTestId('map-up'));
+    await user.click(screen.getByRole('button', { name: '上一级' }));
     await showsTotal('22');
-    expect(screen.getByTestId<HTMLButtonElement>('map-up').disabled).toBe(true);
+    expect(screen.getByRole<HTMLButtonElement>('button', { name: '上一级' }).disabled).toBe(true);
 
     await router.navigate(links.map(['中国', '广东省', '深圳市']));
     await showsTotal('8');
-    await user.click(screen.getByTestId('map-world'));
+    await user.click(screen.getByRole('button', { name: '返回世界' }));
     await showsTotal('22');
     expect(router.state.location.search).toBe('');
   });
@@ -132,21 +150,20 @@ describe('device map', { timeout: 30_000 }, () => {
   it('offers to load the map again when its file fails, and draws it on a tap', async () => {
     geoFiles.failing = 1;
     const { user } = renderPage(paths.map, { api: mapServer() });
-    const retry = await screen.findByTestId('map-retry', {}, { timeout: 10_000 });
-    expect(retry.textContent).toBe('地图加载失败，点击重新加载');
+    const retry = await mapRetry({ timeout: 10_000 });
     // The counts do not wait for the shape.
     await showsTotal('22');
     await user.click(retry);
-    expect((await screen.findByTestId('chart')).dataset.map).toBe('world.json');
+    expect(await findDrawnMap()).toBe('world.json');
   });
 
   it('offers to load the map again when its index fails, not 暂无该地区地图', async () => {
     geoFiles.indexFailing = 1;
     const { user } = renderPage(links.map(['中国', '广东省']), { api: mapServer() });
-    const retry = await screen.findByTestId('map-retry', {}, { timeout: 10_000 });
-    expect(screen.queryByTestId('map-no-shape')).toBeNull();
+    const retry = await mapRetry({ timeout: 10_000 });
+    expect(screen.queryByText('暂无该地区地图')).toBeNull();
     await user.click(retry);
-    expect((await screen.findByTestId('chart')).dataset.map).toBe('440000.json');
+    expect(await findDrawnMap()).toBe('440000.json');
   });
 
   it('back online, one tap on the retry loads everything that failed offline: index, map, counts', async () => {
@@ -163,16 +180,14 @@ describe('device map', { timeout: 30_000 }, () => {
         offline ? down() : { machineStatusList: pointsOf[String(q.mapLevel)]! },
       );
     const { user } = renderPage(paths.map, { api });
-    const retry = await screen.findByTestId('map-retry', {}, { timeout: 10_000 });
-    await vi.waitFor(() => expect(screen.getByTestId('list-state').dataset.state).toBe('error'));
+    const retry = await mapRetry({ timeout: 10_000 });
+    await screen.findByRole('button', { name: listMessages.retry });
     offline = false;
     await user.click(retry);
-    expect((await screen.findByTestId('chart', {}, { timeout: 10_000 })).dataset.map).toBe(
-      'world.json',
-    );
+    expect(await findDrawnMap({ timeout: 10_000 })).toBe('world.json');
     await showsTotal('22');
-    expect(screen.queryByTestId('map-retry')).toBeNull();
-    expect(screen.queryByTestId('list-state')).toBeNull();
+    expect(screen.queryByRole('button', { name: '地图加载失败，点击重新加载' })).toBeNull();
+    expect(screen.queryByRole('button', { name: listMessages.retry })).toBeNull();
   });
 
   it('offers to ask again when the map data fail, and shows the counts on a tap', async () => {
@@ -187,27 +202,31 @@ describe('device map', { timeout: 30_000 }, () => {
       );
     const { user } = renderPage(paths.map, { api });
     // A failed query stops its live refresh (shared/live-refresh.ts): only a tap asks again.
-    const retry = await screen.findByTestId('list-state', {}, { timeout: 10_000 });
-    await vi.waitFor(() => expect(retry.dataset.state).toBe('error'));
-    expect(retry.textContent).toBe('请求失败，点击重新加载');
-    expect(screen.getByTestId('map-summary-totalNum').textContent).toBe('—设备总数');
+    const retry = await screen.findByRole(
+      'button',
+      { name: '请求失败，点击重新加载' },
+      { timeout: 10_000 },
+    );
+    expect(screen.getByRole('group', { name: '设备总数' }).textContent).toBe('—设备总数');
     fail = false;
     await user.click(retry);
     await showsTotal('22');
     await screen.findByText('point 中国 20 @110,30');
-    expect(screen.getAllByTestId('map-region').map((b) => b.dataset.name)).toEqual([
-      '中国',
-      '德国',
-    ]);
-    expect(screen.queryByTestId('list-state')).toBeNull();
+    const regions = within(screen.getByRole('list', { name: '各地区设备数' })).getAllByRole(
+      'button',
+    );
+    expect(regions.map((b) => b.textContent)).toEqual(['中国20台', '德国2台']);
+    expect(screen.queryByRole('button', { name: listMessages.retry })).toBeNull();
   });
 
   it('folds the summary', async () => {
     const { user } = renderPage(paths.map, { api: mapServer() });
     await showsTotal('22');
-    await user.click(screen.getByTestId('map-summary-toggle'));
-    expect(screen.queryByTestId('map-summary-totalNum')).toBeNull();
-    expect(screen.getByTestId('map-summary-toggle').textContent).toContain('共 22 台');
+    const toggle = screen.getByRole('button', { name: /设备概况/ });
+    await user.click(toggle);
+    expect(screen.queryByRole('group', { name: '设备总数' })).toBeNull();
+    expect(toggle.textContent).toContain('共 22 台');
+    expect(toggle.getAttribute('aria-expanded')).toBe('false');
   });
 
   it('keeps the counts live', async () => {

@@ -137,7 +137,13 @@ const MapPage = () => {
           返回世界
         </Button>
       </nav>
-      <div className={styles.map} data-testid="device-map" data-level={levelOf(area)}>
+      <div
+        className={styles.map}
+        role="region"
+        aria-label="设备地图"
+        data-testid="device-map"
+        data-level={levelOf(area)}
+      >
         {mapBody()}
       </div>
       <ul className={styles.regions} data-testid="map-regions" aria-label="各地区设备数">

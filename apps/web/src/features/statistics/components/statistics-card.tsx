@@ -1,5 +1,6 @@
 import { type StatisticsRow } from '@linewatch/contracts/statistics';
 import { cardMeetsTarget, targetTone } from '@linewatch/contracts/rules/targets';
+import { useId } from 'react';
 import { formatDuration, formatNumber, formatPercent } from '../../../shared/format.ts';
 import styles from './statistics-card.module.css';
 
@@ -58,6 +59,7 @@ export const StatisticsCard = ({ row }: { row: StatisticsRow }) => {
       target: formatNumber(row.ppmTarget),
     },
   ];
+  const nameId = useId();
   const times: [string, string, number][] = [
     ['运行时间', 'running', row.runningTime],
     ['故障时间', 'error', row.errorTime],
@@ -66,9 +68,16 @@ export const StatisticsCard = ({ row }: { row: StatisticsRow }) => {
     ['后工序等待', 'after-waiting', row.afterProcessWaitingTime],
   ];
   return (
-    <article className={styles.card} data-testid="statistics-card" data-sn={row.machineCode}>
+    <article
+      className={styles.card}
+      aria-labelledby={nameId}
+      data-testid="statistics-card"
+      data-sn={row.machineCode}
+    >
       <header className={styles.header}>
-        <h3 className={styles.name}>{row.nickSnCode.trim() || row.machineCode}</h3>
+        <h3 className={styles.name} id={nameId}>
+          {row.nickSnCode.trim() || row.machineCode}
+        </h3>
         <span className={styles.line}>
           {row.productLine}
           {row.productGroup ? ` / ${row.productGroup}` : ''}
@@ -82,6 +91,8 @@ export const StatisticsCard = ({ row }: { row: StatisticsRow }) => {
           <div
             key={m.testId}
             className={styles.metric}
+            role="group"
+            aria-label={m.name}
             data-testid={`statistics-metric-${m.testId}`}
             data-ok={m.ok === null ? 'none' : m.ok}
           >

@@ -4,6 +4,8 @@ import { statisticsMessages } from '@linewatch/contracts/statistics-rules';
 import { statisticsApi } from '@linewatch/contracts/statistics-api';
 import { fireEvent, screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
+import { listMessages } from '@linewatch/contracts/list-messages';
+import { webMessages } from '../../../shared/messages.ts';
 import { paths } from '../../../shared/paths.ts';
 import { buildStatisticsRow } from '../../../testing/builders.ts';
 import { failure, fakeApi } from '../../../testing/fake-api.ts';
@@ -47,37 +49,42 @@ const statisticsServer = () =>
       return { data: rows.slice((page - 1) * size, page * size), total: rows.length };
     });
 
-const input = (testId: string) => screen.getByTestId<HTMLInputElement>(testId);
+const field = (label: string) => screen.getByLabelText<HTMLInputElement>(label);
+const optionsOf = (label: string) => within(field(label)).getAllByRole('option');
 /** Sets a time field as the picker would ('YYYY-MM-DDTHH:mm:ss'). */
-const setTime = (testId: string, value: string) =>
-  fireEvent.change(input(testId), { target: { value: value.replace(' ', 'T') } });
+const setTime = (label: string, value: string) =>
+  fireEvent.change(field(label), { target: { value: value.replace(' ', 'T') } });
+const search = () => screen.getByRole('button', { name: '查询' });
 /** The page is a lazy chunk behind the guard: on a busy machine its first render takes a while. */
-const opened = () => screen.findByTestId('statistics-form', {}, { timeout: 10_000 });
-const problem = () => screen.queryByTestId('statistics-problem')?.textContent ?? null;
-const cards = () => screen.queryAllByTestId('statistics-card');
-const metric = (card: HTMLElement, name: string) =>
-  within(card).getByTestId(`statistics-metric-${name}`);
+const opened = () => screen.findByRole('button', { name: '查询' }, { timeout: 10_000 });
+const problem = () => screen.queryByRole('alert')?.textContent ?? null;
+const cards = () => screen.queryAllByRole('article');
+/** A figure by its name; data-ok is the colour it is drawn in, which has no accessible form. */
+const metric = (card: HTMLElement, name: string) => within(card).getByRole('group', { name });
+/** A time of the card's list of times (a <dl>: each term followed by its value). */
+const timeOf = (card: HTMLElement, name: string) => {
+  const terms = within(card)
+    .getAllByRole('term')
+    .map((t) => t.textContent);
+  return within(card).getAllByRole('definition')[terms.indexOf(name)]?.textContent;
+};
 
 describe('statistics search', { timeout: 30_000 }, () => {
   it('starts at 08:00 (today or yesterday) and ends now', async () => {
     renderPage(paths.deviceStatistics, { api: statisticsServer() });
     await opened();
-    expect(input('statistics-start').value).toMatch(/^\d{4}-\d{2}-\d{2}T08:00(:00)?$/);
-    expect(Math.abs(Date.parse(input('statistics-end').value) - Date.now())).toBeLessThan(60_000);
+    expect(field('开始时间').value).toMatch(/^\d{4}-\d{2}-\d{2}T08:00(:00)?$/);
+    expect(Math.abs(Date.parse(field('结束时间').value) - Date.now())).toBeLessThan(60_000);
   });
 
   it('asks for a product line before a product group, then lists that line’s groups', async () => {
     const { user } = renderPage(paths.deviceStatistics, { api: statisticsServer() });
     await opened();
-    await user.click(screen.getByTestId('statistics-group'));
+    await user.click(field('产品组'));
     expect(problem()).toBe(statisticsMessages.lineFirst);
-    await vi.waitFor(() =>
-      expect(screen.getByTestId('statistics-line').querySelectorAll('option')).toHaveLength(3),
-    );
-    await user.selectOptions(screen.getByTestId('statistics-line'), '一号产线');
-    await vi.waitFor(() =>
-      expect(screen.getByTestId('statistics-group').querySelectorAll('option')).toHaveLength(2),
-    );
+    await vi.waitFor(() => expect(optionsOf('产品线')).toHaveLength(3));
+    await user.selectOptions(field('产品线'), '一号产线');
+    await vi.waitFor(() => expect(optionsOf('产品组')).toHaveLength(2));
   });
 
   describe('refuses a bad range with the spec message, asking the server nothing', () => {
@@ -111,9 +118,9 @@ describe('statistics search', { timeout: 30_000 }, () => {
       const { user } = renderPage(paths.deviceStatistics, { api });
       await opened();
       const [start, end] = range();
-      setTime('statistics-start', start);
-      setTime('statistics-end', end);
-      await user.click(screen.getByTestId('statistics-search'));
+      setTime('开始时间', start);
+      setTime('结束时间', end);
+      await user.click(search());
       expect(problem()).toBe(message);
       expect(api.calls(statisticsApi.statistics)).toHaveLength(0);
     });
@@ -123,15 +130,11 @@ describe('statistics search', { timeout: 30_000 }, () => {
     const api = statisticsServer();
     const { user } = renderPage(paths.deviceStatistics, { api });
     await opened();
-    await vi.waitFor(() =>
-      expect(screen.getByTestId('statistics-line').querySelectorAll('option')).toHaveLength(3),
-    );
-    await user.selectOptions(screen.getByTestId('statistics-line'), '一号产线');
-    await vi.waitFor(() =>
-      expect(screen.getByTestId('statistics-group').querySelectorAll('option')).toHaveLength(2),
-    );
-    await user.selectOptions(screen.getByTestId('statistics-group'), '点胶');
-    await user.click(screen.getByTestId('statistics-search'));
+    await vi.waitFor(() => expect(optionsOf('产品线')).toHaveLength(3));
+    await user.selectOptions(field('产品线'), '一号产线');
+    await vi.waitFor(() => expect(optionsOf('产品组')).toHaveLength(2));
+    await user.selectOptions(field('产品组'), '点胶');
+    await user.click(search());
     await vi.waitFor(() => expect(cards()).toHaveLength(5));
     const sent = api.calls(statisticsApi.statistics)[0]!;
     expect(sent).toMatchObject({
@@ -143,31 +146,29 @@ describe('statistics search', { timeout: 30_000 }, () => {
       productLine: '一号产线',
       productGroup: '点胶',
     });
-    expect(screen.getByTestId('statistics-total').textContent).toContain('7');
+    expect(screen.getByText('共 7 台')).toBeTruthy();
 
     const [missed, noData, met] = cards() as [HTMLElement, HTMLElement, HTMLElement];
     expect(missed.textContent).toContain('一号机');
     expect(missed.textContent).toContain('SN：SN-1');
     // Produced ≥ target, NG ≤ target, PPMs ≥ target, yield and utilisation above target.
-    for (const name of ['produced', 'ng', 'yield', 'use-rate', 'avg-ppm', 'max-ppm'])
+    for (const name of ['产量', 'NG数', '良率', '稼动率', '平均PPM', '最大PPM'])
       expect(metric(missed, name).dataset.ok).toBe('false');
-    for (const name of ['produced', 'ng', 'yield', 'use-rate', 'avg-ppm', 'max-ppm'])
+    for (const name of ['产量', 'NG数', '良率', '稼动率', '平均PPM', '最大PPM'])
       expect(metric(met, name).dataset.ok).toBe('true');
-    expect(metric(missed, 'produced').textContent).toBe('产量80/90');
-    expect(metric(missed, 'yield').textContent).toBe('良率98%/98%');
-    expect(within(missed).getByTestId('statistics-time-running').textContent).toBe(
-      '运行时间01:02:05',
-    );
-    for (const time of ['error', 'waiting', 'pre-waiting', 'after-waiting'])
-      expect(within(missed).getByTestId(`statistics-time-${time}`)).toBeTruthy();
+    expect(metric(missed, '产量').textContent).toBe('产量80/90');
+    expect(metric(missed, '良率').textContent).toBe('良率98%/98%');
+    expect(timeOf(missed, '运行时间')).toBe('01:02:05');
+    for (const time of ['故障时间', '等待时间', '前工序等待', '后工序等待'])
+      expect(timeOf(missed, time)).toBeDefined();
     // No data is "—", neither red nor green.
-    expect(metric(noData, 'yield').dataset.ok).toBe('none');
-    expect(metric(noData, 'yield').textContent).toContain('—');
-    expect(metric(noData, 'avg-ppm').textContent).toContain('—');
+    expect(metric(noData, '良率').dataset.ok).toBe('none');
+    expect(metric(noData, '良率').textContent).toContain('—');
+    expect(metric(noData, '平均PPM').textContent).toContain('—');
 
-    await user.click(screen.getByTestId('list-state'));
+    await user.click(screen.getByRole('button', { name: webMessages.loadMore }));
     await vi.waitFor(() => expect(cards()).toHaveLength(7));
-    expect(screen.getByTestId('list-state').dataset.state).toBe('end');
+    expect(screen.getByText(listMessages.noMore)).toBeTruthy();
   });
 
   it('says 获取产品线失败 when the lines cannot be read (docs/product.md section 8)', async () => {
@@ -187,10 +188,8 @@ describe('statistics search', { timeout: 30_000 }, () => {
     );
     renderPage(paths.deviceStatistics, { api });
     await opened();
-    await vi.waitFor(() =>
-      expect(screen.getByTestId('statistics-line').textContent).toContain('一号产线'),
-    );
-    fireEvent.change(screen.getByTestId('statistics-line'), { target: { value: '一号产线' } });
+    await vi.waitFor(() => expect(field('产品线').textContent).toContain('一号产线'));
+    fireEvent.change(field('产品线'), { target: { value: '一号产线' } });
     await vi.waitFor(() =>
       expect(document.body.textContent).toContain(
         `${statisticsMessages.groupFailed}：数据库不可用`,
@@ -202,8 +201,8 @@ describe('statistics search', { timeout: 30_000 }, () => {
     const api = statisticsServer().on(statisticsApi.statistics, () => ({ data: [], total: 0 }));
     const { user } = renderPage(paths.deviceStatistics, { api });
     await opened();
-    await user.click(screen.getByTestId('statistics-search'));
-    await vi.waitFor(() => expect(screen.getByTestId('list-state').textContent).toBe('查无数据'));
+    await user.click(search());
+    await screen.findByText(listMessages.noResult);
     expect(cards()).toHaveLength(0);
   });
 
@@ -216,13 +215,13 @@ describe('statistics search', { timeout: 30_000 }, () => {
     );
     const { user } = renderPage(paths.deviceStatistics, { api });
     await opened();
-    await user.click(screen.getByTestId('statistics-search'));
-    await vi.waitFor(() => expect(screen.getByTestId('list-state').dataset.state).toBe('error'));
+    await user.click(search());
+    const retry = await screen.findByRole('button', { name: listMessages.retry });
     await vi.waitFor(() =>
       expect(document.body.textContent).toContain(statisticsMessages.unknownLine),
     );
     fail = false;
-    await user.click(screen.getByTestId('list-state'));
+    await user.click(retry);
     await vi.waitFor(() => expect(cards()).toHaveLength(2));
   });
 
@@ -235,7 +234,7 @@ describe('statistics search', { timeout: 30_000 }, () => {
     );
     const { user, client } = renderPage(paths.deviceStatistics, { api });
     await opened();
-    await user.click(screen.getByTestId('statistics-search'));
+    await user.click(search());
     await vi.waitFor(() => expect(cards()).toHaveLength(2));
     offline = true;
     await client.refetchQueries({ queryKey: ['statistics', 'list'] });
@@ -243,7 +242,7 @@ describe('statistics search', { timeout: 30_000 }, () => {
     // The failure is drawn (its toast), and the rows are still there.
     await vi.waitFor(() => expect(document.body.textContent).toContain('网络异常，请检查网络连接'));
     expect(cards()).toHaveLength(2);
-    expect(screen.getByTestId('statistics-total').textContent).toBe('共 2 台');
-    expect(screen.getByTestId('list-state').dataset.state).not.toBe('error');
+    expect(screen.getByText('共 2 台')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: listMessages.retry })).toBeNull();
   });
 });

@@ -35,20 +35,24 @@ export const SnSelector = ({
   onPick,
 }: SnSelectorProps) => (
   <Popup visible={open} onMaskClick={onClose} bodyStyle={{ height: '60vh' }}>
-    <div className={styles.selector} data-testid="sn-selector">
+    <div className={styles.selector} role="dialog" aria-label="搜索SN码" data-testid="sn-selector">
       <SearchBar placeholder="输入SN码搜索" value={text} onChange={onText} />
       <div className={styles.selectorList}>
-        {items.map((item) => (
-          <div
-            key={item.value}
-            className={styles.selectorItem}
-            onClick={() => onPick(item.value)}
-            data-testid="sn-option"
-          >
-            {item.label}
-            {followed.has(item.value) ? <SubscribedTag /> : null}
-          </div>
-        ))}
+        <div role="listbox" aria-label="SN码">
+          {items.map((item) => (
+            <div
+              key={item.value}
+              className={styles.selectorItem}
+              role="option"
+              aria-selected={false}
+              onClick={() => onPick(item.value)}
+              data-testid="sn-option"
+            >
+              {item.label}
+              {followed.has(item.value) ? <SubscribedTag /> : null}
+            </div>
+          ))}
+        </div>
         <ListState state={state} onRetry={onRetry} onLoadMore={onLoadMore} />
       </div>
     </div>

@@ -35,27 +35,27 @@ const server = (current: FollowSettings = settings) => {
   return { api, saved };
 };
 
-const checkbox = (testId: string) =>
-  screen.getByTestId(testId).querySelector('input') as HTMLInputElement;
+const checkbox = (name: string) => screen.getByRole<HTMLInputElement>('checkbox', { name });
+const save = () => screen.getByRole('button', { name: '保存' });
 
 describe('follow setting page', () => {
   it('starts from the first machine’s settings and shows the stop duration', async () => {
     renderPage(links.followSetting(['SN-1', 'SN-2']), { api: server().api });
     await screen.findByText('1小时25分钟', {}, { timeout: 5000 });
-    expect(screen.getByTestId('follow-machines').textContent).toContain('已选 2 台：SN-1、SN-2');
+    expect(screen.getByText('已选 2 台：').textContent).toContain('已选 2 台：SN-1、SN-2');
   });
 
   it('statistics selects both report types when none is chosen and clears them when unchecked', async () => {
     const { api, saved } = server();
     const { user } = renderPage(links.followSetting(['SN-1', 'SN-2']), { api });
     await screen.findByText('1小时25分钟', {}, { timeout: 5000 });
-    await user.click(screen.getByTestId('follow-statistics'));
-    expect(checkbox('follow-daily').checked).toBe(true);
-    expect(checkbox('follow-week').checked).toBe(true);
-    await user.click(screen.getByTestId('follow-statistics'));
-    expect(checkbox('follow-daily').checked).toBe(false);
-    await user.click(screen.getByTestId('follow-week'));
-    await user.click(screen.getByTestId('follow-save'));
+    await user.click(checkbox('统计报表'));
+    expect(checkbox('日报').checked).toBe(true);
+    expect(checkbox('周报').checked).toBe(true);
+    await user.click(checkbox('统计报表'));
+    expect(checkbox('日报').checked).toBe(false);
+    await user.click(checkbox('周报'));
+    await user.click(save());
     await waitFor(() => expect(saved).toHaveLength(1));
     expect(saved[0]).toMatchObject({
       snCode: 'SN-1,SN-2',
@@ -77,11 +77,11 @@ describe('follow setting page', () => {
     const { api, saved } = server();
     const { user } = renderPage(links.followSetting(['SN-1']), { api });
     await screen.findByText('1小时25分钟', {}, { timeout: 5000 });
-    await user.click(screen.getByTestId('follow-daily'));
-    expect(checkbox('follow-statistics').checked).toBe(true);
-    await user.click(screen.getByTestId('follow-daily'));
-    expect(checkbox('follow-statistics').checked).toBe(true);
-    await user.click(screen.getByTestId('follow-save'));
+    await user.click(checkbox('日报'));
+    expect(checkbox('统计报表').checked).toBe(true);
+    await user.click(checkbox('日报'));
+    expect(checkbox('统计报表').checked).toBe(true);
+    await user.click(save());
     await screen.findByText(subscriptionMessages.needReportType, {}, { timeout: 5000 });
     expect(saved).toEqual([]);
     expect(api.calls(subscriptionsApi.addFollow)).toEqual([]);
@@ -113,7 +113,7 @@ describe('follow setting page', () => {
     await act(() => new Promise((next) => setTimeout(next, 0)));
     fireEvent.click(within(picker).getByText('确定'));
     await screen.findByText('1小时25分钟', {}, { timeout: 5000 });
-    await user.click(screen.getByTestId('follow-save'));
+    await user.click(save());
     await waitFor(() => expect(saved).toHaveLength(1));
     expect(saved[0]).toMatchObject({ snCode: 'SN-1', timeLength: 3_600_000 + 25 * 60_000 });
   });
@@ -125,14 +125,14 @@ describe('follow setting page', () => {
       .on(subscriptionsApi.delFollows, () => failure('0500', '数据库不可用'));
     const { user } = renderPage(links.followSetting(['SN-1']), { api });
     await screen.findByText('1小时25分钟', {}, { timeout: 5000 });
-    await user.click(screen.getByTestId('follow-save'));
+    await user.click(save());
     await screen.findByText(
       `${subscriptionMessages.followFailed}：无权查看，请联系管理员`,
       {},
       { timeout: 5000 },
     );
     const before = dialogsNow();
-    await user.click(screen.getByTestId('follow-cancel'));
+    await user.click(screen.getByRole('button', { name: '取消关注' }));
     answerDialog(await newDialog(before, '确定取消 SN-1 的订阅？'), '确定');
     await screen.findByText(
       `${subscriptionMessages.cancelFailed}：数据库不可用`,
@@ -146,10 +146,9 @@ describe('follow setting page', () => {
     const { api } = server();
     api.on(subscriptionsApi.followSettings, () => failure('0403', '无权查看，请联系管理员', 403));
     renderPage(links.followSetting(['LW-S2-001']), { api });
-    const refusal = await screen.findByTestId('follow-refused', {}, { timeout: 5000 });
-    expect(refusal.textContent).toContain('无权查看，请联系管理员');
+    await screen.findByText('无权查看，请联系管理员', {}, { timeout: 5000 });
     expect(screen.queryByText(listMessages.retry)).toBeNull();
-    expect(screen.queryByTestId('follow-save')).toBeNull();
+    expect(screen.queryByRole('button', { name: '保存' })).toBeNull();
     expect(api.calls(subscriptionsApi.followSettings)).toHaveLength(1);
   });
 
@@ -161,10 +160,12 @@ describe('follow setting page', () => {
     );
     const { user } = renderPage(links.followSetting(['SN-1']), { api });
     const retry = await screen.findByText(listMessages.retry, {}, { timeout: 5000 });
-    expect(screen.queryByTestId('follow-save')).toBeNull();
+    expect(screen.queryByRole('button', { name: '保存' })).toBeNull();
     fail = false;
     await user.click(retry);
     await screen.findByText('1小时25分钟', {}, { timeout: 5000 });
-    expect(screen.getByTestId('follow-alarm').classList).toContain('adm-switch-checked');
+    expect(screen.getByRole('switch', { name: '报警推送' }).getAttribute('aria-checked')).toBe(
+      'true',
+    );
   });
 });

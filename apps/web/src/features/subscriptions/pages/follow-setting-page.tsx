@@ -65,7 +65,9 @@ const SwitchItem = ({
   onChange: (on: boolean) => void;
   testId: string;
 }) => (
-  <List.Item extra={<Switch checked={checked} onChange={onChange} data-testid={testId} />}>
+  <List.Item
+    extra={<Switch checked={checked} onChange={onChange} aria-label={label} data-testid={testId} />}
+  >
     {label}
   </List.Item>
 );

@@ -2,6 +2,7 @@ import { subscriptionMessages, type FollowRow } from '@linewatch/contracts/subsc
 import { subscriptionsApi } from '@linewatch/contracts/subscriptions-api';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { listMessages } from '@linewatch/contracts/list-messages';
 import { webMessages } from '../../../shared/messages.ts';
 import { paths } from '../../../shared/paths.ts';
 import { answerDialog, dialogsNow, newDialog } from '../../../testing/dialogs.ts';
@@ -51,10 +52,11 @@ const server = () => {
   return { api, cancelled };
 };
 
+/** The subscriptions' rows (each with its swipe actions). */
+const subscriptionRows = () =>
+  within(screen.getByRole('list', { name: '订阅列表' })).queryAllByRole('listitem');
 const firstPage = () =>
-  waitFor(() => expect(screen.getAllByTestId('subscription-row')).toHaveLength(20), {
-    timeout: 5000,
-  });
+  waitFor(() => expect(subscriptionRows()).toHaveLength(20), { timeout: 5000 });
 
 // Dialogs and toasts load lazily; a busy machine needs more than the default 5 s per test.
 vi.setConfig({ testTimeout: 20_000 });
@@ -67,15 +69,13 @@ describe('subscription page', () => {
   it('lists 20 a page with figures against targets and the subscribed tag', async () => {
     const { api } = server();
     renderPage(paths.subscription, { api });
-    await waitFor(() => expect(screen.getAllByTestId('subscription-row')).toHaveLength(20), {
-      timeout: 5000,
-    });
-    const first = screen.getAllByTestId('subscription-row')[0]!;
+    await firstPage();
+    const first = subscriptionRows()[0]!;
     expect(first.textContent).toContain('98.5% / 95%');
     expect(first.textContent).toContain('— / 85%');
     expect(first.textContent).toContain('50 / 60');
     expect(first.textContent).toContain('已订阅');
-    expect(screen.getAllByTestId('subscription-row')[1]!.textContent).not.toContain('已订阅');
+    expect(subscriptionRows()[1]!.textContent).not.toContain('已订阅');
   });
 
   it('keeps the rows shown when their refresh fails; a retry row only for a first load', async () => {
@@ -93,27 +93,28 @@ describe('subscription page', () => {
     await vi.waitFor(() => expect(api.calls(subscriptionsApi.list)).toHaveLength(2));
     // The failure is drawn (its toast), and the rows are still there.
     await vi.waitFor(() => expect(document.body.textContent).toContain('网络异常，请检查网络连接'));
-    expect(screen.getAllByTestId('subscription-row')).toHaveLength(20);
-    expect(screen.getByTestId('list-state').dataset.state).toBe('more');
+    expect(subscriptionRows()).toHaveLength(20);
+    // The list's foot offers more, not the first load's retry.
+    expect(screen.getByRole('button', { name: webMessages.loadMore })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: listMessages.retry })).toBeNull();
   });
 
   it('batch actions need a selection; batch cancel asks first: 取消操作 on cancel, then cancels all with 已取消订阅', async () => {
     const { api, cancelled } = server();
     const { user } = renderPage(paths.subscription, { api });
-    await waitFor(() => expect(screen.getAllByTestId('subscription-row')).toHaveLength(20), {
-      timeout: 5000,
-    });
-    await user.click(screen.getByTestId('subscription-select-mode'));
-    await user.click(screen.getByTestId('subscription-batch-cancel'));
+    await firstPage();
+    // 多选 is a bare link-styled tap target (no role): found by its words.
+    await user.click(screen.getByText('多选'));
+    await user.click(screen.getByRole('button', { name: '批量取消' }));
     await screen.findByText(subscriptionMessages.selectMachine, {}, { timeout: 5000 });
-    await user.click(screen.getByTestId('subscription-select-all'));
+    await user.click(screen.getByRole('checkbox', { name: /^全选/ }));
     let before = dialogsNow();
-    await user.click(screen.getByTestId('subscription-batch-cancel'));
+    await user.click(screen.getByRole('button', { name: '批量取消' }));
     answerDialog(await newDialog(before, '确定取消所选 20 台机台的订阅？'), '取消');
     await screen.findByText(webMessages.cancelled, {}, { timeout: 5000 });
     expect(cancelled).toEqual([]);
     before = dialogsNow();
-    await user.click(screen.getByTestId('subscription-batch-cancel'));
+    await user.click(screen.getByRole('button', { name: '批量取消' }));
     answerDialog(await newDialog(before, '确定取消所选 20 台机台的订阅？'), '确定');
     await waitFor(() => expect(cancelled).toHaveLength(1));
     expect(cancelled[0]!.split(',')).toHaveLength(20);
@@ -124,32 +125,30 @@ describe('subscription page', () => {
     const { api } = server();
     renderPage(paths.subscription, { api });
     await firstPage();
-    const [subscribed, notSubscribed] = screen
-      .getAllByTestId('subscription-row')
-      .map((r) => r.closest('.adm-swipe-action') as HTMLElement);
-    expect(within(subscribed!).queryByText('删除')).not.toBeNull();
-    expect(within(notSubscribed!).queryByText('删除')).toBeNull();
-    expect(within(notSubscribed!).queryByText('编辑')).not.toBeNull();
+    const [subscribed, notSubscribed] = subscriptionRows();
+    expect(within(subscribed!).queryByRole('button', { name: '删除' })).not.toBeNull();
+    expect(within(notSubscribed!).queryByRole('button', { name: '删除' })).toBeNull();
+    expect(within(notSubscribed!).queryByRole('button', { name: '编辑' })).not.toBeNull();
   });
 
   it('swipe 删除 asks, then cancels that machine with 已取消订阅; a failure says 取消关注失败 with the reason', async () => {
     const { api, cancelled } = server();
     const { user } = renderPage(paths.subscription, { api });
     await firstPage();
-    const swiped = screen.getAllByTestId('subscription-row')[2]!.closest('.adm-swipe-action')!;
+    const swiped = subscriptionRows()[2]!;
     let before = dialogsNow();
-    await user.click(within(swiped as HTMLElement).getByText('删除'));
+    await user.click(within(swiped).getByRole('button', { name: '删除' }));
     answerDialog(await newDialog(before, '确定取消 SN-02 的订阅？'), '取消');
     await screen.findByText(webMessages.cancelled, {}, { timeout: 5000 });
     expect(cancelled).toEqual([]);
     before = dialogsNow();
-    await user.click(within(swiped as HTMLElement).getByText('删除'));
+    await user.click(within(swiped).getByRole('button', { name: '删除' }));
     answerDialog(await newDialog(before, '确定取消 SN-02 的订阅？'), '确定');
     await waitFor(() => expect(cancelled).toEqual(['SN-02']));
     await screen.findByText(subscriptionMessages.cancelled, {}, { timeout: 5000 });
     api.on(subscriptionsApi.delFollows, () => failure('0500', '数据库不可用'));
     before = dialogsNow();
-    await user.click(within(swiped as HTMLElement).getByText('删除'));
+    await user.click(within(swiped).getByRole('button', { name: '删除' }));
     answerDialog(await newDialog(before, '确定取消 SN-02 的订阅？'), '确定');
     await screen.findByText(
       `${subscriptionMessages.cancelFailed}：数据库不可用`,
@@ -166,9 +165,9 @@ describe('subscription page', () => {
     const { user } = renderPage(paths.subscription, { api });
     await firstPage();
     const listed = api.calls(subscriptionsApi.list).length;
-    const swiped = screen.getAllByTestId('subscription-row')[2]!.closest('.adm-swipe-action')!;
+    const swiped = subscriptionRows()[2]!;
     const before = dialogsNow();
-    await user.click(within(swiped as HTMLElement).getByText('删除'));
+    await user.click(within(swiped).getByRole('button', { name: '删除' }));
     answerDialog(await newDialog(before, '确定取消 SN-02 的订阅？'), '确定');
     await screen.findByText(
       `${subscriptionMessages.cancelFailed}：${subscriptionMessages.deleteGone}`,
@@ -186,27 +185,29 @@ describe('subscription page', () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     const advance = (ms: number) => act(() => vi.advanceTimersByTimeAsync(ms));
     const chunks = () => api.calls(subscriptionsApi.snCodes);
-    fireEvent.click(screen.getByTestId('subscription-search'));
+    fireEvent.click(screen.getByRole('button', { name: '搜索SN码' }));
     await advance(499);
     expect(chunks()).toHaveLength(0);
     await advance(1);
     expect(chunks()).toEqual([{ nameTag: '', pageIndex: '1', pageSize: '20' }]);
     // The selector's popup loads on its first opening.
     const selector = within(
-      await vi.waitFor(() => screen.getByTestId('sn-selector'), { timeout: 20_000 }),
+      await vi.waitFor(() => screen.getByRole('dialog', { name: '搜索SN码' }), { timeout: 20_000 }),
     );
+    const options = () =>
+      within(selector.getByRole('listbox', { name: 'SN码' })).getAllByRole('option');
     // Rendering what arrived moves the clock on only after each expected call was counted.
-    await vi.waitFor(() => expect(selector.getAllByTestId('sn-option')).toHaveLength(20));
+    await vi.waitFor(() => expect(options()).toHaveLength(20));
     // The user dictionary tags the machines this user follows.
     expect(selector.getByText('SEL-01').textContent).toContain('已订阅');
     expect(selector.getByText('SEL-02').textContent).not.toContain('已订阅');
 
-    fireEvent.click(selector.getByTestId('list-state'));
+    fireEvent.click(selector.getByRole('button', { name: webMessages.loadMore }));
     await advance(499);
     expect(chunks()).toHaveLength(1);
     await advance(1);
     expect(chunks()[1]).toMatchObject({ pageIndex: '2', pageSize: '20' });
-    await vi.waitFor(() => expect(selector.getAllByTestId('sn-option')).toHaveLength(40));
+    await vi.waitFor(() => expect(options()).toHaveLength(40));
 
     fireEvent.change(selector.getByRole('searchbox'), { target: { value: 'SEL-4' } });
     await advance(999);
@@ -217,12 +218,12 @@ describe('subscription page', () => {
     ]);
     expect(api.calls(subscriptionsApi.userDict).at(-1)).toEqual({ nameTag: 'SEL-4' });
     await vi.waitFor(() =>
-      expect(selector.getAllByTestId('sn-option').map((o) => o.textContent)).toEqual(
+      expect(options().map((o) => o.textContent)).toEqual(
         sns.filter((sn) => sn.startsWith('SEL-4')),
       ),
     );
     fireEvent.click(selector.getByText('SEL-42'));
-    expect(screen.getByTestId('subscription-search').textContent).toBe('SEL-42');
+    expect(screen.getByRole('button', { name: 'SEL-42' })).toBeTruthy();
     await vi.waitFor(() =>
       expect(api.calls(subscriptionsApi.list).at(-1)).toMatchObject({ nameTag: 'SEL-42' }),
     );

@@ -148,51 +148,52 @@ const SubscriptionPage = () => {
         <span>稼动率</span>
         <span>PPM</span>
       </div>
-      <div data-testid="subscription-list">
+      <div role="list" aria-label="订阅列表" data-testid="subscription-list">
         {rows.map((row) => (
-          <RowSwipe
-            key={row.snCode}
-            actions={[
-              {
-                key: 'edit',
-                text: '编辑',
-                color: 'primary',
-                onClick: () => void navigate(links.followSetting([row.snCode])),
-              },
-              // Only a subscription can be deleted.
-              ...(row.isFollow
-                ? [
-                    {
-                      key: 'delete',
-                      text: '删除',
-                      color: 'danger' as const,
-                      onClick: () => void cancel.run([row.snCode]),
-                    },
-                  ]
-                : []),
-            ]}
-          >
-            <div
-              className={styles.row}
-              data-testid="subscription-row"
-              data-sn={row.snCode}
-              onClick={selecting ? () => toggle(row.snCode) : undefined}
+          <div role="listitem" key={row.snCode}>
+            <RowSwipe
+              actions={[
+                {
+                  key: 'edit',
+                  text: '编辑',
+                  color: 'primary',
+                  onClick: () => void navigate(links.followSetting([row.snCode])),
+                },
+                // Only a subscription can be deleted.
+                ...(row.isFollow
+                  ? [
+                      {
+                        key: 'delete',
+                        text: '删除',
+                        color: 'danger' as const,
+                        onClick: () => void cancel.run([row.snCode]),
+                      },
+                    ]
+                  : []),
+              ]}
             >
-              <div className={styles.device}>
-                {selecting ? <Checkbox checked={selected.has(row.snCode)} /> : null}
-                <div>
-                  <div className={styles.sn}>{row.nickSnCode || row.snCode}</div>
-                  <div className={styles.name}>
-                    {row.deviceName}
-                    {row.isFollow ? <SubscribedTag /> : null}
+              <div
+                className={styles.row}
+                data-testid="subscription-row"
+                data-sn={row.snCode}
+                onClick={selecting ? () => toggle(row.snCode) : undefined}
+              >
+                <div className={styles.device}>
+                  {selecting ? <Checkbox checked={selected.has(row.snCode)} /> : null}
+                  <div>
+                    <div className={styles.sn}>{row.nickSnCode || row.snCode}</div>
+                    <div className={styles.name}>
+                      {row.deviceName}
+                      {row.isFollow ? <SubscribedTag /> : null}
+                    </div>
                   </div>
                 </div>
+                <span>{figure(row.yield, row.yieldTarget, true)}</span>
+                <span>{figure(row.useRate, row.useRateTarget, true)}</span>
+                <span>{figure(row.ppm, row.ppmTarget)}</span>
               </div>
-              <span>{figure(row.yield, row.yieldTarget, true)}</span>
-              <span>{figure(row.useRate, row.useRateTarget, true)}</span>
-              <span>{figure(row.ppm, row.ppmTarget)}</span>
-            </div>
-          </RowSwipe>
+            </RowSwipe>
+          </div>
         ))}
       </div>
       <ListState

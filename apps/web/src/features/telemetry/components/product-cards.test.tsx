@@ -1,4 +1,4 @@
-import { render, screen } from '@testing-library/react';
+import { render, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { ProductCards } from './product-cards.tsx';
 
@@ -13,8 +13,10 @@ describe('product cards', () => {
         ]}
       />,
     );
-    expect(screen.getByTestId('product-value-yield').textContent).toBe('—');
-    expect(screen.getByTestId('product-value-avgPpm').textContent).toBe('—');
-    expect(screen.getByTestId('product-value-produced').textContent).toBe('0');
+    const valueOf = (name: string) =>
+      within(screen.getByRole('group', { name })).getByText(/^(—|\d)/).textContent;
+    expect(valueOf('良率')).toBe('—');
+    expect(valueOf('平均PPM')).toBe('—');
+    expect(valueOf('产量')).toBe('0');
   });
 });

@@ -20,7 +20,14 @@ export const ProductCards = ({
 }) => (
   <div className={styles.grid}>
     {items.map((item) => (
-      <div key={item.key} className={styles.card} data-testid="product-card" data-key={item.key}>
+      <div
+        key={item.key}
+        className={styles.card}
+        role="group"
+        aria-label={item.name}
+        data-testid="product-card"
+        data-key={item.key}
+      >
         <div className={styles.value} data-testid={`product-value-${item.key}`}>
           {formatProductValue(item.key, unobserved ? null : item.value)}
         </div>

@@ -18,11 +18,12 @@ export const ProgressList = ({
   const count = (name: string, value: number) =>
     unobserved && counts.has(name) ? NO_DATA : formatNumber(value);
   return (
-    <div className={styles.list}>
+    <div className={styles.list} role="list" aria-label="生产进度">
       {items.map((item) => (
         <div
           key={`${item.existingName}/${item.amountName}`}
           className={styles.item}
+          role="listitem"
           data-testid="progress-item"
         >
           <div className={styles.labels}>
