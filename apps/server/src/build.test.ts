@@ -15,7 +15,8 @@ import { externalDatabaseUrl } from './test/test-server.ts';
 // Embedded database and broker only: CI's PostgreSQL + Mosquitto pass would run it unchanged.
 describe.skipIf(externalDatabaseUrl)(
   'the compiled server',
-  { timeout: SPAWNED_SERVER_TEST_TIMEOUT_MS },
+  // The build, the demo's start and its first readings.
+  { timeout: SPAWNED_SERVER_TEST_TIMEOUT_MS + 60_000 },
   () => {
     // Inside the repository, so that the bundle finds node_modules as dist/ does.
     const outdir = join(REPO_ROOT, 'apps/server/dist', `test-${process.pid}`);
@@ -49,10 +50,14 @@ describe.skipIf(externalDatabaseUrl)(
       server.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
       const exited = new Promise<number | null>((resolve) => server.on('exit', resolve));
       try {
+        // The demo seeds 90 days before it listens: 45 s alone, over 60 s beside two other
+        // test files on CI's two cores (as seed.test.ts's start).
         const port = await waitFor(
           () => /Linewatch is running: http:\/\/localhost:(\d+)\//.exec(output)?.[1],
-          { timeout: 60_000, what: `the compiled server to listen (output: ${output})` },
-        );
+          { timeout: 120_000, what: 'the compiled server to listen' },
+        ).catch((error: Error) => {
+          throw new Error(`${error.message} (output: ${output})`);
+        });
         const baseUrl = `http://127.0.0.1:${port}`;
         // The compiled demo gateways publish and the compiled worker stores.
         await waitFor(async () => (await ingestCounters(baseUrl)).accepted > 0, {

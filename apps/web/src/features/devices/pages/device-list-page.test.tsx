@@ -61,6 +61,12 @@ const deviceServer = () =>
 
 const openList = () => renderPage(paths.deviceList, { api: deviceServer() });
 
+/**
+ * vi.waitFor with room: role queries over fifteen cards take their time in jsdom, and on CI's
+ * two loaded cores the default second ran out once before the first page was drawn.
+ */
+const eventually = <T,>(check: () => T | Promise<T>) => vi.waitFor(check, { timeout: 10_000 });
+
 /** A line's group of cards, a region named by its line. */
 const group = (line: string): HTMLElement => screen.getByRole('region', { name: line });
 const cardsIn = (element: HTMLElement) => within(element).queryAllByRole('article');
@@ -80,16 +86,16 @@ afterEach(() => {
 describe('device list page', () => {
   it('asks for the first page once on load', async () => {
     const { api } = openList();
-    await vi.waitFor(() => expect(cardsIn(group('一号产线'))).toHaveLength(15));
+    await eventually(() => expect(cardsIn(group('一号产线'))).toHaveLength(15));
     // The counts, asked in the same render as the list, have been asked too.
-    await vi.waitFor(() => expect(api.calls(devicesApi.statusSummary).length).toBeGreaterThan(0));
+    await eventually(() => expect(api.calls(devicesApi.statusSummary).length).toBeGreaterThan(0));
     const firstPages = api.calls(devicesApi.machineList).filter((q) => q.pageIndex === '1');
     expect(firstPages).toHaveLength(1);
   }, 15_000);
 
   it('opens the first line, pages it by 15 and ends with 没有更多了', async () => {
     const { api, user } = openList();
-    await vi.waitFor(() => expect(cardsIn(group('一号产线'))).toHaveLength(15));
+    await eventually(() => expect(cardsIn(group('一号产线'))).toHaveLength(15));
     expect(
       within(group('二号产线'))
         .getByRole('button', { name: /二号产线/ })
@@ -97,7 +103,7 @@ describe('device list page', () => {
     ).toBe('false');
 
     await user.click(within(group('一号产线')).getByText('加载更多'));
-    await vi.waitFor(() => expect(cardsIn(group('一号产线'))).toHaveLength(17));
+    await eventually(() => expect(cardsIn(group('一号产线'))).toHaveLength(17));
     expect(within(group('一号产线')).getByRole('status').textContent).toBe('没有更多了');
     const pages = api
       .calls(devicesApi.machineList)
@@ -118,11 +124,11 @@ describe('device list page', () => {
       return { data: hits.slice(0, Number(q.pageSize)), total: hits.length };
     });
     renderPage(paths.deviceList, { api });
-    const body = await vi.waitFor(() => groupBody(group('一号产线')));
+    const body = await eventually(() => groupBody(group('一号产线')));
     // 17 machines in the line's menu entry: room for the first page's 15 cards.
     expect(body.style.minHeight).toBe(`${15 * 174}px`);
     answer?.();
-    await vi.waitFor(() => expect(cardsIn(group('一号产线'))).toHaveLength(15));
+    await eventually(() => expect(cardsIn(group('一号产线'))).toHaveLength(15));
     expect(groupBody(group('一号产线')).style.minHeight).toBe('');
   });
 
@@ -140,7 +146,7 @@ describe('device list page', () => {
     watch.observe(document.body, { subtree: true, childList: true, attributes: true });
     try {
       openList();
-      await vi.waitFor(() => expect(cardsIn(group('一号产线'))).toHaveLength(15));
+      await eventually(() => expect(cardsIn(group('一号产线'))).toHaveLength(15));
     } finally {
       watch.disconnect();
     }
@@ -151,16 +157,16 @@ describe('device list page', () => {
   it('opens a folded line on tap', async () => {
     const { user } = openList();
     await user.click(
-      within(await vi.waitFor(() => group('二号产线'))).getByRole('button', { expanded: false }),
+      within(await eventually(() => group('二号产线'))).getByRole('button', { expanded: false }),
     );
-    await vi.waitFor(() => expect(cardsIn(group('二号产线'))).toHaveLength(1));
+    await eventually(() => expect(cardsIn(group('二号产线'))).toHaveLength(1));
   });
 
   it('shows one 查无数据, not one per line, when a search finds nothing', async () => {
     const { user } = openList();
     const search = await screen.findByPlaceholderText('搜索机台SN码/名称');
     await user.type(search, 'nothing{Enter}');
-    await vi.waitFor(() =>
+    await eventually(() =>
       expect(screen.getAllByRole('status').map((node) => node.textContent)).toEqual(['查无数据']),
     );
     expect(screen.queryByRole('button', { name: webMessages.loadMore })).toBeNull();
@@ -170,16 +176,16 @@ describe('device list page', () => {
     const { user } = openList();
     const search = await screen.findByPlaceholderText('搜索机台SN码/名称');
     await user.type(search, '-01{Enter}');
-    await vi.waitFor(() => expect(cardNames()).toEqual(['L1-01', 'L2-01']));
+    await eventually(() => expect(cardNames()).toEqual(['L1-01', 'L2-01']));
   });
 
   it('says 无权查看 once for an SN the user may not see and leaves the list as it was', async () => {
     const toast = vi.spyOn(Toast, 'show').mockImplementation(() => ({ close: () => {} }));
     const { user } = openList();
-    await vi.waitFor(() => expect(cardsIn(group('一号产线'))).toHaveLength(15));
+    await eventually(() => expect(cardsIn(group('一号产线'))).toHaveLength(15));
     toast.mockClear();
     await user.type(screen.getByPlaceholderText('搜索机台SN码/名称'), `${HIDDEN_SN}{Enter}`);
-    await vi.waitFor(() => expect(toast).toHaveBeenCalled());
+    await eventually(() => expect(toast).toHaveBeenCalled());
     const shown = toast.mock.calls.map(([props]) =>
       typeof props === 'string' ? props : props.content,
     );
@@ -195,7 +201,7 @@ describe('device list page', () => {
       failure('0500', '数据库不可用', 500),
     );
     renderPage(paths.deviceList, { api });
-    await vi.waitFor(() =>
+    await eventually(() =>
       expect(
         toast.mock.calls.map(([props]) => (typeof props === 'string' ? props : props.content)),
       ).toContain(`${deviceMessages.listFailed}：数据库不可用`),
@@ -211,10 +217,10 @@ describe('device list page', () => {
     const error = bar.getByRole('button', { name: '1故障' });
     expect(screen.getByText(/^更新于 \d{2}:\d{2}:\d{2}$/)).toBeTruthy();
     await user.click(error);
-    await vi.waitFor(() => expect(cardNames()).toEqual(['L1-17']));
+    await eventually(() => expect(cardNames()).toEqual(['L1-17']));
     expect(error.getAttribute('aria-pressed')).toBe('true');
     await user.click(error);
-    await vi.waitFor(() => expect(group('一号产线')).toBeDefined());
+    await eventually(() => expect(group('一号产线')).toBeDefined());
   });
 
   it('counts again when a status is tapped, so the counts match the list beside them', async () => {
@@ -224,7 +230,7 @@ describe('device list page', () => {
     const error = await bar.findByRole('button', { name: '1故障' });
     const before = api.calls(devicesApi.statusSummary).length;
     await user.click(error);
-    await vi.waitFor(() =>
+    await eventually(() =>
       expect(api.calls(devicesApi.statusSummary).length).toBeGreaterThan(before),
     );
   });
@@ -233,7 +239,7 @@ describe('device list page', () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     try {
       const { api } = openList();
-      await vi.waitFor(() => expect(cardsIn(group('一号产线'))).toHaveLength(15));
+      await eventually(() => expect(cardsIn(group('一号产线'))).toHaveLength(15));
       const firstPages = () =>
         api
           .calls(devicesApi.machineList)
@@ -241,8 +247,8 @@ describe('device list page', () => {
       expect(firstPages()).toBe(1);
       machines[0]!.deviceStatus = 'error';
       await vi.advanceTimersByTimeAsync(LIVE_REFRESH_MS);
-      await vi.waitFor(() => expect(firstPages()).toBe(2));
-      await vi.waitFor(() => expect(cardsIn(group('一号产线'))[0]?.textContent).toContain('故障'));
+      await eventually(() => expect(firstPages()).toBe(2));
+      await eventually(() => expect(cardsIn(group('一号产线'))[0]?.textContent).toContain('故障'));
     } finally {
       machines[0]!.deviceStatus = 'running';
       vi.useRealTimers();
@@ -251,7 +257,7 @@ describe('device list page', () => {
 
   it('offline, keeps showing the lines it had when their refresh fails', async () => {
     const { client } = openList();
-    await vi.waitFor(() => expect(cardsIn(group('一号产线'))).toHaveLength(15));
+    await eventually(() => expect(cardsIn(group('一号产线'))).toHaveLength(15));
     window.dispatchEvent(new Event('offline'));
     try {
       await act(() => client.refetchQueries({ type: 'active' }));
@@ -269,7 +275,7 @@ describe('device list page', () => {
     const { router, user } = openList();
     const [first] = await screen.findAllByRole('article');
     await user.click(first as HTMLElement);
-    await vi.waitFor(() => expect(router.state.location.pathname).toBe(paths.currentDataReport));
+    await eventually(() => expect(router.state.location.pathname).toBe(paths.currentDataReport));
     expect(router.state.location.search).toBe('?snCode=L1-01');
   });
 
@@ -288,7 +294,7 @@ describe('device list page', () => {
 
     // The bar's 订阅设置 (the toggle above now reads 退出设置).
     await user.click(screen.getByRole('button', { name: '订阅设置' }));
-    await vi.waitFor(() => expect(router.state.location.pathname).toBe(paths.followSetting));
+    await eventually(() => expect(router.state.location.pathname).toBe(paths.followSetting));
     expect(
       new URLSearchParams(router.state.location.search).get('snCode')?.split(','),
     ).toHaveLength(9);
