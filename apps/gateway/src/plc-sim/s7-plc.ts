@@ -18,6 +18,7 @@ interface Snap7Server {
   readonly LocalPort: number;
   SetParam(param: number, value: number): boolean;
   RegisterArea(area: number, index: number, buffer: Buffer): boolean;
+  UnregisterArea(area: number, index: number): boolean;
   SetArea(area: number, index: number, buffer: Buffer): boolean;
   StartTo(host: string, callback: (error?: number) => void): void;
   Stop(): boolean;
@@ -70,11 +71,27 @@ const put = (blocks: Map<number, Buffer>, address: string, value: number | boole
 };
 
 /**
+ * The process's one snap7 server. node-snap7 keeps its event handles in globals that every
+ * S7Server re-initialises and every collected one closes, so a second server in a process, or a
+ * new one after a collected one, aborts the process (SIGABRT) or hangs its start: one server,
+ * created on first use and never let go, stopped and started again for each PLC.
+ */
+let snap7: { server: Snap7Server; serving: boolean } | undefined;
+
+/**
  * snap7's S7 server with the data blocks an S7 profile addresses, for the simulated PLCs of
- * plc-sim, the demo and the tests. The agent's S7 driver reads it as it reads an S7-1200.
+ * plc-sim, the demo and the tests. The agent's S7 driver reads it as it reads an S7-1200. One at
+ * a time in a process (above): a second while one serves is refused, saying so.
  */
 export const startS7Plc = async (options: S7PlcOptions) => {
-  const { S7Server } = loadSnap7();
+  snap7 ??= { server: new (loadSnap7().S7Server)(), serving: false };
+  const shared = snap7;
+  if (shared.serving)
+    throw new Error(
+      'S7 server: one S7 PLC per process (node-snap7 shares its event handles among servers); ' +
+        'start another S7 PLC in a process of its own',
+    );
+  const { server } = shared;
   const { profile, image } = options;
   const addresses = [
     profile.status,
@@ -89,7 +106,6 @@ export const startS7Plc = async (options: S7PlcOptions) => {
     const size = Math.max(blocks.get(db)?.length ?? 0, offset + SIZES[type]);
     blocks.set(db, Buffer.alloc(size));
   }
-  const server = new S7Server();
   const write = () => {
     const now = image();
     put(blocks, profile.status, now.status);
@@ -101,21 +117,36 @@ export const startS7Plc = async (options: S7PlcOptions) => {
     profile.setpoints.forEach((s, i) => put(blocks, s.address, now.setpoints[i] ?? 0));
     for (const [db, block] of blocks) server.SetArea(server.srvAreaDB, db, block);
   };
+  const release = () => {
+    server.Stop();
+    for (const db of blocks.keys()) server.UnregisterArea(server.srvAreaDB, db);
+    shared.serving = false;
+  };
+  shared.serving = true;
   for (const [db, block] of blocks) server.RegisterArea(server.srvAreaDB, db, block);
   write();
   server.SetParam(server.LocalPort, options.port);
-  await new Promise<void>((resolve, reject) =>
-    server.StartTo(options.host, (error) =>
-      error ? reject(new Error(`S7 server: ${server.ErrorText(error)}`)) : resolve(),
-    ),
-  );
+  try {
+    await new Promise<void>((resolve, reject) =>
+      server.StartTo(options.host, (error) =>
+        error ? reject(new Error(`S7 server: ${server.ErrorText(error)}`)) : resolve(),
+      ),
+    );
+  } catch (error) {
+    release();
+    throw error;
+  }
   const timer = setInterval(write, options.tickMs ?? 100);
+  let closed = false;
   return {
     host: options.host,
     port: options.port,
+    // Once: a second close must not stop the PLC started after this one.
     close: async () => {
+      if (closed) return;
+      closed = true;
       clearInterval(timer);
-      server.Stop();
+      release();
     },
   };
 };
