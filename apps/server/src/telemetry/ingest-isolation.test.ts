@@ -10,10 +10,15 @@ import type { Batch, TelemetryRepository } from './repository.ts';
 type Letter = Parameters<TelemetryRepository['writeDeadLetter']>[0];
 
 /** An Ingestor over a repository that refuses, as PostgreSQL would, any batch holding `refused`. */
-const setup = (refused: (batch: Batch) => boolean) => {
+const setup = (
+  refused: (batch: Batch) => boolean,
+  { flushReadings }: { flushReadings?: number } = {},
+) => {
   const written: Batch[] = [];
   const letters: Letter[] = [];
   const acks: { gw: string; seq: number }[] = [];
+  /** Writes and acks in the order they happened. */
+  const log: string[] = [];
   const state = { failure: null as Error | null };
   const repo = {
     countDeadLetters: async () => 0,
@@ -25,6 +30,7 @@ const setup = (refused: (batch: Batch) => boolean) => {
         });
       }
       written.push(batch);
+      log.push(`write ${[...batch.gatewaySeq].map(([gw, { seq }]) => `${gw}${seq}`).join(' ')}`);
       return [];
     },
     writeDeadLetter: async (letter: Letter) => {
@@ -40,9 +46,13 @@ const setup = (refused: (batch: Batch) => boolean) => {
     loadGatewaySeqs: async () => new Map([...'ABC'].map((gw) => [gw, 0])),
     live: new LiveState('Asia/Shanghai'),
     devices: devices as unknown as DeviceRegistry,
-    publishAck: (gw, seq) => acks.push({ gw, seq }),
+    publishAck: (gw, seq) => {
+      acks.push({ gw, seq });
+      log.push(`ack ${gw}${seq}`);
+    },
     log: { error: quiet, warn: quiet, debug: quiet } as unknown as FastifyBaseLogger,
     flushIntervalMs: 3_600_000,
+    ...(flushReadings && { flushReadings }),
   });
   const lastAck = (gw: string) => acks.filter((a) => a.gw === gw).at(-1)?.seq;
   const send = (gw: string, message: TelemetryMessage | EventsMessage) => {
@@ -60,7 +70,7 @@ const setup = (refused: (batch: Batch) => boolean) => {
         { type: 'operation', sn: `${gw}-m1`, ts: Date.now(), comment, setValue: '1', user: 'u' },
       ],
     });
-  return { ingestor, written, letters, lastAck, send, telemetry, operation, state };
+  return { ingestor, written, letters, lastAck, send, telemetry, operation, state, log };
 };
 
 const holdsPoison = (batch: Batch) => batch.operations.some((o) => o.comment.includes('poison'));
@@ -159,5 +169,55 @@ describe('a flush the database refuses', () => {
       expect(t.lastAck('A')).toBe(8);
       await t.ingestor.stop();
     });
+  });
+});
+
+// The review saw one flush of a loaded database's backlog outlast the gateways' 10 s ack timeout:
+// they resent whole windows and nothing was acknowledged any more (issue 27).
+describe('a backlog beyond one flush', () => {
+  it('is written part after part, each acknowledged as it commits, the gateways in turn', async () => {
+    const t = setup(() => false, { flushReadings: 4 });
+    await t.ingestor.start();
+    for (let seq = 1; seq <= 6; seq++) for (const gw of 'ABC') t.telemetry(gw, seq, 100 + seq * 10);
+    await t.ingestor.flush();
+    // The first part alone, then the rest at once, without waiting for the next tick.
+    expect(t.log.slice(0, 2)).toEqual(['write A4', 'ack A4']);
+    await vi.waitFor(() =>
+      expect([t.lastAck('A'), t.lastAck('B'), t.lastAck('C')]).toEqual([6, 6, 6]),
+    );
+    expect(t.log).toEqual([
+      'write A4',
+      'ack A4',
+      'write B4',
+      'ack B4',
+      'write C4',
+      'ack C4',
+      'write A6 B6',
+      'ack A6',
+      'ack B6',
+      'write C6',
+      'ack C6',
+    ]);
+    // Every reading once: cut between parts, the counters still add up.
+    const produced = (sn: string) =>
+      t.written
+        .flatMap((b) => [...b.minutes.values()])
+        .filter((m) => m.sn === sn)
+        .reduce((sum, m) => sum + m.figures.produced, 0);
+    expect(['A-m1', 'B-m1', 'C-m1'].map(produced)).toEqual([50, 50, 50]);
+    await t.ingestor.stop();
+  });
+
+  it('writes a whole backlog on stop, part after part', async () => {
+    const t = setup(() => false, { flushReadings: 2 });
+    await t.ingestor.start();
+    for (let seq = 1; seq <= 5; seq++) t.telemetry('A', seq, 100 + seq);
+    await t.ingestor.stop();
+    expect(t.log.filter((line) => line.startsWith('write'))).toEqual([
+      'write A2',
+      'write A4',
+      'write A5',
+    ]);
+    expect(t.lastAck('A')).toBe(5);
   });
 });
