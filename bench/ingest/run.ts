@@ -312,12 +312,17 @@ const gateways: Gateway[] = await Promise.all(
       resent: 0,
     };
     client.on('message', (topic, payload) => {
-      const { seq, next } = JSON.parse(payload.toString()) as { seq: number; next?: number };
+      const { seq, next, rejected } = JSON.parse(payload.toString()) as {
+        seq: number;
+        next?: number;
+        rejected?: { reason: string };
+      };
       for (let s = gw.acked + 1; s <= seq; s++) gw.unacked.delete(s);
       if (seq > gw.acked) [gw.acked, gw.progressAt, gw.quietResends] = [seq, Date.now(), 0];
       // As the agent does: the server did not take what was sent from `next` on (a gateway
-      // taken over by another instance); resend it now.
-      if (next !== undefined) {
+      // taken over by another instance); resend it now. Not on a stale rejection: that answers a
+      // resend of what the server has, and what is above `next` is on its way (protocol § 4.6).
+      if (next !== undefined && rejected?.reason !== 'stale') {
         const telemetry = topic.replace(/ack$/, 'telemetry');
         for (const [s, body] of gw.unacked)
           if (s >= next) client.publish(telemetry, body, { qos: 1 });

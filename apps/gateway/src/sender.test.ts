@@ -131,6 +131,24 @@ describe('the server has seqs above any this gateway numbered (its counter was l
   });
 });
 
+describe('a stale rejection of a resend (docs/protocol.md § 4.6: nothing to do)', () => {
+  // Under a loaded database the server had taken 1–3 and committed 1 when the ack timeout
+  // resent 2–5; 4 and 5 were still on their way. Resending from `next` on this answer sent them a
+  // third time, each duplicate drew another rejection a second, and the rounds never ended
+  // (issue 27's review: 205–298K duplicates, nothing acknowledged).
+  it('starts no round: what it sent is on its way and an ack will cover it', async () => {
+    const { sender, buffer, published, ack } = setup(5);
+    sender.start(sender.connected());
+    await settle();
+    ack({ seq: 1, next: 4, rejected: { seq: 2, reason: 'stale', detail: 'not applied' } });
+    await settle();
+    expect(published).toEqual([1, 2, 3, 4, 5]);
+    expect(buffer.oldestSeq).toBe(2);
+    ack({ seq: 5 });
+    expect(buffer.size).toBe(0);
+  });
+});
+
 describe('a new buffer directory: a counter of unknown history', () => {
   it('sends nothing until the server answers, then numbers what it holds after the server', async () => {
     // The disk was replaced: the counter starts at 1 while the server has taken 1–3 from this

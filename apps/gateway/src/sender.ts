@@ -148,7 +148,10 @@ export class Sender {
       this.#backlog = false;
       log.info(`caught up: the server has every message to seq ${ack.seq}`);
     }
-    if (ack.next !== undefined) {
+    // A stale rejection with our counter standing: we resent what the server has (docs/protocol.md
+    // § 4.6, nothing to do). What is above its `next` is on its way; resending it from there
+    // drew another rejection a second, a round each, for as long as anything was in flight.
+    if (ack.next !== undefined && ack.rejected?.reason !== 'stale') {
       this.#resumeFrom(ack.next);
       return;
     }
