@@ -71,7 +71,7 @@ export class AdminPages {
   }
 
   async back(): Promise<void> {
-    await this.page.locator('.adm-nav-bar-back').tap();
+    await this.page.getByRole('img', { name: '返回' }).tap();
     await this.waitForHome();
   }
 

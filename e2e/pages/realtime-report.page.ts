@@ -116,6 +116,6 @@ export class RealtimeReportPage {
   }
 
   async backToList(): Promise<void> {
-    await this.navbar.locator('.adm-nav-bar-back').tap();
+    await this.navbar.getByRole('img', { name: '返回' }).tap();
   }
 }

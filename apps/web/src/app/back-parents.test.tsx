@@ -1,4 +1,4 @@
-import { waitFor } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import type { RouteObject } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import { links, paths } from '../shared/paths.ts';
@@ -18,15 +18,8 @@ const parentOf = (url: string): string => {
   return parentPath((route.handle as RouteHandle | undefined)?.parent, search);
 };
 
-const backArrow = () =>
-  waitFor(
-    () => {
-      const arrow = document.querySelector<HTMLElement>('.adm-nav-bar-back');
-      if (!arrow) throw new Error('no back arrow yet');
-      return arrow;
-    },
-    { timeout: 5000 },
-  );
+/** The arrow a finger taps (antd-mobile's click is on the arrow, not on its nameless button). */
+const backArrow = () => screen.findByRole('img', { name: '返回' }, { timeout: 5000 });
 
 describe('back with no history goes to the page’s parent in the app', () => {
   it.each([

@@ -1,4 +1,6 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { ConfigProvider } from 'antd-mobile';
+import { LeftOutline } from 'antd-mobile-icons';
 import type { ReactNode } from 'react';
 import { useSession } from '../shared/session-store.ts';
 import { forgetLastKnown } from './last-known.ts';
@@ -37,6 +39,14 @@ export const forgetOnSignOut = (client: QueryClient): (() => void) =>
     }
   });
 
+/**
+ * Every nav bar's back arrow named 返回: antd-mobile's is a nameless button (an icon alone), so a
+ * screen reader said nothing and tests had to find it by antd-mobile's internal class name.
+ */
+const navBar = { backIcon: <LeftOutline role="img" aria-label="返回" /> };
+
 export const Providers = ({ client, children }: { client: QueryClient; children: ReactNode }) => (
-  <QueryClientProvider client={client}>{children}</QueryClientProvider>
+  <ConfigProvider navBar={navBar}>
+    <QueryClientProvider client={client}>{children}</QueryClientProvider>
+  </ConfigProvider>
 );

@@ -373,7 +373,8 @@ describe('machines page', () => {
     const sn = await screen.findByPlaceholderText('请输入机台SN码');
     expect(sn).toHaveProperty('value', 'LW-1');
     expect(screen.getByPlaceholderText('设备名称')).toHaveProperty('value', '贴片机');
-    fireEvent.click(document.querySelector('.adm-mask')!);
+    // A tap beside the form, on the mask (antd-mobile names it 背景蒙层).
+    await person.click(screen.getByRole('button', { name: '背景蒙层', hidden: true }));
     await person.click(screen.getByRole('button', { name: '新增' }));
     await vi.waitFor(() => expect(screen.getByText('新增机台')).toBeTruthy());
     expect(screen.getByPlaceholderText('请输入机台SN码')).toHaveProperty('value', '');

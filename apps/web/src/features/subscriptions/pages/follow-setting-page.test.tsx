@@ -5,7 +5,7 @@ import {
 } from '@linewatch/contracts/subscriptions';
 import { listMessages } from '@linewatch/contracts/list-messages';
 import { subscriptionsApi } from '@linewatch/contracts/subscriptions-api';
-import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { links } from '../../../shared/paths.ts';
 import { failure, fakeApi } from '../../../testing/fake-api.ts';
@@ -91,27 +91,21 @@ describe('follow setting page', () => {
     const { api, saved } = server({ ...settings, timeLength: 0 });
     const { user } = renderPage(links.followSetting(['SN-1']), { api });
     await user.click(await screen.findByText('0小时0分钟', {}, { timeout: 5000 }));
-    // The picker loads on its first opening.
-    const picker = await waitFor(
-      () => {
-        const opened = document.querySelector<HTMLElement>('.adm-picker');
-        if (!opened) throw new Error('the picker is not open yet');
-        return opened;
-      },
-      { timeout: 20_000 },
-    );
-    const [hours, minutes] = [...picker.querySelectorAll('.adm-picker-view-column')];
-    const labels = (column: Element | undefined) =>
-      [...column!.querySelectorAll('.adm-picker-view-column-item')].map((i) => i.textContent);
-    expect(labels(hours)).toEqual(['0小时', '1小时']);
-    expect(labels(minutes)).toEqual(Array.from({ length: 12 }, (_, i) => `${i * 5}分钟`));
+    // The picker loads on its first opening; each wheel says what it holds (as a screen reader
+    // hears it).
+    await screen.findByRole('button', { name: '当前选择的是：0小时' }, { timeout: 20_000 });
+    expect(screen.getByRole('button', { name: '当前选择的是：0分钟' })).toBeTruthy();
+    const labels = (unit: string) =>
+      screen.getAllByText(new RegExp(`^\\d+${unit}$`)).map((item) => item.textContent);
+    expect(labels('小时')).toEqual(['0小时', '1小时']);
+    expect(labels('分钟')).toEqual(Array.from({ length: 12 }, (_, i) => `${i * 5}分钟`));
     // The popup takes no pointer while it slides in (jsdom never ends the animation): the wheels'
     // items are clicked as a finished tap clicks them. The wheels tell the picker their value on
     // the next task (antd-mobile debounces it by 0 ms), before a finger can reach 确定.
-    fireEvent.click(within(hours as HTMLElement).getByText('1小时'));
-    fireEvent.click(within(minutes as HTMLElement).getByText('25分钟'));
+    fireEvent.click(screen.getByText('1小时'));
+    fireEvent.click(screen.getByText('25分钟'));
     await act(() => new Promise((next) => setTimeout(next, 0)));
-    fireEvent.click(within(picker).getByText('确定'));
+    fireEvent.click(screen.getAllByRole('button', { name: '确定' }).at(-1)!);
     await screen.findByText('1小时25分钟', {}, { timeout: 5000 });
     await user.click(save());
     await waitFor(() => expect(saved).toHaveLength(1));
