@@ -25,6 +25,9 @@ export interface EmbeddedBrokerOptions {
   log?: { warn(fields: object, message: string): void };
 }
 
+/** Messages the server takes from a queue in the broker before it lets other work run. */
+const YIELD_EVERY = 500;
+
 /** The MQTT client id a gateway must use: the agent's, and one no other gateway can take. */
 export const gatewayClientId = (gatewayId: string) => `gw-${gatewayId}`;
 
@@ -121,6 +124,22 @@ export const startEmbeddedBroker = async (options: EmbeddedBrokerOptions) => {
     if (who && sessions.get(who.id)?.client === client) sessions.delete(who.id);
   });
 
+  /**
+   * The session of the gateway an ack or a command is for, when it has subscribed to that topic:
+   * the server hands it over directly. Through the broker it queued behind every message waiting
+   * there: with gateways slow to read holding Aedes' 100 deliveries in flight, a backlog of
+   * telemetry kept the acks and `received` notices from every gateway, which then resent whole
+   * windows (issue 27's contention run at 100 gateways).
+   */
+  const subscribedGateway = (topic: string): Client | null => {
+    const parsed = parseTopic(topic);
+    if (parsed?.kind !== 'ack' && parsed?.kind !== 'cmd') return null;
+    const client = sessions.get(parsed.gatewayId)?.client;
+    if (!client || client.closed) return null;
+    const { subscriptions } = client as unknown as { subscriptions?: Record<string, unknown> };
+    return subscriptions?.[topic] ? client : null;
+  };
+
   /** Ends a gateway's session (its last will says offline); it must sign in again. */
   const disconnectGateway = (gatewayId: string): boolean => {
     const session = sessions.get(gatewayId);
@@ -170,6 +189,7 @@ export const startEmbeddedBroker = async (options: EmbeddedBrokerOptions) => {
    */
   const inProcessBus = (): Bus => {
     const subscribers = new Subscribers();
+    let delivered = 0;
     const deliverers = new Map<InboundKind, Parameters<Aedes['subscribe']>[1]>();
     let intakeStopped = false;
     return {
@@ -184,7 +204,13 @@ export const startEmbeddedBroker = async (options: EmbeddedBrokerOptions) => {
             packet.topic,
             Buffer.isBuffer(packet.payload) ? packet.payload : Buffer.from(packet.payload),
           );
-          done();
+          // Not at once: Aedes delivers the next queued message from this callback, so a queue
+          // (gateways slow to read their acks hold its 100 deliveries in flight) went one stack
+          // frame deeper a message until "Maximum call stack size exceeded" killed the server.
+          // And not all in one task: every YIELD_EVERY messages timers and sockets get their turn
+          // (the flush, its acks, the `received` notices that keep gateways from resending).
+          if (++delivered % YIELD_EVERY === 0) setImmediate(done);
+          else queueMicrotask(done);
         };
         deliverers.set(kind, deliver);
         await new Promise<void>((resolve) =>
@@ -193,17 +219,17 @@ export const startEmbeddedBroker = async (options: EmbeddedBrokerOptions) => {
       },
       publish(topic, payload) {
         if (broker.closed) return false;
-        broker.publish(
-          {
-            cmd: 'publish',
-            topic,
-            payload: Buffer.from(payload),
-            qos: 1,
-            retain: false,
-            dup: false,
-          },
-          () => undefined,
-        );
+        const packet = {
+          cmd: 'publish',
+          topic,
+          payload: Buffer.from(payload),
+          qos: 1,
+          retain: false,
+          dup: false,
+        } as const;
+        const gateway = subscribedGateway(topic);
+        if (gateway) gateway.publish(packet, () => undefined);
+        else broker.publish(packet, () => undefined);
         return true;
       },
       async stopIntake() {
