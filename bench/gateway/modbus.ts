@@ -91,7 +91,7 @@ let readings = 0;
 await bus.subscribe('telemetry', (topic, payload) => {
   const message = telemetryMessage.parse(JSON.parse(payload.toString()));
   readings += message.readings.length;
-  publishAck(bus, parseTopic(topic)!.gatewayId, message.seq);
+  publishAck(bus, parseTopic(topic)!.gatewayId, { seq: message.seq });
 });
 
 const results = [];

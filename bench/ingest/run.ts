@@ -312,13 +312,17 @@ const gateways: Gateway[] = await Promise.all(
       resent: 0,
     };
     client.on('message', (topic, payload) => {
-      const { seq, next, rejected } = JSON.parse(payload.toString()) as {
+      const { seq, next, rejected, received } = JSON.parse(payload.toString()) as {
         seq: number;
         next?: number;
         rejected?: { reason: string };
+        received?: number;
       };
       for (let s = gw.acked + 1; s <= seq; s++) gw.unacked.delete(s);
       if (seq > gw.acked) [gw.acked, gw.progressAt, gw.quietResends] = [seq, Date.now(), 0];
+      // As the agent does: the server holds what was sent and is still writing it; wait.
+      if (received !== undefined && received > gw.acked)
+        [gw.progressAt, gw.quietResends] = [Date.now(), 0];
       // As the agent does: the server did not take what was sent from `next` on (a gateway
       // taken over by another instance); resend it now. Not on a stale rejection: that answers a
       // resend of what the server has, and what is above `next` is on its way (protocol § 4.6).

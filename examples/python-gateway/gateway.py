@@ -198,7 +198,12 @@ class Gateway:
                 if len(self.unacked) != before:
                     self._save()
                     self.progress_at = time.monotonic()
-                if "next" in ack:
+                if "received" in ack:
+                    # The server holds these and is still writing them (4.2): wait, resend none.
+                    self.progress_at = time.monotonic()
+                stale = (ack.get("rejected") or {}).get("reason") == "stale"
+                if "next" in ack and not stale:
+                    # A stale rejection with our counter standing: nothing to do (4.6).
                     self._resend(ack["next"])
             self.cond.notify_all()
 

@@ -138,6 +138,16 @@ export class Sender {
       this.#resumeFrom(taken + 1);
       return;
     }
+    // The server holds what we sent and is still writing it (a busy database): it is not lost,
+    // and resending it only adds to the server's work. The ack timer starts again.
+    if (
+      ack.received !== undefined &&
+      ack.received <= buffer.lastSeq &&
+      this.#waitingSince !== null
+    ) {
+      this.#waitingSince = Date.now();
+      this.#quietResends = 0;
+    }
     if (ack.rejected?.reason === 'malformed')
       log.warn(
         `the server rejected seq ${ack.rejected.seq ?? '(unreadable)'} as malformed: ${ack.rejected.detail}`,

@@ -142,11 +142,14 @@ export type Rejection = z.infer<typeof rejection>;
  * gap: it restarted, or missed messages): resend from `next` now, without waiting for a timer.
  * `rejected`: one message was not applied, or not whole. A `seq` or `next - 1` above any seq the
  * gateway ever numbered means its counter was lost: it numbers what it holds from `next` again.
+ * `received`: the server holds every message to it and is still writing them (a busy database):
+ * wait, resend none of them; said every 2 s while it lasts (docs/protocol.md § 4.2).
  */
 export const ackMessage = z.object({
   seq: z.number().int().min(0),
   next: z.number().int().min(1).optional(),
   rejected: rejection.optional(),
+  received: z.number().int().min(1).optional(),
 });
 export type AckMessage = z.infer<typeof ackMessage>;
 

@@ -12,17 +12,23 @@ type Letter = Parameters<TelemetryRepository['writeDeadLetter']>[0];
 /** An Ingestor over a repository that refuses, as PostgreSQL would, any batch holding `refused`. */
 const setup = (
   refused: (batch: Batch) => boolean,
-  { flushReadings }: { flushReadings?: number } = {},
+  {
+    flushReadings,
+    heldNoticeMs,
+    flushIntervalMs = 3_600_000,
+  }: { flushReadings?: number; heldNoticeMs?: number; flushIntervalMs?: number } = {},
 ) => {
   const written: Batch[] = [];
   const letters: Letter[] = [];
   const acks: { gw: string; seq: number }[] = [];
   /** Writes and acks in the order they happened. */
   const log: string[] = [];
-  const state = { failure: null as Error | null };
+  /** While set, a write waits for it (a database that is slow to commit). */
+  const state = { failure: null as Error | null, slow: null as Promise<void> | null };
   const repo = {
     countDeadLetters: async () => 0,
     writeBatch: async (batch: Batch) => {
+      if (state.slow) await state.slow;
       if (state.failure) throw state.failure;
       if (refused(batch)) {
         throw Object.assign(new Error('invalid byte sequence for encoding "UTF8": 0x00'), {
@@ -46,13 +52,15 @@ const setup = (
     loadGatewaySeqs: async () => new Map([...'ABC'].map((gw) => [gw, 0])),
     live: new LiveState('Asia/Shanghai'),
     devices: devices as unknown as DeviceRegistry,
-    publishAck: (gw, seq) => {
+    publishAck: (gw, { seq, received }) => {
+      if (received !== undefined) return log.push(`received ${gw}${received} (committed ${seq})`);
       acks.push({ gw, seq });
       log.push(`ack ${gw}${seq}`);
     },
     log: { error: quiet, warn: quiet, debug: quiet } as unknown as FastifyBaseLogger,
-    flushIntervalMs: 3_600_000,
+    flushIntervalMs,
     ...(flushReadings && { flushReadings }),
+    ...(heldNoticeMs && { heldNoticeMs }),
   });
   const lastAck = (gw: string) => acks.filter((a) => a.gw === gw).at(-1)?.seq;
   const send = (gw: string, message: TelemetryMessage | EventsMessage) => {
@@ -219,5 +227,27 @@ describe('a backlog beyond one flush', () => {
       'write A5',
     ]);
     expect(t.lastAck('A')).toBe(5);
+  });
+
+  it('tells a gateway its messages are received while their write is slow, and stops once committed', async () => {
+    const t = setup(() => false, { heldNoticeMs: 40, flushIntervalMs: 10 });
+    let commit = () => {};
+    t.state.slow = new Promise<void>((resolve) => (commit = resolve));
+    await t.ingestor.start();
+    for (let seq = 1; seq <= 3; seq++) t.telemetry('A', seq, 100 + seq);
+    // Told, and told again while the write lasts: every message to 3 received, none committed.
+    const notices = () => t.log.filter((l) => l.startsWith('received'));
+    await vi.waitFor(() => expect(notices().length).toBeGreaterThanOrEqual(2));
+    expect(new Set(notices())).toEqual(new Set(['received A3 (committed 0)']));
+    expect(t.lastAck('A')).toBeUndefined();
+    t.state.slow = null;
+    commit();
+    await vi.waitFor(() => expect(t.lastAck('A')).toBe(3));
+    const after = t.log.length;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    // Committed: no more notices (and B and C, which sent nothing, never had one).
+    expect(t.log.slice(after)).toEqual([]);
+    expect(t.log.filter((l) => / [BC]/.test(l))).toEqual([]);
+    await t.ingestor.stop();
   });
 });

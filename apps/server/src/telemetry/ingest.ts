@@ -1,6 +1,7 @@
 import {
   parseTopic,
   readGatewayMessage,
+  type AckMessage,
   type EventsMessage,
   type Reading,
   type Rejection,
@@ -40,6 +41,8 @@ export interface IngestCounters {
   counterRebaselines: number;
   /** Acks with `next`: a gateway told where to resend from. */
   resumesSent: number;
+  /** `received` notices: messages held uncommitted past HELD_NOTICE_MS (a busy database). */
+  heldNotices: number;
   /** Writes refused because another instance had moved the gateway's watermark. */
   fencedWrites: number;
   /** Gateways' live state reloaded from the database (another instance wrote what this one missed). */
@@ -69,15 +72,17 @@ export interface IngestorDeps {
   devices: Pick<DeviceRegistry, 'get' | 'snsOfGateway'>;
   /**
    * An ack: `seq` committed; with `next`, resend from there; with `rejected`, a message not
-   * applied, or not whole (docs/protocol.md).
+   * applied, or not whole; with `received`, held and being written: wait (docs/protocol.md).
    */
-  publishAck: (gatewayId: string, seq: number, next?: number, rejected?: Rejection) => void;
+  publishAck: (gatewayId: string, ack: AckMessage) => void;
   /** A reading or event dropped: its machine is not bound to the gateway that sent it. */
   onUnknownMachine?: (gatewayId: string, sn: string) => void;
   log: FastifyBaseLogger;
   flushIntervalMs?: number;
   /** Readings and events one flush writes at most (default FLUSH_READINGS). */
   flushReadings?: number;
+  /** How long messages wait uncommitted before the gateway is told to wait (HELD_NOTICE_MS). */
+  heldNoticeMs?: number;
   /** Which gateways this instance writes (default: all, one instance). */
   ownership?: StreamOwnership;
   /**
@@ -96,6 +101,13 @@ const FLUSH_AT_MESSAGES = 5000;
  * windows. About 0.2 s of PGlite's work on an idle core; normal flushes (every 100 ms) are far below.
  */
 const FLUSH_READINGS = 25_000;
+/**
+ * Messages a gateway sent that this instance holds uncommitted this long (a busy database, a
+ * backlog): it is told they are received and being written, and told again as often while it lasts
+ * (`received`, docs/protocol.md § 4.2), so its ack timer (10 s) never runs out on data the server
+ * has: resending it only added duplicates to the work the server was behind on (decision 78).
+ */
+const HELD_NOTICE_MS = 2000;
 /** Whole, valid messages taken without the zod parse: compiled once, at start (decision 5). */
 const isWholeMessage = compileWholeMessageCheck();
 /** A gap is answered with a resend request at most this often per gateway (it stays open a while). */
@@ -176,6 +188,8 @@ interface Stream {
   batch: Batch | null;
   held: Map<number, HeldMessage>;
   resumeSent: { next: number; at: number } | null;
+  /** Since when messages above `persisted` have waited without a commit or a notice (or null). */
+  heldSince: number | null;
   /** When a stale message was last answered with a rejection (at most one a RESUME_EVERY_MS). */
   staleRejectedAt: number;
   ackDue: boolean;
@@ -298,6 +312,7 @@ export class Ingestor {
     deadLetters: 0,
     counterRebaselines: 0,
     resumesSent: 0,
+    heldNotices: 0,
     fencedWrites: 0,
     streamResyncs: 0,
   };
@@ -308,6 +323,8 @@ export class Ingestor {
   readonly #reconcileDue = new Set<Stream>();
   #lastPoll = 0;
   #flushing: Promise<void> | null = null;
+  /** When #noticeHeld last looked. */
+  #noticedAt = 0;
   /** The last flush left owned messages for the next (its budget was full). */
   #more = false;
   #timer: NodeJS.Timeout | null = null;
@@ -361,7 +378,10 @@ export class Ingestor {
     for (const [gw, seq] of await this.deps.loadGatewaySeqs()) this.#addStream(gw, seq);
     this.counters.deadLetters = await this.deps.repo.countDeadLetters();
     await this.#ownership.start(this.#owned);
-    this.#timer = setInterval(() => void this.flush(), this.deps.flushIntervalMs ?? 100);
+    this.#timer = setInterval(() => {
+      this.#noticeHeld();
+      void this.flush();
+    }, this.deps.flushIntervalMs ?? 100);
   }
 
   #addStream(id: string, seq: number): Stream {
@@ -375,6 +395,7 @@ export class Ingestor {
       batch: null,
       held: new Map(),
       resumeSent: null,
+      heldSince: null,
       staleRejectedAt: 0,
       ackDue: false,
     };
@@ -475,7 +496,7 @@ export class Ingestor {
   /** Tells the gateway a malformed message was not applied, or not whole (docs/protocol.md). */
   #reject(stream: Stream, seq: number | null, detail: string, items?: number[]) {
     const rejected: Rejection = { seq, reason: 'malformed', detail, ...(items && { items }) };
-    this.deps.publishAck(stream.id, stream.persisted, undefined, rejected);
+    this.deps.publishAck(stream.id, { seq: stream.persisted, rejected });
   }
 
   /**
@@ -491,7 +512,11 @@ export class Ingestor {
     const detail =
       `seq ${seq} is not above ${stream.accepted}, the highest this server has taken from this ` +
       `gateway: not applied. If your counter started again, number your messages from ${next}.`;
-    this.deps.publishAck(stream.id, stream.persisted, next, { seq, reason: 'stale', detail });
+    this.deps.publishAck(stream.id, {
+      seq: stream.persisted,
+      next,
+      rejected: { seq, reason: 'stale', detail },
+    });
   }
 
   #accept(stream: Stream, held: HeldMessage) {
@@ -547,7 +572,7 @@ export class Ingestor {
     if (!force && sent && sent.next === next && now - sent.at < RESUME_EVERY_MS) return;
     stream.resumeSent = { next, at: now };
     this.counters.resumesSent++;
-    this.deps.publishAck(stream.id, stream.persisted, next);
+    this.deps.publishAck(stream.id, { seq: stream.persisted, next });
   }
 
   /** Takes the next message of a stream (its seq follows, or a floor says the gap is for good). */
@@ -559,6 +584,7 @@ export class Ingestor {
         'gateway dropped messages from its full buffer',
       );
     }
+    if (stream.heldSince === null) stream.heldSince = Date.now();
     stream.accepted = message.seq;
     this.counters.accepted++;
     const pending: PendingMessage = {
@@ -697,7 +723,28 @@ export class Ingestor {
     for (const stream of this.#streams.values()) {
       if (!stream.ackDue) continue;
       stream.ackDue = false;
-      if (stream.owned) this.deps.publishAck(stream.id, stream.persisted);
+      if (stream.owned) this.deps.publishAck(stream.id, { seq: stream.persisted });
+    }
+  }
+
+  /**
+   * Tells each gateway whose messages have waited uncommitted HELD_NOTICE_MS (here, owned) that
+   * they are received and being written: wait (`received`), so it does not resend them.
+   */
+  #noticeHeld(now = Date.now()) {
+    const after = this.deps.heldNoticeMs ?? HELD_NOTICE_MS;
+    if (now - this.#noticedAt < Math.min(after, 500)) return;
+    this.#noticedAt = now;
+    for (const stream of this.#streams.values()) {
+      if (stream.heldSince === null || now - stream.heldSince < after) continue;
+      if (stream.accepted <= stream.persisted) {
+        stream.heldSince = null;
+        continue;
+      }
+      stream.heldSince = now;
+      if (!stream.owned || stream.syncing) continue;
+      this.counters.heldNotices++;
+      this.deps.publishAck(stream.id, { seq: stream.persisted, received: stream.accepted });
     }
   }
 
@@ -819,6 +866,8 @@ export class Ingestor {
   #committed(stream: Stream, seq: number) {
     stream.persisted = Math.max(stream.persisted, seq);
     stream.ackDue = true;
+    // Progress: what is still held waits afresh before a notice.
+    stream.heldSince = stream.accepted > stream.persisted ? Date.now() : null;
   }
 
   /**

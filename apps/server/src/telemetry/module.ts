@@ -37,8 +37,7 @@ export const telemetryModule = fp(
       loadGatewaySeqs: () => gateways.loadGatewaySeqs(),
       live,
       devices: registry,
-      publishAck: (gatewayId, seq, next, rejected) =>
-        publishAck(bus, gatewayId, seq, next, rejected),
+      publishAck: (gatewayId, ack) => publishAck(bus, gatewayId, ack),
       onUnknownMachine: (gatewayId, sn) => gateways.unboundMachine(gatewayId, sn),
       log: app.log,
       ...(shared && {

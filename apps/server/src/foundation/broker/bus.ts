@@ -1,10 +1,4 @@
-import {
-  parseTopic,
-  topicOf,
-  type AckMessage,
-  type InboundKind,
-  type Rejection,
-} from '@linewatch/contracts/mqtt';
+import { parseTopic, topicOf, type AckMessage, type InboundKind } from '@linewatch/contracts/mqtt';
 
 type MessageHandler = (topic: string, payload: Buffer) => void;
 
@@ -30,20 +24,8 @@ export interface Bus {
  * Tells a gateway the highest seq the server has committed, with `next` where to resend from,
  * with `rejected` a message not applied (docs/protocol.md).
  */
-export const publishAck = (
-  bus: Bus,
-  gatewayId: string,
-  seq: number,
-  next?: number,
-  rejected?: Rejection,
-): boolean => {
-  const ack: AckMessage = {
-    seq,
-    ...(next !== undefined && { next }),
-    ...(rejected !== undefined && { rejected }),
-  };
-  return bus.publish(topicOf(gatewayId, 'ack'), JSON.stringify(ack));
-};
+export const publishAck = (bus: Bus, gatewayId: string, ack: AckMessage): boolean =>
+  bus.publish(topicOf(gatewayId, 'ack'), JSON.stringify(ack));
 
 /** The handlers of each kind; shared by the bus implementations. */
 export class Subscribers {
