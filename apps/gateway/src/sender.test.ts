@@ -151,18 +151,18 @@ describe('a stale rejection of a resend (docs/protocol.md § 4.6: nothing to do)
 
 describe('the server says it holds what was sent and is still writing it (received)', () => {
   it('resends nothing while told so, and resends at its ack timeout once the notices stop', async () => {
-    const { sender, published, ack } = setup(3, { ackTimeoutMs: 80 });
+    const { sender, published, ack } = setup(3, { ackTimeoutMs: 1000 });
     sender.start(sender.connected());
     await settle();
     expect(published).toEqual([1, 2, 3]);
-    // Told every 30 ms for 300 ms, almost four ack timeouts.
-    for (let i = 0; i < 10; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 30));
+    // Told every 100 ms for 3 s, three ack timeouts.
+    for (let i = 0; i < 30; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
       ack({ seq: 0, received: 3 });
     }
     expect(published).toEqual([1, 2, 3]);
-    await vi.waitFor(() => expect(published).toEqual([1, 2, 3, 1, 2, 3]), { timeout: 10_000 });
-  });
+    await vi.waitFor(() => expect(published.slice(3, 6)).toEqual([1, 2, 3]), { timeout: 10_000 });
+  }, 20_000);
 });
 
 describe('a new buffer directory: a counter of unknown history', () => {
@@ -204,6 +204,8 @@ describe('a new buffer directory: a counter of unknown history', () => {
   it('sends without an answer once ackTimeoutMs has passed (a server that is down)', async () => {
     const { sender, published } = setup(3, { newCounter: true, ackTimeoutMs: 40 });
     sender.start(sender.connected());
-    await vi.waitFor(() => expect(published).toEqual([1, 2, 3]), { timeout: 10_000 });
+    // The first round; later ones follow every timeout while nothing answers (a loaded machine
+    // may show several before it looks).
+    await vi.waitFor(() => expect(published.slice(0, 3)).toEqual([1, 2, 3]), { timeout: 10_000 });
   });
 });

@@ -190,8 +190,9 @@ describe('a backlog beyond one flush', () => {
     await t.ingestor.flush();
     // The first part alone, then the rest at once, without waiting for the next tick.
     expect(t.log.slice(0, 2)).toEqual(['write A4', 'ack A4']);
-    await vi.waitFor(() =>
-      expect([t.lastAck('A'), t.lastAck('B'), t.lastAck('C')]).toEqual([6, 6, 6]),
+    await vi.waitFor(
+      () => expect([t.lastAck('A'), t.lastAck('B'), t.lastAck('C')]).toEqual([6, 6, 6]),
+      { timeout: 10_000 },
     );
     expect(t.log).toEqual([
       'write A4',
@@ -237,12 +238,12 @@ describe('a backlog beyond one flush', () => {
     for (let seq = 1; seq <= 3; seq++) t.telemetry('A', seq, 100 + seq);
     // Told, and told again while the write lasts: every message to 3 received, none committed.
     const notices = () => t.log.filter((l) => l.startsWith('received'));
-    await vi.waitFor(() => expect(notices().length).toBeGreaterThanOrEqual(2));
+    await vi.waitFor(() => expect(notices().length).toBeGreaterThanOrEqual(2), { timeout: 10_000 });
     expect(new Set(notices())).toEqual(new Set(['received A3 (committed 0)']));
     expect(t.lastAck('A')).toBeUndefined();
     t.state.slow = null;
     commit();
-    await vi.waitFor(() => expect(t.lastAck('A')).toBe(3));
+    await vi.waitFor(() => expect(t.lastAck('A')).toBe(3), { timeout: 10_000 });
     const after = t.log.length;
     await new Promise((resolve) => setTimeout(resolve, 200));
     // Committed: no more notices (and B and C, which sent nothing, never had one).
