@@ -211,44 +211,41 @@ describe('packetSizeGuard', () => {
 // telemetry queues behind them, and once they drain, each queued message was delivered from the
 // previous one's callback (ours called it at once), one stack frame deeper each time.
 describe('the server side of the embedded broker under a backlog', () => {
-  it('takes every queued message once a slow gateway drains, however long the queue', async () => {
+  /**
+   * The server's bus counting telemetry, and a gateway that stops reading with 300 large acks
+   * sent to it: they fill its socket and wait for drain (100 of them once held Aedes in flight).
+   */
+  const withSlowGateway = async (id: string) => {
     const broker = await startBroker(10_000);
     const bus = broker.inProcessBus();
-    let received = 0;
+    const counted = { received: 0 };
     await bus.subscribe('telemetry', () => {
-      received += 1;
+      counted.received += 1;
     });
-    const slow = await signIn(broker, 'GWSLOW000001');
-    await slow.subscribeAsync(topicOf('GWSLOW000001', 'ack'), { qos: 1 });
-    // The gateway stops reading: acks fill its socket and wait for drain, 100 of them in flight.
+    const slow = await signIn(broker, id);
+    await slow.subscribeAsync(topicOf(id, 'ack'), { qos: 1 });
     const stream = slow.stream as Socket;
     stream.pause();
     const big = 'x'.repeat(64 * 1024);
-    for (let i = 0; i < 300; i++) bus.publish(topicOf('GWSLOW000001', 'ack'), big);
+    for (let i = 0; i < 300; i++) bus.publish(topicOf(id, 'ack'), big);
+    return { broker, bus, counted, stream };
+  };
+
+  it('takes every queued message once a slow gateway drains, however long the queue', async () => {
+    const { bus, counted, stream } = await withSlowGateway('GWSLOW000001');
     const queued = 30_000;
     for (let seq = 1; seq <= queued; seq++)
       bus.publish(topicOf('GWSLOW000002', 'telemetry'), JSON.stringify({ seq, readings: [] }));
     stream.resume();
-    await vi.waitFor(() => expect(received).toBe(queued), { timeout: 30_000 });
+    await vi.waitFor(() => expect(counted.received).toBe(queued), { timeout: 30_000 });
   }, 60_000);
 
   it('hands a gateway its ack at once, and takes telemetry, while another does not read', async () => {
-    const broker = await startBroker(10_000);
-    const bus = broker.inProcessBus();
-    let received = 0;
-    await bus.subscribe('telemetry', () => {
-      received += 1;
-    });
-    const slow = await signIn(broker, 'GWSLOW000003');
-    await slow.subscribeAsync(topicOf('GWSLOW000003', 'ack'), { qos: 1 });
+    const { broker, bus, counted, stream } = await withSlowGateway('GWSLOW000003');
     const fast = await signIn(broker, 'GWFAST000001');
     await fast.subscribeAsync(topicOf('GWFAST000001', 'ack'), { qos: 1 });
     const acks: string[] = [];
     fast.on('message', (_topic, payload) => acks.push(payload.toString()));
-    const stream = slow.stream as Socket;
-    stream.pause();
-    const big = 'x'.repeat(64 * 1024);
-    for (let i = 0; i < 300; i++) bus.publish(topicOf('GWSLOW000003', 'ack'), big);
     for (let seq = 1; seq <= 5_000; seq++)
       bus.publish(topicOf('GWSLOW000004', 'telemetry'), JSON.stringify({ seq, readings: [] }));
     bus.publish(topicOf('GWFAST000001', 'ack'), JSON.stringify({ seq: 7, received: 9 }));
@@ -256,7 +253,7 @@ describe('the server side of the embedded broker under a backlog', () => {
       timeout: 10_000,
     });
     // A gateway that stopped reading holds nothing of the server's: the telemetry is all taken.
-    await vi.waitFor(() => expect(received).toBe(5_000), { timeout: 30_000 });
+    await vi.waitFor(() => expect(counted.received).toBe(5_000), { timeout: 30_000 });
     stream.resume();
   }, 60_000);
 });
