@@ -6,6 +6,7 @@
  *
  *   npm run ingest -w @linewatch/bench -- [--gateways 20] [--machines 100] [--seconds 30] [--sockets 200]
  *     [--rate 0]   messages/s over all gateways; 0 = as fast as the window of unacked messages allows
+ *     [--in-flight 100]  messages awaiting PUBACK per gateway, as the agent keeps (0 = no limit)
  *     [--per-message 1]  readings per message: 1 = one reading per message; a real gateway sends
  *                  all its machines' readings of one poll in one message (--per-message 100)
  *   Latency as docs/design.md states it: --rate 2000 (2,000 machines at 1 Hz) --sockets 1000.
@@ -67,6 +68,11 @@ const { values: args } = parseArgs({
     warmup: { type: 'string', default: '5' },
     sockets: { type: 'string', default: '200' },
     window: { type: 'string', default: '5000' },
+    /**
+     * QoS 1 messages a gateway keeps awaiting the broker's PUBACK, resends included: the agent's
+     * MAX_IN_FLIGHT (apps/gateway/src/sender.ts). 0 = no limit (the whole window at once).
+     */
+    'in-flight': { type: 'string', default: '100' },
     /** Messages per second over all gateways; 0 = as fast as the window allows. */
     rate: { type: 'string', default: '0' },
     'per-message': { type: 'string', default: '1' },
@@ -108,6 +114,7 @@ const SECONDS = Number(args.seconds);
 const WARMUP = Number(args.warmup);
 const SOCKETS = Number(args.sockets);
 const WINDOW = Number(args.window);
+const IN_FLIGHT = Number(args['in-flight']) || Infinity;
 const RATE = Number(args.rate);
 /** The contract's maximum readings in one telemetry message (a gateway's whole poll, up to 500). */
 const MAX_PER_MESSAGE = 500;
@@ -282,11 +289,18 @@ for (let first = 0; first < (BROKER_ONLY ? 0 : SOCKETS); first += 500)
 // Gateways: PER_MESSAGE readings per message, counters rising, a window of unacknowledged messages.
 interface Gateway {
   client: mqtt.MqttClient;
+  telemetry: string;
   seq: number;
   acked: number;
   counters: number[];
   /** Payloads not yet acknowledged by the server, by seq (the agent's buffer). */
   unacked: Map<number, string>;
+  /** As the agent's sender: the next seq to (re)send, PUBACKs awaited, and the current round. */
+  sendFrom: number;
+  /** The highest seq published so far: publishing one at or below it again is a resend. */
+  sentUpTo: number;
+  inFlight: number;
+  round: number;
   /** When `acked` last moved, or the last resend. */
   progressAt: number;
   /** Resends since the last ack progress: each doubles the wait before the next (up to 32x). */
@@ -303,10 +317,15 @@ const gateways: Gateway[] = await Promise.all(
     });
     const gw: Gateway = {
       client,
+      telemetry: topicOf(id, 'telemetry'),
       seq: 0,
       acked: 0,
       counters: new Array<number>(MACHINES).fill(0),
       unacked: new Map(),
+      sendFrom: 1,
+      sentUpTo: 0,
+      inFlight: 0,
+      round: 0,
       progressAt: Date.now(),
       quietResends: 0,
       resent: 0,
@@ -327,9 +346,7 @@ const gateways: Gateway[] = await Promise.all(
       // taken over by another instance); resend it now. Not on a stale rejection: that answers a
       // resend of what the server has, and what is above `next` is on its way (protocol § 4.6).
       if (next !== undefined && rejected?.reason !== 'stale') {
-        const telemetry = topic.replace(/ack$/, 'telemetry');
-        for (const [s, body] of gw.unacked)
-          if (s >= next) client.publish(telemetry, body, { qos: 1 });
+        resendFrom(gw, next);
         gw.progressAt = Date.now();
         gw.quietResends = 0;
       }
@@ -342,8 +359,33 @@ const gateways: Gateway[] = await Promise.all(
 let running = true;
 /** Set once the drain is over, acknowledged or not: the gateways stop resending. */
 let stopped = false;
+/**
+ * As the agent's sender: publishes from `sendFrom` in seq order while fewer than IN_FLIGHT wait
+ * for their PUBACK (which a broker holds back while its subscriber, the server, is behind).
+ */
+function send(gw: Gateway) {
+  const round = gw.round;
+  while (gw.inFlight < IN_FLIGHT && gw.sendFrom <= gw.seq) {
+    const payload = gw.unacked.get(gw.sendFrom++);
+    if (payload === undefined) continue;
+    if (gw.sendFrom - 1 <= gw.sentUpTo) gw.resent++;
+    else gw.sentUpTo = gw.sendFrom - 1;
+    gw.inFlight++;
+    gw.client.publish(gw.telemetry, payload, { qos: 1 }, () => {
+      if (round !== gw.round) return;
+      gw.inFlight--;
+      send(gw);
+    });
+  }
+}
+/** A new round from `seq` (a timeout, or the server's `next`): older PUBACKs no longer count. */
+function resendFrom(gw: Gateway, seq: number) {
+  gw.round++;
+  gw.inFlight = 0;
+  gw.sendFrom = Math.max(seq, gw.acked + 1);
+  send(gw);
+}
 const pump = (gw: Gateway, g: number) => {
-  const topic = topicOf(gatewayIds[g]!, 'telemetry');
   // Paced: this gateway's share of RATE, credited by the time that really passed between two
   // steps (a timer due in 10 ms fires later on a loaded machine: counting ticks offered 7,834/s
   // for a nominal 10,000, issue 27).
@@ -359,7 +401,7 @@ const pump = (gw: Gateway, g: number) => {
     credit =
       RATE > 0 ? Math.min(credit + perMs * (now - last), Math.max(1, 100 * perMs)) : Infinity;
     last = now;
-    while (running && gw.seq - gw.acked < WINDOW && credit >= 1) {
+    while (running && gw.seq - gw.acked < WINDOW && gw.inFlight < IN_FLIGHT && credit >= 1) {
       credit--;
       const ts = Date.now();
       const readings = Array.from({ length: PER_MESSAGE }, (_, i) => {
@@ -374,17 +416,18 @@ const pump = (gw: Gateway, g: number) => {
         };
       });
       gw.seq++;
-      const payload = JSON.stringify({ seq: gw.seq, readings });
-      gw.unacked.set(gw.seq, payload);
-      gw.client.publish(topic, payload, { qos: 1 });
+      gw.unacked.set(gw.seq, JSON.stringify({ seq: gw.seq, readings }));
+      send(gw);
     }
     // As the agent does: no ack progress for a while, resend everything unacknowledged in order
     // (a broker may drop messages for a subscriber whose queue is full, such as Mosquitto's
     // max_queued_messages, 1000 by default).
+    // As the agent does: messages still awaiting PUBACK are not the broker's yet (protocol
+    // § 4.2); the ack timer starts once they are.
+    if (gw.inFlight > 0) gw.progressAt = Date.now();
     const wait = ACK_TIMEOUT_MS * 2 ** Math.min(gw.quietResends, 5);
     if (gw.acked < gw.seq && Date.now() - gw.progressAt > wait) {
-      for (const [, payload] of gw.unacked) gw.client.publish(topic, payload, { qos: 1 });
-      gw.resent += gw.unacked.size;
+      resendFrom(gw, gw.acked + 1);
       gw.progressAt = Date.now();
       gw.quietResends++;
     }
