@@ -74,6 +74,7 @@ class Gateway:
         self.deaf = args.eager and not self.saved
         self.deaf_to = []
         self.progress_at = time.monotonic()
+        self.last_publish = None
         self.client = None
 
     def topic(self, kind):
@@ -169,7 +170,8 @@ class Gateway:
                 self.deaf_to = []
 
     def _publish(self, kind, message):
-        self.client.publish(self.topic(kind), json.dumps(message, ensure_ascii=False), qos=1)
+        self.last_publish = self.client.publish(
+            self.topic(kind), json.dumps(message, ensure_ascii=False), qos=1)
 
     def _resend(self, from_seq):
         for entry in self.unacked:
@@ -218,7 +220,11 @@ class Gateway:
             while self.unacked:
                 if time.monotonic() > deadline:
                     raise TimeoutError(f"{len(self.unacked)} messages never acknowledged")
-                if time.monotonic() - self.progress_at > ACK_TIMEOUT_S:
+                if self.last_publish is not None and not self.last_publish.is_published():
+                    # The broker has not taken what we sent (no PUBACK yet): resending cannot
+                    # help, and the ack timer starts once it has (4.2).
+                    self.progress_at = time.monotonic()
+                elif time.monotonic() - self.progress_at > ACK_TIMEOUT_S:
                     self.progress_at = time.monotonic()
                     self._resend(0)
                 self.cond.wait(0.5)

@@ -12,7 +12,10 @@ afterEach(() => {
 });
 
 /** A sender over a real buffer of `count` messages, on a link that records what it publishes. */
-const setup = (count: number, { newCounter = false, ackTimeoutMs = 3_600_000 } = {}) => {
+const setup = (
+  count: number,
+  { newCounter = false, ackTimeoutMs = 3_600_000, brokerHolds = false } = {},
+) => {
   const dir = mkdtempSync(join(tmpdir(), 'lw-sender-'));
   const buffer = OfflineBuffer.open(dir, { maxMessages: 1000 });
   // A counter the server has answered before, unless the test is about a new one.
@@ -27,12 +30,15 @@ const setup = (count: number, { newCounter = false, ackTimeoutMs = 3_600_000 } =
   const published: number[] = [];
   /** What each published message carried besides its seq. */
   const contents: string[] = [];
+  /** With brokerHolds, PUBACKs come only when the test gives them. */
+  const pubacks: (() => void)[] = [];
   const sender = new Sender({
     buffer,
     publish: async (_kind, payload) => {
       const message = JSON.parse(payload) as { seq: number; reading: string };
       published.push(message.seq);
       contents.push(message.reading);
+      if (brokerHolds) await new Promise<void>((resolve) => pubacks.push(resolve));
     },
     // Far beyond the test unless it says otherwise: any resend seen here was asked for by the
     // server, not by a timer.
@@ -45,7 +51,8 @@ const setup = (count: number, { newCounter = false, ackTimeoutMs = 3_600_000 } =
     rmSync(dir, { recursive: true, force: true });
   });
   const ack = (body: object) => sender.onAck(Buffer.from(JSON.stringify(body)));
-  return { sender, buffer, published, contents, ack, dir };
+  const puback = () => pubacks.splice(0).forEach((give) => give());
+  return { sender, buffer, published, contents, ack, puback, dir };
 };
 
 const settle = () => new Promise((resolve) => setImmediate(resolve));
@@ -163,6 +170,22 @@ describe('the server says it holds what was sent and is still writing it (receiv
     expect(published).toEqual([1, 2, 3]);
     await vi.waitFor(() => expect(published.slice(3, 6)).toEqual([1, 2, 3]), { timeout: 10_000 });
   }, 20_000);
+});
+
+// Under ten CPU hogs the embedded broker held PUBACKs while the server finished a slow flush;
+// gateways whose ack timer ran out meanwhile sent the held messages again (issue 27).
+describe('the broker has not taken what was sent (no PUBACK yet)', () => {
+  it('resends nothing while PUBACKs are awaited, and resends at its ack timeout once they came', async () => {
+    const { sender, published, puback } = setup(3, { ackTimeoutMs: 100, brokerHolds: true });
+    sender.start(sender.connected());
+    await settle();
+    expect(published).toEqual([1, 2, 3]);
+    // Ten ack timeouts with every message still awaiting its PUBACK.
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    expect(published).toEqual([1, 2, 3]);
+    puback();
+    await vi.waitFor(() => expect(published.slice(3, 6)).toEqual([1, 2, 3]), { timeout: 10_000 });
+  });
 });
 
 describe('a new buffer directory: a counter of unknown history', () => {

@@ -229,6 +229,13 @@ export class Sender {
       this.pump();
       return;
     }
+    // Messages still awaiting the broker's PUBACK: it has not taken them, so resending cannot
+    // help. The embedded broker holds PUBACKs while the server finishes a slow flush (protocol
+    // § 4.2); the timer starts once the broker has what was sent.
+    if (this.#inFlight > 0 && this.#waitingSince !== null) {
+      this.#waitingSince = Date.now();
+      return;
+    }
     const timeout = ackTimeoutMs * 2 ** Math.min(this.#quietResends, 5);
     if (this.#ready && this.#waitingSince !== null && Date.now() - this.#waitingSince >= timeout) {
       log.warn(
