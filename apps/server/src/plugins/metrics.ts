@@ -22,6 +22,8 @@ type IngestCounterName =
   | 'deadLetters'
   | 'counterRebaselines'
   | 'resumesSent'
+  | 'heldNotices'
+  | 'intakeHolds'
   | 'fencedWrites'
   | 'streamResyncs';
 
@@ -135,6 +137,16 @@ const buildRegistry = (options: MetricsOptions, log: FastifyInstance['log']) => 
     'linewatch_ingest_resends_requested_total',
     'Acks that told a gateway where to resend from (a gap, a restart, a gateway taken over).',
     () => ingest.counters.resumesSent,
+  );
+  mirror(
+    'linewatch_ingest_held_notices_total',
+    'Notices that told a gateway its messages are received and still being written (wait).',
+    () => ingest.counters.heldNotices,
+  );
+  mirror(
+    'linewatch_ingest_intake_holds_total',
+    "Times the server held gateways' PUBACKs until a slow flush (over 1 s) ended.",
+    () => ingest.counters.intakeHolds,
   );
   mirror(
     'linewatch_ingest_fenced_writes_total',

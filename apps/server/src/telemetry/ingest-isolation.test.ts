@@ -16,7 +16,13 @@ const setup = (
     flushReadings,
     heldNoticeMs,
     flushIntervalMs = 3_600_000,
-  }: { flushReadings?: number; heldNoticeMs?: number; flushIntervalMs?: number } = {},
+    slowFlushMs,
+  }: {
+    flushReadings?: number;
+    heldNoticeMs?: number;
+    flushIntervalMs?: number;
+    slowFlushMs?: number;
+  } = {},
 ) => {
   const written: Batch[] = [];
   const letters: Letter[] = [];
@@ -61,14 +67,17 @@ const setup = (
     flushIntervalMs,
     ...(flushReadings && { flushReadings }),
     ...(heldNoticeMs && { heldNoticeMs }),
+    ...(slowFlushMs && { slowFlushMs }),
   });
   const lastAck = (gw: string) => acks.filter((a) => a.gw === gw).at(-1)?.seq;
   const send = (gw: string, message: TelemetryMessage | EventsMessage) => {
     const kind = 'readings' in message ? 'telemetry' : 'events';
     const payload = Buffer.from(JSON.stringify(message));
-    ingestor.handle(topicOf(gw, kind), payload);
+    held = ingestor.handle(topicOf(gw, kind), payload);
     return payload;
   };
+  /** What the last message's intake said: a promise while the broker is to hold what follows. */
+  let held: Promise<void> | undefined;
   const telemetry = (gw: string, seq: number, produced: number) =>
     send(gw, { seq, readings: [reading(`${gw}-m1`, { produced })] });
   const operation = (gw: string, seq: number, comment: string) =>
@@ -78,7 +87,18 @@ const setup = (
         { type: 'operation', sn: `${gw}-m1`, ts: Date.now(), comment, setValue: '1', user: 'u' },
       ],
     });
-  return { ingestor, written, letters, lastAck, send, telemetry, operation, state, log };
+  return {
+    ingestor,
+    written,
+    letters,
+    lastAck,
+    send,
+    telemetry,
+    operation,
+    state,
+    log,
+    held: () => held,
+  };
 };
 
 const holdsPoison = (batch: Batch) => batch.operations.some((o) => o.comment.includes('poison'));
@@ -250,5 +270,40 @@ describe('a backlog beyond one flush', () => {
     expect(t.log.slice(after)).toEqual([]);
     expect(t.log.filter((l) => / [BC]/.test(l))).toEqual([]);
     await t.ingestor.stop();
+  });
+});
+
+// Under ten CPU hogs the server read messages as fast as gateways sent them while each round trip
+// of its flush waited behind them: one flush of 100 readings took 20 s (issue 27).
+describe('a slow flush', () => {
+  it('holds intake once it has run slowFlushMs, and lets it go when it ends', async () => {
+    const t = setup(() => false, { slowFlushMs: 50 });
+    let commit = () => {};
+    t.state.slow = new Promise<void>((resolve) => (commit = resolve));
+    await t.ingestor.start();
+    t.telemetry('A', 1, 101);
+    const flushed = t.ingestor.flush();
+    // A flush that has just started holds nothing.
+    t.telemetry('A', 2, 102);
+    expect(t.held()).toBeUndefined();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    t.telemetry('A', 3, 103);
+    const hold = t.held();
+    expect(hold).toBeInstanceOf(Promise);
+    // Taken all the same: the hold is for what comes next.
+    expect(t.ingestor.counters.accepted).toBe(3);
+    expect(t.ingestor.counters.intakeHolds).toBe(1);
+    let released = false;
+    void hold!.then(() => (released = true));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(released).toBe(false);
+    t.state.slow = null;
+    commit();
+    await flushed;
+    await vi.waitFor(() => expect(released).toBe(true), { timeout: 10_000 });
+    t.telemetry('A', 4, 104);
+    expect(t.held()).toBeUndefined();
+    await t.ingestor.stop();
+    expect(t.lastAck('A')).toBe(4);
   });
 });

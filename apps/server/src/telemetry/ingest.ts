@@ -43,6 +43,8 @@ export interface IngestCounters {
   resumesSent: number;
   /** `received` notices: messages held uncommitted past HELD_NOTICE_MS (a busy database). */
   heldNotices: number;
+  /** Times intake was held: a flush ran past SLOW_FLUSH_MS while messages kept coming. */
+  intakeHolds: number;
   /** Writes refused because another instance had moved the gateway's watermark. */
   fencedWrites: number;
   /** Gateways' live state reloaded from the database (another instance wrote what this one missed). */
@@ -81,6 +83,8 @@ export interface IngestorDeps {
   flushIntervalMs?: number;
   /** Readings and events one flush writes at most (default FLUSH_READINGS). */
   flushReadings?: number;
+  /** How long a flush runs before new messages wait for it to end (default SLOW_FLUSH_MS). */
+  slowFlushMs?: number;
   /** How long messages wait uncommitted before the gateway is told to wait (HELD_NOTICE_MS). */
   heldNoticeMs?: number;
   /** Which gateways this instance writes (default: all, one instance). */
@@ -108,6 +112,13 @@ const FLUSH_READINGS = 25_000;
  * has: resending it only added duplicates to the work the server was behind on (decision 78).
  */
 const HELD_NOTICE_MS = 2000;
+/**
+ * A flush running this long holds intake until it ends (decision 79). A loaded server read
+ * messages as fast as gateways sent them, and each of its flush's round trips to the database
+ * waited behind all it read meanwhile: under ten CPU hogs a flush of 100 readings took 20 s while
+ * 500,000 messages piled up. Normal flushes take well under a second (0.1–0.3 s a full part).
+ */
+const SLOW_FLUSH_MS = 3000;
 /** Whole, valid messages taken without the zod parse: compiled once, at start (decision 5). */
 const isWholeMessage = compileWholeMessageCheck();
 /** A gap is answered with a resend request at most this often per gateway (it stays open a while). */
@@ -313,6 +324,7 @@ export class Ingestor {
     counterRebaselines: 0,
     resumesSent: 0,
     heldNotices: 0,
+    intakeHolds: 0,
     fencedWrites: 0,
     streamResyncs: 0,
   };
@@ -323,6 +335,9 @@ export class Ingestor {
   readonly #reconcileDue = new Set<Stream>();
   #lastPoll = 0;
   #flushing: Promise<void> | null = null;
+  #flushStartedAt = 0;
+  /** While intake is held: settled when the slow flush ends. */
+  #room: { promise: Promise<void>; open: () => void } | null = null;
   /** When #noticeHeld last looked. */
   #noticedAt = 0;
   /** The last flush left owned messages for the next (its budget was full). */
@@ -459,7 +474,34 @@ export class Ingestor {
     if (stream?.owned && !stream.syncing) this.#resume(stream, true);
   }
 
-  handle(topic: string, payload: Buffer): void {
+  /**
+   * Takes one gateway message. A promise while a flush has run past `slowFlushMs`: the broker
+   * keeps the message's PUBACK until the flush ends, and a gateway that paces itself by PUBACKs
+   * (the agent: at most 100 awaiting) stops sending, its messages kept in its own buffer, while
+   * the flush finishes (decision 79).
+   */
+  handle(topic: string, payload: Buffer): Promise<void> | undefined {
+    this.#intake(topic, payload);
+    if (
+      !this.#flushing ||
+      Date.now() - this.#flushStartedAt < (this.deps.slowFlushMs ?? SLOW_FLUSH_MS)
+    )
+      return undefined;
+    if (!this.#room) {
+      let open = () => {};
+      const promise = new Promise<void>((resolve) => (open = resolve));
+      this.#room = { promise, open };
+      this.counters.intakeHolds++;
+    }
+    return this.#room.promise;
+  }
+
+  #openRoom() {
+    this.#room?.open();
+    this.#room = null;
+  }
+
+  #intake(topic: string, payload: Buffer): void {
     this.counters.received++;
     const parsed = parseTopic(topic);
     if (!parsed || (parsed.kind !== 'telemetry' && parsed.kind !== 'events')) return;
@@ -696,8 +738,10 @@ export class Ingestor {
   /** Reconciles, forgets what others committed, writes what this instance owns, then acks. */
   flush(): Promise<void> {
     if (this.#flushing) return this.#flushing;
+    this.#flushStartedAt = Date.now();
     this.#flushing = this.#flushOnce().finally(() => {
       this.#flushing = null;
+      this.#openRoom();
       // A backlog beyond one flush's budget: the next part now, not at the next tick.
       if (this.#more && this.#timer && Date.now() >= this.#retryAt)
         setImmediate(() => void this.flush());

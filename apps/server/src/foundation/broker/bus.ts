@@ -1,6 +1,12 @@
 import { parseTopic, topicOf, type AckMessage, type InboundKind } from '@linewatch/contracts/mqtt';
 
-type MessageHandler = (topic: string, payload: Buffer) => void;
+/**
+ * Takes one message. A promise asks the broker to hold the message's acknowledgment until it
+ * settles (ingest, while a slow flush runs): the embedded broker then keeps the
+ * gateway's PUBACK, which paces a gateway that waits for them (the agent). Through an external
+ * broker the gateways have their PUBACK from it already; the promise is not waited for there.
+ */
+type MessageHandler = (topic: string, payload: Buffer) => Promise<void> | undefined | void;
 
 /**
  * How the server talks to the broker. Consumers subscribe per topic kind (ingest: telemetry and
@@ -46,13 +52,22 @@ export class Subscribers {
     return [...this.#byKind.keys()];
   }
 
-  deliver(kind: InboundKind, topic: string, payload: Buffer) {
-    for (const handler of this.#byKind.get(kind) ?? []) handler(topic, payload);
+  /** Hands the message to every handler of its kind; a promise when one asked to hold it. */
+  deliver(kind: InboundKind, topic: string, payload: Buffer): Promise<void> | undefined {
+    let hold: Promise<void> | undefined;
+    for (const handler of this.#byKind.get(kind) ?? []) {
+      const result = handler(topic, payload);
+      if (result instanceof Promise) hold = result;
+    }
+    return hold;
   }
 
-  /** For a client that gets every message on one callback (mqtt.js). */
+  /**
+   * For a client that gets every message on one callback (mqtt.js, an external broker): the
+   * gateways had their PUBACK from the broker, so a hold is not waited for (it never rejects).
+   */
   dispatch(topic: string, payload: Buffer) {
     const kind = parseTopic(topic)?.kind;
-    if (kind && kind !== 'cmd' && kind !== 'ack') this.deliver(kind, topic, payload);
+    if (kind && kind !== 'cmd' && kind !== 'ack') void this.deliver(kind, topic, payload);
   }
 }

@@ -257,3 +257,36 @@ describe('the server side of the embedded broker under a backlog', () => {
     stream.resume();
   }, 60_000);
 });
+
+// Under ten CPU hogs the server read messages as fast as gateways sent them while its flush
+// waited behind them (issue 27): a handler that asks to hold a message pauses that gateway.
+describe('the server side of the embedded broker while ingest holds intake', () => {
+  it('takes nothing more from gateways, their next PUBACK unsent, until the promise settles', async () => {
+    const broker = await startBroker(10_000);
+    const bus = broker.inProcessBus();
+    let open = () => {};
+    const room = new Promise<void>((resolve) => (open = resolve));
+    const taken: string[] = [];
+    await bus.subscribe('telemetry', (_topic, payload) => {
+      taken.push(payload.toString());
+      return room;
+    });
+    const gateway = await signIn(broker, 'GWHOLD000001');
+    const topic = topicOf('GWHOLD000001', 'telemetry');
+    await gateway.publishAsync(topic, '{"seq":1,"readings":[]}', { qos: 1 });
+    await vi.waitFor(() => expect(taken).toHaveLength(1), { timeout: 10_000 });
+    let pubacked = false;
+    const second = gateway
+      .publishAsync(topic, '{"seq":2,"readings":[]}', { qos: 1 })
+      .then(() => (pubacked = true));
+    // The broker has not read the second message: not handed over, not acknowledged.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect([taken.length, pubacked]).toEqual([1, false]);
+    open();
+    await second;
+    await vi.waitFor(
+      () => expect(taken).toEqual(['{"seq":1,"readings":[]}', '{"seq":2,"readings":[]}']),
+      { timeout: 10_000 },
+    );
+  });
+});

@@ -64,6 +64,15 @@ const mqtt5Refusal = (): Buffer => {
  */
 export const startEmbeddedBroker = async (options: EmbeddedBrokerOptions) => {
   const principals = new WeakMap<Client, Principal>();
+  /**
+   * While set, the server asked to hold intake (bus.ts, MessageHandler): gateways' new telemetry
+   * and events wait here, before their PUBACK, until it settles.
+   */
+  let hold: Promise<void> | null = null;
+  const afterHold = (go: () => void) => {
+    if (hold) void hold.then(() => afterHold(go));
+    else go();
+  };
   const signedIn = new WeakSet<Socket>();
   /** Each connected gateway's session and the secret it signed in with (to check it again). */
   const sessions = new Map<string, { client: Client; secret: string }>();
@@ -103,7 +112,11 @@ export const startEmbeddedBroker = async (options: EmbeddedBrokerOptions) => {
       const topic = parseTopic(packet.topic);
       const allowed =
         who?.kind === 'gateway' && topic?.gatewayId === who.id && GATEWAY_PUBLISHES.has(topic.kind);
-      callback(allowed ? null : new Error(`publish to ${packet.topic} not allowed`));
+      if (!allowed) return callback(new Error(`publish to ${packet.topic} not allowed`));
+      // Aedes sends a QoS 1 message's PUBACK once it is authorised: held, the gateway is not told
+      // the broker has it, and one that paces itself by PUBACKs (the agent) waits.
+      if (topic.kind === 'telemetry' || topic.kind === 'events') afterHold(() => callback(null));
+      else callback(null);
     },
     authorizeSubscribe: (client, subscription, callback) => {
       const who = principals.get(client);
@@ -199,11 +212,19 @@ export const startEmbeddedBroker = async (options: EmbeddedBrokerOptions) => {
       async subscribe(kind, handler) {
         if (intakeStopped || !subscribers.add(kind, handler)) return;
         const deliver: Parameters<Aedes['subscribe']>[1] = (packet, done) => {
-          subscribers.deliver(
+          const asked = subscribers.deliver(
             kind,
             packet.topic,
             Buffer.isBuffer(packet.payload) ? packet.payload : Buffer.from(packet.payload),
           );
+          // The server is behind (bus.ts, MessageHandler): what gateways send next waits in
+          // authorizePublish, unacknowledged, until it says so.
+          if (asked && asked !== hold) {
+            hold = asked;
+            void asked.then(() => {
+              if (hold === asked) hold = null;
+            });
+          }
           // Not at once: Aedes delivers the next queued message from this callback, so a queue
           // (gateways slow to read their acks hold its 100 deliveries in flight) went one stack
           // frame deeper a message until "Maximum call stack size exceeded" killed the server.
