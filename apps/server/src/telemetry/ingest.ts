@@ -476,9 +476,9 @@ export class Ingestor {
 
   /**
    * Takes one gateway message. A promise while a flush has run past `slowFlushMs`: the broker
-   * keeps the message's PUBACK until the flush ends, and a gateway that paces itself by PUBACKs
-   * (the agent: at most 100 awaiting) stops sending, its messages kept in its own buffer, while
-   * the flush finishes (decision 79).
+   * keeps what gateways send next, before its PUBACK, until the flush ends; a gateway that paces
+   * itself by PUBACKs (the agent: at most 100 awaiting) stops sending, its messages kept in its
+   * own buffer, while the flush finishes (decision 79).
    */
   handle(topic: string, payload: Buffer): Promise<void> | undefined {
     this.#intake(topic, payload);

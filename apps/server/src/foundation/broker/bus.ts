@@ -1,9 +1,9 @@
 import { parseTopic, topicOf, type AckMessage, type InboundKind } from '@linewatch/contracts/mqtt';
 
 /**
- * Takes one message. A promise asks the broker to hold the message's acknowledgment until it
- * settles (ingest, while a slow flush runs): the embedded broker then keeps the
- * gateway's PUBACK, which paces a gateway that waits for them (the agent). Through an external
+ * Takes one message. A promise asks the broker to hold what gateways send next until it settles
+ * (ingest, while a slow flush runs): the embedded broker keeps their new telemetry and events
+ * before the PUBACK, which paces a gateway that waits for PUBACKs (the agent). Through an external
  * broker the gateways have their PUBACK from it already; the promise is not waited for there.
  */
 type MessageHandler = (topic: string, payload: Buffer) => Promise<void> | undefined | void;
