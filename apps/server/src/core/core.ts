@@ -9,6 +9,7 @@ import {
   type OpenDatabase,
   type OpenOptions,
 } from '../foundation/db/database.ts';
+import { AreaStatus } from './area-status.ts';
 import { DeviceRegistry } from './device-registry.ts';
 import { createGatewayVerifier } from './gateway-credentials.ts';
 import { createPresenceStore, GatewayPresence } from './gateway-presence.ts';
@@ -38,6 +39,8 @@ export interface Core {
   presence: GatewayPresence;
   /** Empty here; the telemetry module loads it from the database before anything reads it. */
   live: LiveState;
+  /** Each map area's machines by live status, kept as statuses change (the map's summary). */
+  areaStatus: AreaStatus;
   broker: EmbeddedBroker | null;
   bus: Bus;
   /** Where gateways connect: MQTT_URL, or the embedded broker. */
@@ -103,12 +106,14 @@ export const buildCore = async (
           log,
         });
     steps.unshift(() => bus.close());
+    const live = new LiveState(config.TIMEZONE);
     return {
       config,
       database,
       registry,
       presence,
-      live: new LiveState(config.TIMEZONE),
+      live,
+      areaStatus: new AreaStatus(registry, live),
       broker,
       bus,
       mqttUrl,

@@ -71,10 +71,22 @@ export class LiveState {
   readonly #machines = new Map<string, LiveMachine>();
   readonly #listeners = new Set<(sn: string) => void>();
   readonly #pastDayListeners = new Set<(sns: ReadonlySet<string>) => void>();
+  #loads = 0;
 
   constructor(private readonly timeZone: string) {}
 
+  /** Loads what the database holds (at start): nothing is told, what was derived before is stale. */
   load(seed: LiveSeed, now = Date.now()) {
+    this.#load(seed, now);
+    this.#loads++;
+  }
+
+  /** How many times load ran: changes when state changed without onChange's listeners hearing. */
+  get loads(): number {
+    return this.#loads;
+  }
+
+  #load(seed: LiveSeed, now: number) {
     const day = dayOf(now, this.timeZone);
     for (const [sn, snapshot] of seed.snapshots) {
       const m = this.#machine(sn, now);
@@ -101,7 +113,7 @@ export class LiveState {
    */
   replace(sns: readonly string[], seed: LiveSeed, now = Date.now()) {
     for (const sn of sns) this.#machines.delete(sn);
-    this.load(seed, now);
+    this.#load(seed, now);
     for (const sn of sns) for (const listener of this.#listeners) listener(sn);
   }
 

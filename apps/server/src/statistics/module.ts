@@ -27,6 +27,7 @@ export const statisticsModule = fp(
     const statistics = createStatisticsService({
       repo: createStatisticsRepository(db),
       devices: app.devices,
+      areaStatus: core.areaStatus,
       wholeDays,
       timeZone: core.config.TIMEZONE,
     });

@@ -9,8 +9,9 @@ import {
 } from '@linewatch/contracts/statistics';
 import { timeRangeProblem } from '@linewatch/contracts/rules/range';
 import { statisticsMessages, type MapLevel } from '@linewatch/contracts/statistics-rules';
-import type { DeviceStatus } from '@linewatch/contracts/rules/machine-states';
+import { DEVICE_STATUSES, type DeviceStatus } from '@linewatch/contracts/rules/machine-states';
 import { deriveFigures } from '@linewatch/contracts/rules/figures';
+import type { AreaStatus } from '../core/area-status.ts';
 import { lineAreaOf, type RegionSums } from '../core/map-areas.ts';
 import type { DevicesService } from '../devices/service.ts';
 import { DomainError } from '../foundation/http/envelope.ts';
@@ -28,6 +29,8 @@ export interface StatisticsDeps {
    * (the device registry), as the device list has them.
    */
   devices: Pick<DevicesService, 'visibleLines' | 'statusOf' | 'menu' | 'machines'>;
+  /** Each map area's machines by live status, as statusOf has them, kept as statuses change. */
+  areaStatus: Pick<AreaStatus, 'of'>;
   /** Whole past days' sums kept between requests. */
   wholeDays: WholeDaySums;
   timeZone: string;
@@ -59,7 +62,13 @@ const STATUS_FIELD = {
   offLine: 'offLineNum',
 } as const satisfies Record<DeviceStatus, keyof MapStatus>;
 
-export const createStatisticsService = ({ repo, devices, wholeDays, timeZone }: StatisticsDeps) => {
+export const createStatisticsService = ({
+  repo,
+  devices,
+  areaStatus,
+  wholeDays,
+  timeZone,
+}: StatisticsDeps) => {
   /**
    * Each machine's figures over a range (docs/design.md section 5): its whole days' sums from
    * rollup_day (kept in `wholeDays`), plus its partial days' whole hours from rollup_hour and
@@ -96,9 +105,9 @@ export const createStatisticsService = ({ repo, devices, wholeDays, timeZone }: 
   return {
     /**
      * The area's visible machines by live status (docs/product.md section 3, map status): each
-     * visible line's machines of the area (the device registry's areas) with their live status as
-     * the device list counts it (off line after OFFLINE_AFTER_MS of silence). A live status
-     * changes with time alone, so it is read per machine of the area, never kept per region.
+     * visible line's area (the device registry's areas) with its machines' live status as the
+     * device list counts it (off line after OFFLINE_AFTER_MS of silence), kept per area as
+     * statuses change (core/area-status.ts), or read machine by machine when it cannot say.
      */
     async mapStatus(
       user: SessionUser,
@@ -116,7 +125,9 @@ export const createStatisticsService = ({ repo, devices, wholeDays, timeZone }: 
         const area = lineAreaOf(line.areas, mapLevel, positionName);
         if (!area) continue;
         c.totalNum += area.machines.length;
-        for (const d of area.machines) c[STATUS_FIELD[devices.statusOf(d.sn, now)]] += 1;
+        const counts = areaStatus.of(area, now);
+        if (counts) for (const s of DEVICE_STATUSES) c[STATUS_FIELD[s]] += counts[s];
+        else for (const d of area.machines) c[STATUS_FIELD[devices.statusOf(d.sn, now)]] += 1;
       }
       return c;
     },
