@@ -1,9 +1,11 @@
 import type { RealtimePayload } from '@linewatch/contracts/socket';
+import { realtimePayload } from '@linewatch/contracts/telemetry';
 import { describe, expect, it } from 'vitest';
 import type { DeviceInfo } from '../core/machine.ts';
 import { LiveState } from '../core/live-state.ts';
 import { effectsOf, MINUTE_MS, type MachineSnapshot } from '../core/reading-effects.ts';
 import { presentRealtime } from './realtime-presenter.ts';
+import { writeRealtime } from './realtime-socket.ts';
 
 const TZ = 'Asia/Shanghai';
 // 2026-11-22 14:00:30 in Shanghai: the last complete minute is 13:59.
@@ -106,5 +108,37 @@ describe("today's figures", () => {
       dt: 0,
     });
     expect(payload.progress.map((p) => p.existing)).toEqual([0, 0]);
+  });
+});
+
+describe("the socket's text", () => {
+  it('is what JSON.stringify writes of the payload, online with alarms and offline alike', () => {
+    const live = liveFrom(LAST_MINUTE - 20_000);
+    const alarmed = {
+      ...running(NOW + 1_000, 5_000),
+      alarms: [
+        { code: 'E101', active: true },
+        { code: 'E999', active: true },
+      ],
+    };
+    live.apply('SN-1', effectsOf(live.snapshot('SN-1'), alarmed, device), NOW + 1_000);
+    const online = presentRealtime(
+      device,
+      live,
+      TZ,
+      NOW + 2_000,
+      new Map([['E101', '吸嘴"堵塞"']]),
+    );
+    expect(online.alarms).toEqual([
+      { code: 'E101', description: '吸嘴"堵塞"' },
+      { code: 'E999', description: null },
+    ]);
+    expect(online.dateData.at(-1)?.partial).toBeGreaterThan(0);
+    const offline = presentRealtime(device, new LiveState(TZ), TZ, NOW);
+    expect(offline.updatedAt).toBeNull();
+    for (const payload of [online, offline]) {
+      expect(writeRealtime(payload)).toBe(JSON.stringify(payload));
+      expect(realtimePayload.parse(JSON.parse(writeRealtime(payload)))).toEqual(payload);
+    }
   });
 });

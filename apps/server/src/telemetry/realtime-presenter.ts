@@ -9,13 +9,7 @@ import { deriveFigures } from '@linewatch/contracts/rules/figures';
 import { EQUIPMENT_STATUS } from '@linewatch/contracts/rules/machine-states';
 import type { DeviceInfo } from '../core/machine.ts';
 import { targetSoFar } from '../foundation/shared/metrics.ts';
-import {
-  dayElapsedFraction,
-  dayOf,
-  HOUR_MS,
-  hourLabelOf,
-  hourStartOf,
-} from '../foundation/shared/time.ts';
+import { dayElapsedFraction, dayOf, HOUR_MS, last24Hours } from '../foundation/shared/time.ts';
 import type { LiveMachine, LiveState } from '../core/live-state.ts';
 import { minuteOf, MINUTE_MS } from '../core/reading-effects.ts';
 
@@ -58,13 +52,12 @@ export const presentRealtime = (
     device.produceTargetNumber,
     dayElapsedFraction(dayOf(now, timeZone), now, timeZone),
   );
-  const dateData = Array.from({ length: 24 }, (_, i) => {
-    const hour = hourStartOf(now, timeZone) - (23 - i) * HOUR_MS;
-    const point = { hour: hourLabelOf(hour, timeZone), produced: machine?.hourly.get(hour) ?? 0 };
+  const dateData = last24Hours(now, timeZone).map(({ start, label }, i) => {
+    const produced = machine?.hourly.get(start) ?? 0;
     // The hour in progress: say how much of it has passed, so it is not read as a collapse.
     return i === 23
-      ? { ...point, partial: Math.round(((now - hour) / HOUR_MS) * 100) / 100 }
-      : point;
+      ? { hour: label, produced, partial: Math.round(((now - start) / HOUR_MS) * 100) / 100 }
+      : { hour: label, produced };
   });
   return {
     MsgType: 'machineList',

@@ -1,7 +1,7 @@
 import { EQUIPMENT_STATUS } from '@linewatch/contracts/rules/machine-states';
 import { sockets as socketPaths } from '@linewatch/contracts/telemetry-api';
 import { SOCKET_CLOSE } from '@linewatch/contracts/socket';
-import { realtimeClientMessage } from '@linewatch/contracts/telemetry';
+import { realtimeClientMessage, realtimePayload } from '@linewatch/contracts/telemetry';
 import type { FastifyInstance } from 'fastify';
 import type { WebSocket } from 'ws';
 import type { DeviceRegistry } from '../core/device-registry.ts';
@@ -10,6 +10,7 @@ import type { MachineCheck } from '../plugins/visibility.ts';
 import type { SocketAuth } from '../plugins/auth.ts';
 import { refuseForeignOrigin } from '../plugins/socket-origin.ts';
 import type { LiveState } from '../core/live-state.ts';
+import { contractWriter } from '../foundation/http/reply-serializer.ts';
 import { slicedDrain } from '../foundation/shared/sliced-drain.ts';
 import { presentRealtime } from './realtime-presenter.ts';
 
@@ -28,6 +29,8 @@ const STATUS_CHECK_MS = 5_000;
 const MAX_BUFFERED_BYTES = 1 << 20;
 /** Machines pushed in one turn of the event loop. */
 const PUSH_SLICE = 200;
+/** A push's text, written as replies are (decision 77): twice JSON.stringify's speed here. */
+export const writeRealtime = contractWriter(realtimePayload, 'the real-time payload');
 
 export const realtimeSocket = async (app: FastifyInstance, deps: RealtimeDeps) => {
   const sockets = new Map<string, Set<WebSocket>>();
@@ -45,7 +48,7 @@ export const realtimeSocket = async (app: FastifyInstance, deps: RealtimeDeps) =
       deps.alarmDescriptions,
     );
     lastStatus.set(sn, payload.EquipmentStatus);
-    const text = JSON.stringify(payload);
+    const text = writeRealtime(payload);
     for (const socket of listeners) {
       if (socket.readyState === socket.OPEN && socket.bufferedAmount < MAX_BUFFERED_BYTES)
         socket.send(text);

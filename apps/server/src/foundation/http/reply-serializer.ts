@@ -11,6 +11,24 @@ export class ReplyContractError extends Error {
 }
 
 /**
+ * A contract's writer: its JSON Schema (`z.toJSONSchema`, the JSON side) compiled by
+ * fast-json-stringify. Throws, naming `name`, when JSON Schema cannot express the contract.
+ */
+export const contractWriter = (schema: z.ZodType, name: string): ((data: unknown) => string) => {
+  try {
+    return fastJsonStringify(
+      z.toJSONSchema(schema, {
+        io: 'input',
+        target: 'draft-07',
+        unrepresentable: 'throw',
+      }) as Schema,
+    );
+  } catch (error) {
+    throw new Error(`${name}: its contract has no JSON Schema`, { cause: error });
+  }
+};
+
+/**
  * The one way every reply with a contract schema is written (docs/architecture.md decision 77):
  * the contract as JSON Schema (`z.toJSONSchema`, the JSON side) compiled by fast-json-stringify,
  * which writes the contract's fields and only them, in its order, each in its JSON type, and
@@ -25,18 +43,7 @@ export const replySerializerCompiler =
   ({ schema, method, url }) => {
     const route = `${method} ${url}`;
     if (!(schema instanceof z.ZodType)) throw new Error(`${route}: a reply schema must be zod`);
-    let write: (data: unknown) => string;
-    try {
-      write = fastJsonStringify(
-        z.toJSONSchema(schema, {
-          io: 'input',
-          target: 'draft-07',
-          unrepresentable: 'throw',
-        }) as Schema,
-      );
-    } catch (error) {
-      throw new Error(`${route}: its reply contract has no JSON Schema`, { cause: error });
-    }
+    const write = contractWriter(schema, `${route}'s reply`);
     if (!check) return write;
     return (data) => {
       const encoded = z.safeEncode(schema, data);

@@ -120,15 +120,64 @@ export const startOfDay = (now: number, timeZone: string): number => {
   return firstMinuteWhere(now - 26 * HOUR_MS, now, (t) => dayOf(t, timeZone) >= today);
 };
 
+/** When a factory day begins and ends (to the minute). */
+interface DayBounds {
+  start: number;
+  end: number;
+}
+/** Each zone's days' bounds, as found. */
+const dayBounds = new Map<string, Map<string, DayBounds>>();
+
+/** When the factory day holding `now` began and when it ends (00:00 of the next). */
+const boundsOfDay = (now: number, timeZone: string) => {
+  let zone = dayBounds.get(timeZone);
+  if (!zone) dayBounds.set(timeZone, (zone = new Map<string, DayBounds>()));
+  const today = dayOf(now, timeZone);
+  let bounds = zone.get(today);
+  if (!bounds) {
+    bounds = {
+      start: startOfDay(now, timeZone),
+      end: firstMinuteWhere(now, now + 26 * HOUR_MS, (t) => dayOf(t, timeZone) > today),
+    };
+    if (zone.size >= 1_000) zone.clear();
+    zone.set(today, bounds);
+  }
+  return bounds;
+};
+
 /**
  * How much of the factory day `day` (starting 00:00 in the time zone) has passed at `now`: 1 for
- * a past day, 0 for a future one, the elapsed fraction for today.
+ * a past day, 0 for a future one, the elapsed fraction for today. Runs for every socket push and
+ * list card: a day's bounds are found once.
  */
 export const dayElapsedFraction = (day: string, now: number, timeZone: string): number => {
   const today = dayOf(now, timeZone);
   if (day < today) return 1;
   if (day > today) return 0;
-  const start = startOfDay(now, timeZone);
-  const end = firstMinuteWhere(now, now + 26 * HOUR_MS, (t) => dayOf(t, timeZone) > today);
+  const { start, end } = boundsOfDay(now, timeZone);
   return Math.min(1, (now - start) / (end - start));
+};
+
+/** A factory hour: when it began, and its 'HH:00' label. */
+export interface FactoryHour {
+  start: number;
+  label: string;
+}
+
+const lastHoursCache = new Map<string, { hourStart: number; hours: readonly FactoryHour[] }>();
+
+/**
+ * The 24 factory hours up to the one holding `now`, oldest first (the real-time chart's): built
+ * once an hour for every socket push of that hour.
+ */
+export const last24Hours = (now: number, timeZone: string): readonly FactoryHour[] => {
+  const hourStart = hourStartOf(now, timeZone);
+  const kept = lastHoursCache.get(timeZone);
+  if (kept?.hourStart === hourStart) return kept.hours;
+  const hours = Array.from({ length: 24 }, (_, i): FactoryHour => {
+    const start = hourStart - (23 - i) * HOUR_MS;
+    return { start, label: hourLabelOf(start, timeZone) };
+  });
+  lastHoursCache.set(timeZone, { hourStart, hours });
+  return hours;
 };
