@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createNotifications } from '../notifications/service.ts';
 import { emptyFigures, figureColumns } from '../foundation/shared/metrics.ts';
 import { factories } from '../test/factories.ts';
+import { snapshotAt } from '../test/machines.ts';
 import { openTestDb, type TestDb } from '../test/test-db.ts';
-import type { MachineSnapshot } from '../core/reading-effects.ts';
 import { AlertEngine, shortfalls, type FlushedReadings } from './engine.ts';
 import { createAlertsRepository } from './repository.ts';
 
@@ -68,17 +68,6 @@ const flush = async (batch: FlushedReadings, judge = engine()) => {
   await testDb.db.transaction().execute((tx) => judge.judgeFlush(tx, batch));
 };
 
-const snapshot = (ts: number, status: 1 | 2 | 3, activeAlarms: string[] = []): MachineSnapshot => ({
-  ts,
-  status,
-  idleReason: null,
-  produced: 0,
-  ok: 0,
-  ng: 0,
-  firstPassOk: 0,
-  activeAlarms,
-});
-
 beforeAll(async () => {
   testDb = await openTestDb();
   const make = factories(testDb.db);
@@ -106,7 +95,7 @@ describe('alert engine', () => {
     const raise: FlushedReadings = {
       alarmEdges: [{ sn, code: 'E101', ts: t, active: true }],
       statusChanges: [{ sn, ts: t, status: 3 }],
-      snapshots: new Map([[sn, snapshot(t, 3, ['E101'])]]),
+      snapshots: new Map([[sn, snapshotAt(t, 3, ['E101'])]]),
     };
     await flush(raise);
     // The gateway resends what the crashed server never acknowledged; a new engine judges it.
@@ -116,12 +105,12 @@ describe('alert engine', () => {
     await flush({
       alarmEdges: [],
       statusChanges: [],
-      snapshots: new Map([[sn, snapshot(t + 6 * MINUTE, 3, ['E101'])]]),
+      snapshots: new Map([[sn, snapshotAt(t + 6 * MINUTE, 3, ['E101'])]]),
     });
     await flush({
       alarmEdges: [],
       statusChanges: [{ sn, ts: t + 7 * MINUTE, status: 2 }],
-      snapshots: new Map([[sn, snapshot(t + 7 * MINUTE, 2)]]),
+      snapshots: new Map([[sn, snapshotAt(t + 7 * MINUTE, 2)]]),
     });
     expect((await notices()).map((n) => n.dedupe_key)).toEqual([
       `alarm:${sn}:E101:${t}`,
@@ -135,12 +124,12 @@ describe('alert engine', () => {
     await flush({
       alarmEdges: [],
       statusChanges: [{ sn, ts: t + 10 * MINUTE, status: 1 }],
-      snapshots: new Map([[sn, snapshot(t + 10 * MINUTE, 1)]]),
+      snapshots: new Map([[sn, snapshotAt(t + 10 * MINUTE, 1)]]),
     });
     await flush({
       alarmEdges: [],
       statusChanges: [],
-      snapshots: new Map([[sn, snapshot(t + 16 * MINUTE, 1)]]),
+      snapshots: new Map([[sn, snapshotAt(t + 16 * MINUTE, 1)]]),
     });
     expect((await notices()).map((n) => n.dedupe_key)).toEqual([
       `alarm:${sn}:E101:${t}`,

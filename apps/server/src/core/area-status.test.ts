@@ -8,6 +8,7 @@ import { LiveState, type LiveSeed } from './live-state.ts';
 import type { DeviceInfo } from './machine.ts';
 import { lineAreasOf } from './map-areas.ts';
 import { effectsOf, type MachineSnapshot } from './reading-effects.ts';
+import { deviceInfo, snapshotAt } from '../test/machines.ts';
 
 const TZ = 'Asia/Shanghai';
 const START = Date.UTC(2026, 10, 22, 6, 0, 0);
@@ -22,23 +23,7 @@ const SNS = ['A', 'B', 'C', 'D', 'E', 'F'];
 
 const machine = (sn: string, lineId: number, city: number): DeviceInfo => {
   const [country, province, town] = CITIES[city]!;
-  return {
-    sn,
-    deviceName: sn,
-    nickSnCode: sn,
-    lineId,
-    lineName: `L${lineId}`,
-    groupName: null,
-    gatewayId: null,
-    produceTargetNumber: 0,
-    ngTargetNumber: 0,
-    ppmTarget: 0,
-    maxPpm: null,
-    yieldTarget: 0,
-    superiorityRateTarget: 0,
-    useRateTarget: 0,
-    place: { country, province, city: town, lng: null, lat: null },
-  };
+  return deviceInfo(sn, { lineId, place: { country, province, city: town } });
 };
 
 /** The device registry's lines as it builds them, from a machine → [line, city] table. */
@@ -83,17 +68,6 @@ const seedOf = (snapshots: [string, MachineSnapshot][]): LiveSeed => ({
   recentMinutes: [],
 });
 
-const snapshotAt = (ts: number, status: MachineState): MachineSnapshot => ({
-  ts,
-  status,
-  idleReason: null,
-  produced: 0,
-  ok: 0,
-  ng: 0,
-  firstPassOk: 0,
-  activeAlarms: [],
-});
-
 /** Every area of every line, counted machine by machine with statusOf, as the list does. */
 const expectCountsAsStatusOf = (
   registry: Registry,
@@ -108,6 +82,16 @@ const expectCountsAsStatusOf = (
         for (const d of area.machines) expected[live.statusOf(d.sn, now)] += 1;
         expect(status.of(area, now)).toEqual(expected);
       }
+};
+
+const LIMITS = { ppmTarget: 0, maxPpm: null };
+
+/** One line of `sns` (in places 0, 1, …), its live state, its counts and its world area. */
+const oneLine = (sns: string[]) => {
+  const registry = new Registry(new Map(sns.map((sn, i) => [sn, [1, i % CITIES.length]])));
+  const live = new LiveState(TZ);
+  const status = new AreaStatus(registry, live);
+  return { registry, live, status, world: registry.lines()[0]!.areas.world.get('')! };
 };
 
 const STATES = [MACHINE_STATE.idle, MACHINE_STATE.running, MACHINE_STATE.fault] as const;
@@ -165,7 +149,7 @@ describe('each map area by live status, kept as statuses change', () => {
             expectCountsAsStatusOf(registry, live, status, now);
           } else if (s.kind === 'reading') {
             const reading = readingOf(s.sn, now + s.offset, s.state);
-            const effects = effectsOf(live.snapshot(s.sn), reading, { ppmTarget: 0, maxPpm: null });
+            const effects = effectsOf(live.snapshot(s.sn), reading, LIMITS);
             live.apply(s.sn, effects, now);
           } else if (s.kind === 'replace') {
             const held = s.offset === null ? [] : [[s.sn, snapshotAt(now + s.offset, s.state)]];
@@ -183,17 +167,8 @@ describe('each map area by live status, kept as statuses change', () => {
   });
 
   it('turns a machine offline the moment it has been silent over OFFLINE_AFTER_MS', () => {
-    const registry = new Registry(new Map([['A', [1, 0]]]));
-    const live = new LiveState(TZ);
-    const status = new AreaStatus(registry, live);
-    const world = registry.lines()[0]!.areas.world.get('')!;
-    live.apply(
-      'A',
-      effectsOf(undefined, readingOf('A', START, MACHINE_STATE.running), {
-        ppmTarget: 0,
-        maxPpm: null,
-      }),
-    );
+    const { live, status, world } = oneLine(['A']);
+    live.apply('A', effectsOf(undefined, readingOf('A', START, MACHINE_STATE.running), LIMITS));
     expect(status.of(world, START + OFFLINE_AFTER_MS)).toMatchObject({ running: 1, offLine: 0 });
     expect(status.of(world, START + OFFLINE_AFTER_MS + 1)).toMatchObject({
       running: 0,
@@ -202,19 +177,10 @@ describe('each map area by live status, kept as statuses change', () => {
   });
 
   it('turns machines offline after a long quiet without a read, to the millisecond', () => {
-    const registry = new Registry(
-      new Map([
-        ['A', [1, 0]],
-        ['B', [1, 1]],
-      ]),
-    );
-    const live = new LiveState(TZ);
-    const status = new AreaStatus(registry, live);
-    const world = registry.lines()[0]!.areas.world.get('')!;
+    const { live, status, world } = oneLine(['A', 'B']);
     expect(status.of(world, START)).toMatchObject({ offLine: 2 });
-    const limits = { ppmTarget: 0, maxPpm: null };
-    live.apply('A', effectsOf(undefined, readingOf('A', START, MACHINE_STATE.running), limits));
-    live.apply('B', effectsOf(undefined, readingOf('B', START + 700, MACHINE_STATE.fault), limits));
+    live.apply('A', effectsOf(undefined, readingOf('A', START, MACHINE_STATE.running), LIMITS));
+    live.apply('B', effectsOf(undefined, readingOf('B', START + 700, MACHINE_STATE.fault), LIMITS));
     // Far more seconds than machines waiting to fall silent have passed since the last read.
     expect(status.of(world, START + OFFLINE_AFTER_MS + 500)).toMatchObject({
       running: 0,
@@ -225,10 +191,7 @@ describe('each map area by live status, kept as statuses change', () => {
   });
 
   it('says it cannot count an instant before one it counted, or an area of lines since reloaded', () => {
-    const registry = new Registry(new Map([['A', [1, 0]]]));
-    const live = new LiveState(TZ);
-    const status = new AreaStatus(registry, live);
-    const world = registry.lines()[0]!.areas.world.get('')!;
+    const { registry, status, world } = oneLine(['A']);
     expect(status.of(world, START)).toMatchObject({ offLine: 1 });
     expect(status.of(world, START - 1)).toBeNull();
     registry.rebuild();
@@ -239,10 +202,7 @@ describe('each map area by live status, kept as statuses change', () => {
   });
 
   it('counts again from what the live state loaded', () => {
-    const registry = new Registry(new Map([['A', [1, 0]]]));
-    const live = new LiveState(TZ);
-    const status = new AreaStatus(registry, live);
-    const world = registry.lines()[0]!.areas.world.get('')!;
+    const { live, status, world } = oneLine(['A']);
     expect(status.of(world, START)).toMatchObject({ offLine: 1 });
     live.load(seedOf([['A', snapshotAt(START, MACHINE_STATE.fault)]]), START);
     expect(status.of(world, START)).toMatchObject({ error: 1, offLine: 0 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { deviceInfo } from '../test/machines.ts';
 import type { DeviceInfo } from './machine.ts';
 import { lineAreaOf, lineAreasOf } from './map-areas.ts';
 
@@ -8,23 +9,10 @@ const machine = (
   province: string,
   city: string,
   at: [number, number] | null = null,
-): DeviceInfo => ({
-  sn,
-  deviceName: sn,
-  nickSnCode: sn,
-  lineId: 1,
-  lineName: 'L',
-  groupName: null,
-  gatewayId: null,
-  produceTargetNumber: 0,
-  ngTargetNumber: 0,
-  ppmTarget: 0,
-  maxPpm: null,
-  yieldTarget: 0,
-  superiorityRateTarget: 0,
-  useRateTarget: 0,
-  place: { country, province, city, lng: at?.[0] ?? null, lat: at?.[1] ?? null },
-});
+): DeviceInfo =>
+  deviceInfo(sn, {
+    place: { country, province, city, lng: at?.[0] ?? null, lat: at?.[1] ?? null },
+  });
 
 describe('a line by map area', () => {
   const machines = [
