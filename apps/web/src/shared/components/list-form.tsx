@@ -1,11 +1,21 @@
 import { Input, List, type InputProps } from 'antd-mobile';
-import { createContext, useContext, useId, type FormEvent, type ReactNode } from 'react';
+import {
+  createContext,
+  useContext,
+  useId,
+  type CSSProperties,
+  type FormEvent,
+  type ReactNode,
+} from 'react';
 import { Controller, type Control, type FieldValues, type Path } from 'react-hook-form';
 import styles from './list-form.module.css';
 
 type Layout = 'horizontal' | 'vertical';
 
 const LayoutContext = createContext<Layout>('vertical');
+
+/** Form's paddings (wider on the left than a plain List's), as List's CSS variables. */
+const LIST_PADDING = { '--padding-left': '16px', '--padding-right': '12px' } as CSSProperties;
 
 /**
  * A react-hook-form form laid out as antd-mobile's Form lays one out (a List of labelled items
@@ -35,7 +45,9 @@ export const ListForm = ({
     onSubmit={onSubmit ?? ((event) => event.preventDefault())}
   >
     <LayoutContext.Provider value={layout}>
-      <List header={header}>{children}</List>
+      <List header={header} style={LIST_PADDING}>
+        {children}
+      </List>
     </LayoutContext.Provider>
     {footer ? <div className={styles.footer}>{footer}</div> : null}
   </form>
@@ -72,7 +84,7 @@ export const ListFormItem = ({
       className={`${styles.item} ${styles[mode]}`}
       title={mode === 'vertical' ? labelElement : undefined}
       prefix={mode === 'horizontal' ? labelElement : undefined}
-      extra={extra}
+      extra={extra ? <div className={styles.extra}>{extra}</div> : undefined}
       disabled={disabled}
     >
       {/* The label names what the item holds (one input or several, or a read-only value). */}

@@ -1,5 +1,3 @@
-// antd-mobile's tab styles without its Tabs component (the stylesheet comes with the component).
-import 'antd-mobile/es/components/tabs/tabs.css';
 import type { ReactNode } from 'react';
 import styles from './tab-bar.module.css';
 
@@ -15,8 +13,8 @@ interface TabBarProps {
 }
 
 /**
- * A tab bar (titles only, the content beside it) in antd-mobile Tabs' markup and look, the line
- * under the active title drawn by CSS. Not antd-mobile's Tabs: they measure the titles and slide
+ * A tab bar (titles only, the content beside it) in antd-mobile Tabs' look, the line under the
+ * active title drawn by CSS (tab-bar.module.css). Not antd-mobile's Tabs: they measure the titles and slide
  * the line with react-spring (≈ 17 KB gzip on every page with tabs), and measure again on every
  * change below them, layout work a phone does while the page loads (Lighthouse's blocking time on
  * /deviceHistory); here the line moves to the tapped tab at once. A few stretched tabs never
@@ -29,37 +27,34 @@ export const TabBar = ({ tabs, activeKey, onChange }: TabBarProps) => {
     if (next) onChange(next.key);
   };
   return (
-    <div className="adm-tabs">
-      <div className="adm-tabs-header">
-        <div
-          className="adm-tabs-tab-list"
-          role="tablist"
-          onKeyDown={(event) => {
-            if (event.key === 'ArrowRight') move(1);
-            if (event.key === 'ArrowLeft') move(-1);
-          }}
-        >
-          {tabs.map((tab) => {
-            const active = tab.key === activeKey;
-            return (
-              <div key={tab.key} className="adm-tabs-tab-wrapper adm-tabs-tab-wrapper-stretch">
-                <div
-                  role="tab"
-                  aria-selected={active}
-                  tabIndex={active ? 0 : -1}
-                  className={`adm-tabs-tab${active ? ' adm-tabs-tab-active' : ''}`}
-                  onClick={() => {
-                    if (!active) onChange(tab.key);
-                  }}
-                >
-                  {tab.title}
-                  {/* As wide as the title, at the bar's foot: where Tabs put it (mode auto). */}
-                  {active ? <div className={`adm-tabs-tab-line ${styles.line}`} /> : null}
-                </div>
+    <div className={styles.bar}>
+      <div
+        className={styles.list}
+        role="tablist"
+        onKeyDown={(event) => {
+          if (event.key === 'ArrowRight') move(1);
+          if (event.key === 'ArrowLeft') move(-1);
+        }}
+      >
+        {tabs.map((tab) => {
+          const active = tab.key === activeKey;
+          return (
+            <div key={tab.key} className={styles.wrapper}>
+              <div
+                role="tab"
+                aria-selected={active}
+                tabIndex={active ? 0 : -1}
+                className={active ? `${styles.tab} ${styles.active}` : styles.tab}
+                onClick={() => {
+                  if (!active) onChange(tab.key);
+                }}
+              >
+                {tab.title}
+                {active ? <div className={styles.line} /> : null}
               </div>
-            );
-          })}
-        </div>
+            </div>
+          );
+        })}
       </div>
     </div>
   );

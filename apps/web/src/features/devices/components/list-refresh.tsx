@@ -5,9 +5,9 @@ import { afterFirstRender } from '../../../shared/components/after-first-render.
 const usePullToRefresh = afterFirstRender(() => import('./pull-to-refresh.ts'));
 
 /**
- * antd-mobile's PullToRefresh around the list, loaded after the list's first render. Until then a
- * still copy of its markup (the head folded to 0, as PullToRefresh draws it at rest) holds the
- * place. The list renders once, into a node of its own (a portal) that moves into
+ * antd-mobile's PullToRefresh around the list, loaded after the list's first render. Until then the
+ * list stands alone: at rest PullToRefresh draws nothing of its own (its head folded to 0 above
+ * the list), so nothing moves when it arrives. The list renders once, into a node of its own (a portal) that moves into
  * PullToRefresh when it arrives: swapping the wrapper does not remount or re-render the list.
  */
 export const ListRefresh = ({
@@ -31,10 +31,7 @@ export const ListRefresh = ({
       {loaded ? (
         <loaded.PullToRefresh onRefresh={onRefresh}>{content}</loaded.PullToRefresh>
       ) : (
-        <div className="adm-pull-to-refresh">
-          <div className="adm-pull-to-refresh-head" style={{ height: 0 }} />
-          <div className="adm-pull-to-refresh-content">{content}</div>
-        </div>
+        content
       )}
       {createPortal(children, host)}
     </>
