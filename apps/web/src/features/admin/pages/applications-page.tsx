@@ -1,6 +1,6 @@
 import { Button, List, Tag } from 'antd-mobile';
 import { lazy, useState } from 'react';
-import { OnFirstOpen } from '../../../shared/components/on-first-open.tsx';
+import { OnFirstOpen } from '../../../shared/perf/on-first-open.tsx';
 import { formatDateTime } from '../../../shared/format.ts';
 import { useApplicationsQuery, useSmsOutboxQuery } from '../api.ts';
 import { AdminPage } from '../components/admin-page.tsx';

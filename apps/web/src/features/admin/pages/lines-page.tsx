@@ -1,7 +1,7 @@
 import type { AdminLine } from '@linewatch/contracts/admin';
 import { Button, Input, List } from 'antd-mobile';
 import { lazy, useState } from 'react';
-import { OnFirstOpen } from '../../../shared/components/on-first-open.tsx';
+import { OnFirstOpen } from '../../../shared/perf/on-first-open.tsx';
 import { confirmAction } from '../../../shared/confirm.ts';
 import { toastSuccess } from '../../../shared/toast.ts';
 import { useDeleteGroup, useDeleteLine, useLinesQuery, useSaveGroup, useSaveLine } from '../api.ts';

@@ -4,7 +4,7 @@ import { PAGE_SIZE, pageCount } from '@linewatch/contracts/rules/paging';
 import { Button, List, SearchBar } from 'antd-mobile';
 import { lazy, useRef, useState } from 'react';
 import { ApiError } from '../../../shared/api-client.ts';
-import { OnFirstOpen } from '../../../shared/components/on-first-open.tsx';
+import { OnFirstOpen } from '../../../shared/perf/on-first-open.tsx';
 import { Pager } from '../../../shared/components/pager.tsx';
 import { useImportMachines, useMachinesQuery } from '../api.ts';
 import { AdminPage } from '../components/admin-page.tsx';

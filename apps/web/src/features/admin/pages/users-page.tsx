@@ -2,7 +2,7 @@ import type { AdminUser } from '@linewatch/contracts/admin';
 import { Button, List, Tag } from 'antd-mobile';
 import { AddOutline } from 'antd-mobile-icons';
 import { lazy, useState } from 'react';
-import { OnFirstOpen } from '../../../shared/components/on-first-open.tsx';
+import { OnFirstOpen } from '../../../shared/perf/on-first-open.tsx';
 import { confirmAction } from '../../../shared/confirm.ts';
 import { toastSuccess } from '../../../shared/toast.ts';
 import { useDisableUser, useLinesQuery, useUpdateUser, useUsersQuery } from '../api.ts';

@@ -1,6 +1,6 @@
 import { useCallback, useState, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
-import { afterFirstRender } from '../../../shared/components/after-first-render.ts';
+import { afterFirstRender } from '../../../shared/perf/after-first-render.ts';
 
 const usePullToRefresh = afterFirstRender(() => import('./pull-to-refresh.ts'));
 

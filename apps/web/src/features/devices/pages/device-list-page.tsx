@@ -8,7 +8,7 @@ import { lazy, useCallback, useMemo, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { ApiError } from '../../../shared/api-client.ts';
 import { ListState } from '../../../shared/components/list-state.tsx';
-import { OnFirstOpen } from '../../../shared/components/on-first-open.tsx';
+import { OnFirstOpen } from '../../../shared/perf/on-first-open.tsx';
 import { formatClock } from '../../../shared/format.ts';
 import { webMessages } from '../../../shared/messages.ts';
 import { toastInfo } from '../../../shared/toast.ts';

@@ -1,6 +1,6 @@
 import { Button } from 'antd-mobile';
 import { lazy, useState } from 'react';
-import { OnFirstOpen } from '../../../shared/components/on-first-open.tsx';
+import { OnFirstOpen } from '../../../shared/perf/on-first-open.tsx';
 
 const DayCalendar = lazy(() =>
   import('./day-calendar.tsx').then(({ DayCalendar }) => ({ default: DayCalendar })),

@@ -2,7 +2,7 @@ import { Button } from 'antd-mobile';
 import { EnvironmentOutline } from 'antd-mobile-icons';
 import { useCallback, useEffect, useMemo, type MouseEvent } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
-import { usePainted } from '../../../shared/components/after-first-render.ts';
+import { usePainted } from '../../../shared/perf/after-first-render.ts';
 import { BlankState } from '../../../shared/components/blank-state.tsx';
 import { ListState } from '../../../shared/components/list-state.tsx';
 import { webMessages } from '../../../shared/messages.ts';

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { afterFirstRender } from '../../../shared/components/after-first-render.ts';
+import { afterFirstRender } from '../../../shared/perf/after-first-render.ts';
 import styles from './row-swipe.module.css';
 
 const useSwipeAction = afterFirstRender(() => import('./swipe-action.ts'));

@@ -9,7 +9,7 @@ import { lazy, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { BlankState } from '../../../shared/components/blank-state.tsx';
 import { ListState } from '../../../shared/components/list-state.tsx';
-import { OnFirstOpen } from '../../../shared/components/on-first-open.tsx';
+import { OnFirstOpen } from '../../../shared/perf/on-first-open.tsx';
 import { paths } from '../../../shared/paths.ts';
 import { toastFailure } from '../../../shared/toast.ts';
 import { useAddFollow, useConfirmedCancel, useFollowSettings } from '../api.ts';

@@ -3,7 +3,7 @@ import { Button, Checkbox, NavBar } from 'antd-mobile';
 import { lazy, useCallback, useMemo, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { ListState } from '../../../shared/components/list-state.tsx';
-import { OnFirstOpen } from '../../../shared/components/on-first-open.tsx';
+import { OnFirstOpen } from '../../../shared/perf/on-first-open.tsx';
 import { formatPercent } from '../../../shared/format.ts';
 import { listStateOf } from '../../../shared/list-state.ts';
 import { links } from '../../../shared/paths.ts';
