@@ -12,6 +12,8 @@ import {
   saveLineBody,
   type AdminMachine,
 } from '@linewatch/contracts/admin';
+import { createApplicationsRepository } from './applications/repository.ts';
+import { createApplicationsService } from './applications/service.ts';
 import type { Db } from './foundation/db/database.ts';
 import { DomainError } from './foundation/http/envelope.ts';
 import { CLI_ACTOR } from './foundation/shared/audit.ts';
@@ -391,7 +393,11 @@ export const runCli = async (argv: string[], db: Db, io: CliIo): Promise<void> =
     endUserSessions: io.endUserSessions,
     // Nothing kept here; running servers are told by the notice the change commits with.
     userChanged: () => undefined,
-    tell: io.tell,
+    // The applications an admin decides, and the SMS telling an approved applicant (io.tell).
+    applications: createApplicationsService(createApplicationsRepository(db), {
+      send: io.tell,
+      recent: async () => [],
+    }),
   });
   await command({
     users,

@@ -10,6 +10,7 @@ import {
 import { applicationsApi } from '@linewatch/contracts/applications-api';
 import { devicesApi } from '@linewatch/contracts/devices-api';
 import type { MachineListReply } from '@linewatch/contracts/devices';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, login } from '../test/http.ts';
 import { factories } from '../test/factories.ts';
@@ -47,6 +48,16 @@ const codeSentTo = async (mobile: string) => {
 
 const apply = (form: { name: string; psnCode: string; mobile: string; code: string }) =>
   phone().post<{ token: string }>(applicationsApi.apply.path, form);
+
+/** An application filed from a new phone, as the applicant (token) and the admins (id) know it. */
+const pendingApplication = async (name: string, psnCode: string) => {
+  const mobile = newMobile();
+  const { token } = (await apply({ name, psnCode, mobile, code: await codeSentTo(mobile) })).body
+    .data;
+  const applications = await admin.get<AdminApplication[]>(adminApi.applications.path);
+  const id = applications.body.data.find((a) => a.psnCode === psnCode)!.id;
+  return { token, id, mobile };
+};
 
 const progress = async (token: string) =>
   (await phone().post<ApplicationProgress>(applicationsApi.progress.path, { token })).body;
@@ -104,19 +115,43 @@ describe('account application', () => {
   });
 
   it('shows a rejection with its reason', async () => {
-    const mobile = newMobile();
-    const { token } = (
-      await apply({ name: '王五', psnCode: 'E20001', mobile, code: await codeSentTo(mobile) })
-    ).body.data;
-    const id = (await admin.get<AdminApplication[]>(adminApi.applications.path)).body.data.find(
-      (a) => a.psnCode === 'E20001',
-    )!.id;
+    const { token, id } = await pendingApplication('王五', 'E20001');
     const rejected = await admin.post(adminApi.reject.path, { id, reason: '非本厂员工' });
     expect(rejected.body.code).toBe('0000');
     expect(await progress(token)).toMatchObject({
       data: { status: 'rejected', reason: '非本厂员工' },
     });
     expect((await progress('no-such-token')).code).toBe('0404');
+  });
+
+  it('makes no account when its decision cannot be written: the two commit together or not at all', async () => {
+    const { token, id, mobile } = await pendingApplication('赵六', 'E20002');
+    // The database refuses to write any decision (applications' table, applications' write)
+    // while users' insert of the account has already run in the same transaction.
+    const db = server.linewatch.database.db;
+    await sql`CREATE FUNCTION lw_test_refuse() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN RAISE EXCEPTION 'refused by the test'; END $$`.execute(db);
+    await sql`CREATE TRIGGER lw_test_refuse BEFORE UPDATE ON account_applications
+      FOR EACH ROW EXECUTE FUNCTION lw_test_refuse()`.execute(db);
+    try {
+      const failed = await admin.post(adminApi.approve.path, { id, lineIds: [] });
+      expect(failed.status, failed.text).toBe(500);
+    } finally {
+      await sql`DROP TRIGGER lw_test_refuse ON account_applications`.execute(db);
+      await sql`DROP FUNCTION lw_test_refuse()`.execute(db);
+    }
+    const account = await db
+      .selectFrom('users')
+      .select('id')
+      .where('psn_code', '=', 'E20002')
+      .executeTakeFirst();
+    expect(account).toBeUndefined();
+    expect(await progress(token)).toMatchObject({ data: { status: 'pending' } });
+    expect(await lastSms(mobile)).not.toContain('申请已通过');
+
+    const approved = await admin.post<ApproveReply>(adminApi.approve.path, { id, lineIds: [] });
+    expect(approved.body.code, approved.text).toBe('0000');
+    expect(await progress(token)).toMatchObject({ data: { status: 'approved' } });
   });
 });
 

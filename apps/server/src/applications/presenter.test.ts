@@ -7,6 +7,7 @@ describe('applications presenter', () => {
   it('a pending application: the phone masked, decidedAt null', () => {
     expect(
       presentProgress({
+        id: 1,
         name: '李四',
         psnCode: 'E010',
         mobile: '13800001234',

@@ -1,8 +1,12 @@
 import { sql } from 'kysely';
 import type { Db } from '../foundation/db/database.ts';
 
-/** An account application as its applicant follows it (by token). */
+/**
+ * An account application: its applicant follows it by token, the administrators decide it
+ * (users/service.ts). This domain owns `account_applications` and is its only writer.
+ */
 export interface Application {
+  id: number;
   name: string;
   psnCode: string;
   mobile: string;
@@ -11,6 +15,50 @@ export interface Application {
   createdAt: Date;
   decidedAt: Date | null;
 }
+
+const APPLICATION_COLUMNS = [
+  'id',
+  'name',
+  'psn_code',
+  'mobile',
+  'status',
+  'reason',
+  'created_at',
+  'decided_at',
+] as const;
+
+const applicationOf = (row: {
+  id: number;
+  name: string;
+  psn_code: string;
+  mobile: string;
+  status: Application['status'];
+  reason: string;
+  created_at: Date;
+  decided_at: Date | null;
+}): Application => ({
+  id: row.id,
+  name: row.name,
+  psnCode: row.psn_code,
+  mobile: row.mobile,
+  status: row.status,
+  reason: row.reason,
+  createdAt: row.created_at,
+  decidedAt: row.decided_at,
+});
+
+const findBy = async (
+  db: Db,
+  column: 'id' | 'token_hash',
+  value: number | string,
+): Promise<Application | undefined> => {
+  const row = await db
+    .selectFrom('account_applications')
+    .select(APPLICATION_COLUMNS)
+    .where(column, '=', value)
+    .executeTakeFirst();
+  return row && applicationOf(row);
+};
 
 const repositoryOn = (db: Db) => ({
   /** When the codes of the last `since` were sent to this phone, newest first (the throttle). */
@@ -106,24 +154,36 @@ const repositoryOn = (db: Db) => ({
     return inserted.length === 1;
   },
 
-  findByToken: async (tokenHash: string): Promise<Application | undefined> => {
-    const row = await db
-      .selectFrom('account_applications')
-      .select(['name', 'psn_code', 'mobile', 'status', 'reason', 'created_at', 'decided_at'])
-      .where('token_hash', '=', tokenHash)
-      .executeTakeFirst();
-    return (
-      row && {
-        name: row.name,
-        psnCode: row.psn_code,
-        mobile: row.mobile,
-        status: row.status,
-        reason: row.reason,
-        createdAt: row.created_at,
-        decidedAt: row.decided_at,
-      }
-    );
-  },
+  findByToken: (tokenHash: string) => findBy(db, 'token_hash', tokenHash),
+
+  findById: (id: number) => findBy(db, 'id', id),
+
+  /** The administrators' list: pending first, then newest first; the latest 500. */
+  list: async (): Promise<Application[]> =>
+    (
+      await db
+        .selectFrom('account_applications')
+        .select(APPLICATION_COLUMNS)
+        .orderBy(sql`status = 'pending'`, 'desc')
+        .orderBy('id', 'desc')
+        .limit(500)
+        .execute()
+    ).map(applicationOf),
+
+  decide: (
+    id: number,
+    decision: { status: 'approved' | 'rejected'; reason: string; userId: number | null },
+  ) =>
+    db
+      .updateTable('account_applications')
+      .set({
+        status: decision.status,
+        reason: decision.reason,
+        user_id: decision.userId,
+        decided_at: new Date(),
+      })
+      .where('id', '=', id)
+      .execute(),
 });
 
 export type ApplicationsRepository = ReturnType<typeof repositoryOn> & {

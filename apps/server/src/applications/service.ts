@@ -3,12 +3,18 @@ import {
   VERIFICATION,
   type ApplyForm,
 } from '@linewatch/contracts/applications';
+import { adminMessages } from '@linewatch/contracts/admin';
 import { ReplyCode } from '@linewatch/contracts/envelope';
 import ipaddr from 'ipaddr.js';
 import { randomInt } from 'node:crypto';
-import { DomainError, refused } from '../foundation/http/envelope.ts';
+import type { Db } from '../foundation/db/database.ts';
+import { DomainError, invalidField, notFound, refused } from '../foundation/http/envelope.ts';
 import { newToken, sha256 } from '../foundation/shared/secrets.ts';
-import type { Application, ApplicationsRepository } from './repository.ts';
+import {
+  createApplicationsRepository,
+  type Application,
+  type ApplicationsRepository,
+} from './repository.ts';
 import type { SmsChannel } from './sms.ts';
 
 const HOUR = 3_600_000;
@@ -115,6 +121,28 @@ export const createApplicationsService = (
     return application;
   },
 
+  /** Every application, for the administrators (pending first). */
+  list: (): Promise<Application[]> => repo.list(),
+
+  /** A pending application, else why not (an administrator approving or rejecting it). */
+  async mustPending(id: number): Promise<Application> {
+    const application = await repo.findById(id);
+    if (!application) throw notFound(adminMessages.applicationNotFound);
+    if (application.status !== 'pending')
+      throw invalidField('id', adminMessages.applicationDecided);
+    return application;
+  },
+
+  /**
+   * Records an administrator's decision in `tx`, the decider's transaction: an approval commits
+   * with the account it creates (users/service.ts), or not at all.
+   */
+  decide: (
+    tx: Db,
+    id: number,
+    decision: { status: 'approved' | 'rejected'; reason: string; userId: number | null },
+  ) => createApplicationsRepository(tx).decide(id, decision),
+
   /** Tells an applicant something by SMS (their initial password on approval). */
   tell: (mobile: string, text: string) => sms.send(mobile, text),
 
@@ -122,3 +150,4 @@ export const createApplicationsService = (
 });
 
 export type ApplicationsService = ReturnType<typeof createApplicationsService>;
+export type { Application };

@@ -26,7 +26,7 @@ export const usersModule = fp(
         app.identity.usersChanged([userId]);
         socketsAskAgain([userId]);
       },
-      tell: (mobile, text) => app.applications.tell(mobile, text),
+      applications: app.applications,
     });
     await app.register(usersRoutes, { users });
   },

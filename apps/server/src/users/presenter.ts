@@ -1,6 +1,7 @@
 import type { AdminApplication, AdminUser, AuditEntry } from '@linewatch/contracts/admin';
 import type { Page } from '@linewatch/contracts/rules/paging';
-import type { Application, AuditLogEntry, User } from './repository.ts';
+import type { Application } from '../applications/service.ts';
+import type { AuditLogEntry, User } from './repository.ts';
 
 export const presentUser = (u: User): AdminUser => ({
   id: u.id,

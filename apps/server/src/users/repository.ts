@@ -18,18 +18,6 @@ export interface User {
   createdAt: Date;
 }
 
-/** An account application as the administrators decide it. */
-export interface Application {
-  id: number;
-  name: string;
-  psnCode: string;
-  mobile: string;
-  status: 'pending' | 'approved' | 'rejected';
-  reason: string;
-  createdAt: Date;
-  decidedAt: Date | null;
-}
-
 /** One entry of the audit log; `before` and `after` as recorded (JSON). */
 export interface AuditLogEntry {
   id: number;
@@ -209,72 +197,18 @@ const repositoryOn = (db: Db) => {
           .values(lineIds.map((line_id) => ({ user_id: userId, line_id })))
           .execute();
     },
-
-    // applications ---------------------------------------------------------------------------
-
-    applications: async (): Promise<Application[]> =>
-      (
-        await db
-          .selectFrom('account_applications')
-          .select([
-            'id',
-            'name',
-            'psn_code',
-            'mobile',
-            'status',
-            'reason',
-            'created_at',
-            'decided_at',
-          ])
-          .orderBy(sql`status = 'pending'`, 'desc')
-          .orderBy('id', 'desc')
-          .limit(500)
-          .execute()
-      ).map((a) => ({
-        id: a.id,
-        name: a.name,
-        psnCode: a.psn_code,
-        mobile: a.mobile,
-        status: a.status,
-        reason: a.reason,
-        createdAt: a.created_at,
-        decidedAt: a.decided_at,
-      })),
-
-    application: async (id: number) => {
-      const row = await db
-        .selectFrom('account_applications')
-        .select(['name', 'psn_code', 'mobile', 'status'])
-        .where('id', '=', id)
-        .executeTakeFirst();
-      return (
-        row && { name: row.name, psnCode: row.psn_code, mobile: row.mobile, status: row.status }
-      );
-    },
-
-    decideApplication: (
-      id: number,
-      decision: { status: 'approved' | 'rejected'; reason: string; userId: number | null },
-    ) =>
-      db
-        .updateTable('account_applications')
-        .set({
-          status: decision.status,
-          reason: decision.reason,
-          user_id: decision.userId,
-          decided_at: new Date(),
-        })
-        .where('id', '=', id)
-        .execute(),
   };
 };
 
 export type UsersRepository = ReturnType<typeof repositoryOn> & {
-  /** Runs `work` in one transaction with a repository bound to it. */
-  transaction<T>(work: (repo: UsersRepository) => Promise<T>): Promise<T>;
+  /**
+   * Runs `work` in one transaction with a repository bound to it; `tx` is the transaction itself,
+   * for another domain's write that must commit with this one (an approval's decision).
+   */
+  transaction<T>(work: (repo: UsersRepository, tx: Db) => Promise<T>): Promise<T>;
 };
 
 export const createUsersRepository = (db: Db): UsersRepository => ({
   ...repositoryOn(db),
-  transaction: (work) => db.transaction().execute((tx) => work(createUsersRepository(tx))),
+  transaction: (work) => db.transaction().execute((tx) => work(createUsersRepository(tx), tx)),
 });

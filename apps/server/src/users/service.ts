@@ -11,8 +11,9 @@ import type { z } from 'zod';
 import { invalidField, notFound } from '../foundation/http/envelope.ts';
 import { auditBy, type Actor } from '../foundation/shared/audit.ts';
 import { hashSecret } from '../foundation/shared/secrets.ts';
+import type { Application, ApplicationsService } from '../applications/service.ts';
 import type { LinesService } from '../lines/service.ts';
-import type { Application, AuditLogEntry, User, UsersRepository } from './repository.ts';
+import type { AuditLogEntry, User, UsersRepository } from './repository.ts';
 
 type CreateUser = z.output<typeof createUserBody>;
 type UpdateUser = z.output<typeof updateUserBody>;
@@ -28,8 +29,11 @@ export interface UsersDeps {
    * other instances are told by the notice the change commits with).
    */
   userChanged: (userId: number) => void;
-  /** Sends an applicant their account by SMS (applications' channel). */
-  tell: (mobile: string, text: string) => Promise<void>;
+  /**
+   * Applications' service: the applications administrators decide (its table), and the SMS that
+   * sends an applicant their account.
+   */
+  applications: Pick<ApplicationsService, 'list' | 'mustPending' | 'decide' | 'tell'>;
 }
 
 /** A readable initial password for an approved applicant (they are told it by SMS). */
@@ -45,21 +49,12 @@ export const createUsersService = ({
   lines,
   endUserSessions,
   userChanged,
-  tell,
+  applications,
 }: UsersDeps) => {
   const mustUser = async (r: UsersRepository, id: number) => {
     const user = await r.user(id);
     if (!user) throw notFound(adminMessages.userNotFound);
     return user;
-  };
-
-  /** A pending application, else why not. */
-  const mustPending = async (id: number) => {
-    const application = await repo.application(id);
-    if (!application) throw notFound(adminMessages.applicationNotFound);
-    if (application.status !== 'pending')
-      throw invalidField('id', adminMessages.applicationDecided);
-    return application;
   };
 
   const service = {
@@ -152,7 +147,7 @@ export const createUsersService = ({
 
     // applications ---------------------------------------------------------------------------
 
-    applications: (): Promise<Application[]> => repo.applications(),
+    applications: (): Promise<Application[]> => applications.list(),
 
     /** Makes the account (initial password sent to the applicant by SMS) and grants its lines. */
     async approve(
@@ -161,12 +156,12 @@ export const createUsersService = ({
     ): Promise<{ userId: number; initialPassword: string }> {
       const password = initialPassword();
       const passwordHash = await hashSecret(password);
-      const application = await mustPending(body.id);
+      const application = await applications.mustPending(body.id);
       if (await repo.userIdByPsnCode(application.psnCode))
         throw invalidField('id', adminMessages.userExists);
       await lines.checkLines(body.lineIds);
       const { psnCode, mobile } = application;
-      const userId = await repo.transaction(async (r) => {
+      const userId = await repo.transaction(async (r, tx) => {
         const id = await r.insertUser({
           psnCode,
           name: application.name,
@@ -176,7 +171,7 @@ export const createUsersService = ({
           isAdmin: false,
         });
         await r.setUserLines(id, [...new Set(body.lineIds)]);
-        await r.decideApplication(body.id, { status: 'approved', reason: '', userId: id });
+        await applications.decide(tx, body.id, { status: 'approved', reason: '', userId: id });
         const created = await mustUser(r, id);
         await r.audit(
           auditBy(
@@ -189,14 +184,17 @@ export const createUsersService = ({
         );
         return id;
       });
-      await tell(mobile, `您的Linewatch账号申请已通过。账号：${psnCode}，初始密码：${password}`);
+      await applications.tell(
+        mobile,
+        `您的Linewatch账号申请已通过。账号：${psnCode}，初始密码：${password}`,
+      );
       return { userId, initialPassword: password };
     },
 
     async reject(actor: Actor, body: z.output<typeof rejectBody>): Promise<Application> {
-      await mustPending(body.id);
-      await repo.transaction(async (r) => {
-        await r.decideApplication(body.id, {
+      await applications.mustPending(body.id);
+      await repo.transaction(async (r, tx) => {
+        await applications.decide(tx, body.id, {
           status: 'rejected',
           reason: body.reason,
           userId: null,
