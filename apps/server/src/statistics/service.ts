@@ -54,6 +54,22 @@ const badInput = (message: string, path: string) =>
 
 const DAY_MS = 86_400_000;
 
+const isEmpty = (parts: RangeParts) =>
+  parts.days === null && parts.hours.length === 0 && parts.minutes.length === 0;
+
+/**
+ * A range's parts that ended before today (past: they change only by a late write, which
+ * wholeDays hears of) and the rest, today's. A window reaching into today is today's whole.
+ */
+const byAge = (range: RangeParts, today: string, todayStarts: number) => {
+  const past: RangeParts = { days: null, hours: [], minutes: [] };
+  const recent: RangeParts = { days: null, hours: [], minutes: [] };
+  if (range.days) (range.days.last < today ? past : recent).days = range.days;
+  for (const w of range.hours) (w[1] <= todayStarts ? past : recent).hours.push(w);
+  for (const w of range.minutes) (w[1] <= todayStarts ? past : recent).minutes.push(w);
+  return { past, recent };
+};
+
 /** The map's count of each live status. */
 const STATUS_FIELD = {
   running: 'runningNum',
@@ -70,28 +86,28 @@ export const createStatisticsService = ({
   timeZone,
 }: StatisticsDeps) => {
   /**
-   * Each machine's figures over a range (docs/design.md section 5): its whole days' sums from
-   * rollup_day (kept in `wholeDays`), plus its partial days' whole hours from rollup_hour and
-   * partial hours' minutes from rollup_minute.
+   * Each machine's figures over a range (docs/design.md section 5): the parts before today (its
+   * whole days, and the hours and minutes of a partial first day) kept in `wholeDays` between
+   * requests, and today's hours and minutes read in one round trip (repository `sums`).
    */
   const figuresOf = async (sns: string[], range: RangeParts, now: number) => {
     const out = new Map(sns.map((sn) => [sn, emptyFigures()]));
     if (sns.length === 0) return out;
-    const { days, hours, minutes } = range;
-    const [daySums, hourSums, minuteSums] = await Promise.all([
-      days &&
-        wholeDays.read(
-          sns,
-          days,
-          dayOf(now, timeZone),
-          (missing) => repo.daySums(missing, days),
-          now,
-        ),
-      hours.length > 0 ? repo.hourSums(sns, hours) : undefined,
-      minutes.length > 0 ? repo.minuteSums(sns, minutes) : undefined,
+    const today = dayOf(now, timeZone);
+    const { past, recent } = byAge(range, today, instantOf(`${today} 00:00:00`, timeZone));
+    const [pastSums, recentSums] = await Promise.all([
+      isEmpty(past)
+        ? undefined
+        : wholeDays.read(
+            sns,
+            { key: JSON.stringify(past), past: true },
+            (missing) => repo.sums(missing, past),
+            now,
+          ),
+      isEmpty(recent) ? undefined : repo.sums(sns, recent),
     ]);
     for (const [sn, f] of out)
-      for (const sums of [daySums, hourSums, minuteSums]) {
+      for (const sums of [pastSums, recentSums]) {
         const part = sums?.get(sn);
         if (part) addFigures(f, part);
       }

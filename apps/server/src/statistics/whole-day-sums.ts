@@ -5,9 +5,13 @@ const MAX_AGE_MS = 60_000;
 /** Beyond this many sums the cache starts again (≈ 200 bytes each). */
 const LIMIT = 20_000;
 
-interface DayRun {
-  first: string;
-  last: string;
+/**
+ * The part of a statistics range a page reads that may be kept: its key (the same parts, the same
+ * key), and whether it ends before today began (only then is it kept).
+ */
+export interface PastRun {
+  key: string;
+  past: boolean;
 }
 
 interface Entry {
@@ -16,15 +20,16 @@ interface Entry {
 }
 
 /**
- * Each machine's sums over a run of whole past days (a statistics page's), kept so that a page
- * asked again reads no rollup: a past day only changes when a flush writes one of its minutes
+ * Each machine's sums over the parts of a statistics range that lie before today (its whole days,
+ * and the hours and minutes of a partial first day), kept so that a page asked again reads no
+ * rollup of them: a past day only changes when a flush writes one of its minutes
  * late (`forget`: this instance's LiveState.onPastDayWritten, or another's, announced as
  * db/notices.ts `past_days_written`; `forgetAll` when such notices may have been lost) or its
  * machine is deleted and made again (the device registry's version). A sum read while any of
  * these happened is not kept.
  */
 export class WholeDaySums {
-  /** By SN, then by run ('first|last'). */
+  /** By SN, then by run (PastRun.key). */
   #bySn = new Map<string, Map<string, Entry>>();
   #size = 0;
   /** Bumped by every forget and clear: a read that spans one keeps nothing. */
@@ -39,18 +44,17 @@ export class WholeDaySums {
   }
 
   /**
-   * The sums of `days` for each of `sns`: kept ones, and `load` for the rest (a machine `load`
-   * leaves out has no rollup: empty figures). Only runs wholly before `today` are kept.
+   * The sums of `past` for each of `sns`: kept ones, and `load` for the rest (a machine `load`
+   * leaves out has no rollup: empty figures). Only runs wholly before today are kept.
    */
   async read(
     sns: readonly string[],
-    days: DayRun,
-    today: string,
+    past: PastRun,
     load: (sns: string[]) => Promise<Map<string, Figures>>,
     now: number,
   ): Promise<Map<string, Readonly<Figures>>> {
     if (this.registryVersion() !== this.#registryVersion) this.forgetAll();
-    const run = `${days.first}|${days.last}`;
+    const run = past.key;
     const out = new Map<string, Readonly<Figures>>();
     const missing: string[] = [];
     for (const sn of sns) {
@@ -62,8 +66,7 @@ export class WholeDaySums {
     const generation = this.#generation;
     const version = this.#registryVersion;
     const loaded = await load(missing);
-    const keep =
-      days.last < today && generation === this.#generation && version === this.registryVersion();
+    const keep = past.past && generation === this.#generation && version === this.registryVersion();
     for (const sn of missing) {
       const figures = loaded.get(sn) ?? emptyFigures();
       out.set(sn, figures);

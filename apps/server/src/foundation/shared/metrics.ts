@@ -43,7 +43,7 @@ const COLUMN = {
   coveredMinutes: 'covered_minutes',
 } as const satisfies Record<keyof Figures, string>;
 
-type AddedColumn = (typeof COLUMN)[(typeof ADDED_FIGURES)[number]];
+export type AddedColumn = (typeof COLUMN)[(typeof ADDED_FIGURES)[number]];
 
 /** The columns both rollup tables sum on conflict. */
 export const ADDED_COLUMNS = ADDED_FIGURES.map((k) => COLUMN[k]) as AddedColumn[];
@@ -51,7 +51,7 @@ export const ADDED_COLUMNS = ADDED_FIGURES.map((k) => COLUMN[k]) as AddedColumn[
 /**
  * A rollup row's figures. rollup_minute has neither max_minute_produced nor covered_minutes:
  * one minute's best minute is its own observed count, and it covers itself or not (a sum over
- * minute rows selects both, as statistics' minuteSums does).
+ * minute rows selects both, as statistics' repository `sums` does).
  */
 type FiguresRow = Record<AddedColumn, number> & {
   max_minute_produced?: number;
