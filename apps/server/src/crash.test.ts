@@ -146,6 +146,38 @@ const ackedOnWire = (tap: MqttTap, gatewayId: string) =>
   );
 
 /**
+ * A wait that, when it runs out, says what the gateway and the server said last: the acks on the
+ * wire, the agent's and the server's output. CI ran out of the drain's 45 s once (stop 34's local
+ * run, loaded, passing alone); this is what tells a slow server from a lost message next time.
+ */
+const explained = async (
+  wait: Promise<unknown>,
+  tap: MqttTap,
+  gatewayId: string,
+  agent: AgentProcess,
+  server: ServerProcess,
+) => {
+  try {
+    await wait;
+  } catch (error) {
+    const acks = tap.downlink
+      .filter((p) => p.topic === topicOf(gatewayId, 'ack'))
+      .slice(-5)
+      .map((p) => p.payload.toString('utf8'));
+    const sent = [...sentBySeq(tap, gatewayId).keys()].slice(-5);
+    throw new Error(
+      [
+        (error as Error).message,
+        `last acks on the wire: ${acks.join(' ')}`,
+        `last seqs forwarded: ${sent.join(', ')}`,
+        `agent: ${agent.stdout().slice(-1500)} ${agent.stderr().slice(-1500)}`,
+        `server: ${server.output().slice(-3000)}`,
+      ].join('\n'),
+    );
+  }
+};
+
+/**
  * Per machine, the parts produced from its first reading to its last one with seq ≤ lastSeq
  * (counters are monotonic here: the simulated PLCs never reboot).
  */
@@ -235,9 +267,15 @@ describe('a server killed with SIGKILL mid-stream', () => {
     // Past all the first server was sent, too: withheld below, a seq it had and the replay had not
     // reached yet would never come again (a CI run waited 45 s for one; the embedded broker now
     // paces a replay while the restarted server's first flushes are slow, decision 79).
-    await waitFor(
-      () => ackedOnWire(tap, gateway.id) >= Math.max(watermarkAfterKill + 20, sentBeforeKill),
-      { timeout: 45_000, what: 'acknowledgements past the kill' },
+    await explained(
+      waitFor(
+        () => ackedOnWire(tap, gateway.id) >= Math.max(watermarkAfterKill + 20, sentBeforeKill),
+        { timeout: 45_000, what: 'acknowledgements past the kill' },
+      ),
+      tap,
+      gateway.id,
+      agent,
+      second,
     );
     expect((await ingestCounters(`http://127.0.0.1:${port}`)).accepted).toBeGreaterThan(0);
 
@@ -245,12 +283,18 @@ describe('a server killed with SIGKILL mid-stream', () => {
     const topics = [topicOf(gateway.id, 'telemetry'), topicOf(gateway.id, 'events')];
     tap.withhold((topic) => topics.includes(topic));
     const lastForwarded = lastSent();
-    await waitFor(() => ackedOnWire(tap, gateway.id) >= lastForwarded, {
-      // As long as the wait for the acks past the kill: on a loaded CI machine (the OPC UA and S7
-      // servers of other files starting beside it) 20 s ran out once.
-      timeout: 45_000,
-      what: `the ack of seq ${lastForwarded}`,
-    });
+    await explained(
+      waitFor(() => ackedOnWire(tap, gateway.id) >= lastForwarded, {
+        // As long as the wait for the acks past the kill: on a loaded CI machine (the OPC UA and
+        // S7 servers of other files starting beside it) 20 s ran out once.
+        timeout: 45_000,
+        what: `the ack of seq ${lastForwarded}`,
+      }),
+      tap,
+      gateway.id,
+      agent,
+      second,
+    );
     expect(ackedOnWire(tap, gateway.id)).toBe(lastForwarded);
     expect(await agent.stop()).toBe(0);
     expect(agent.ackedSeq(gateway.id)).toBe(lastForwarded);
