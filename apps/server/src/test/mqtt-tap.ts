@@ -57,7 +57,7 @@ const publishOf = (packet: Buffer): TappedPublish | null => {
 export const startMqttTap = async (upstream: { host: string; port: number }) => {
   const uplink: TappedPublish[] = [];
   const downlink: TappedPublish[] = [];
-  let withhold: ((topic: string) => boolean) | null = null;
+  let withhold: ((topic: string, payload: Buffer) => boolean) | null = null;
   const sockets = new Set<Socket>();
 
   const server = createServer((client) => {
@@ -73,7 +73,7 @@ export const startMqttTap = async (upstream: { host: string; port: number }) => 
       'data',
       packetSplitter((packet) => {
         const publish = publishOf(packet);
-        if (publish && withhold?.(publish.topic)) return;
+        if (publish && withhold?.(publish.topic, publish.payload)) return;
         if (publish) uplink.push(publish);
         broker.write(packet);
       }),
@@ -102,8 +102,8 @@ export const startMqttTap = async (upstream: { host: string; port: number }) => 
     url: `mqtt://127.0.0.1:${port}`,
     uplink,
     downlink,
-    /** From now on, drop (never forward) the client publications whose topic matches. */
-    withhold: (predicate: (topic: string) => boolean) => {
+    /** From now on, drop (never forward) the client publications the predicate matches. */
+    withhold: (predicate: (topic: string, payload: Buffer) => boolean) => {
       withhold = predicate;
     },
     close: () =>
