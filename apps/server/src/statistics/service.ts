@@ -20,7 +20,7 @@ import { addFigures, emptyFigures, prorated } from '../foundation/shared/metrics
 import { dayOf, instantOf, wallClockOf } from '../foundation/shared/time.ts';
 import type { StatisticsRepository } from './repository.ts';
 import { splitRange, type RangeParts } from './time-range.ts';
-import type { WholeDaySums } from './whole-day-sums.ts';
+import type { PastSums } from './past-sums.ts';
 
 export interface StatisticsDeps {
   repo: StatisticsRepository;
@@ -32,7 +32,7 @@ export interface StatisticsDeps {
   /** Each map area's machines by live status, as statusOf has them, kept as statuses change. */
   areaStatus: Pick<AreaStatus, 'of'>;
   /** Whole past days' sums kept between requests. */
-  wholeDays: WholeDaySums;
+  pastSums: PastSums;
   timeZone: string;
 }
 
@@ -59,7 +59,7 @@ const isEmpty = (parts: RangeParts) =>
 
 /**
  * A range's parts that ended before today (past: they change only by a late write, which
- * wholeDays hears of) and the rest, today's. A window reaching into today is today's whole.
+ * pastSums hears of) and the rest, today's. A window reaching into today is today's whole.
  */
 const byAge = (range: RangeParts, today: string, todayStarts: number) => {
   const past: RangeParts = { days: null, hours: [], minutes: [] };
@@ -82,12 +82,12 @@ export const createStatisticsService = ({
   repo,
   devices,
   areaStatus,
-  wholeDays,
+  pastSums,
   timeZone,
 }: StatisticsDeps) => {
   /**
    * Each machine's figures over a range (docs/design.md section 5): the parts before today (its
-   * whole days, and the hours and minutes of a partial first day) kept in `wholeDays` between
+   * whole days, and the hours and minutes of a partial first day) kept in `pastSums` between
    * requests, and today's hours and minutes read in one round trip (repository `sums`).
    */
   const figuresOf = async (sns: string[], range: RangeParts, now: number) => {
@@ -95,10 +95,10 @@ export const createStatisticsService = ({
     if (sns.length === 0) return out;
     const today = dayOf(now, timeZone);
     const { past, recent } = byAge(range, today, instantOf(`${today} 00:00:00`, timeZone));
-    const [pastSums, recentSums] = await Promise.all([
+    const [keptSums, recentSums] = await Promise.all([
       isEmpty(past)
         ? undefined
-        : wholeDays.read(
+        : pastSums.read(
             sns,
             { key: JSON.stringify(past), past: true },
             (missing) => repo.sums(missing, past),
@@ -107,7 +107,7 @@ export const createStatisticsService = ({
       isEmpty(recent) ? undefined : repo.sums(sns, recent),
     ]);
     for (const [sn, f] of out)
-      for (const sums of [pastSums, recentSums]) {
+      for (const sums of [keptSums, recentSums]) {
         const part = sums?.get(sn);
         if (part) addFigures(f, part);
       }

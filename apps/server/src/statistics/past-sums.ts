@@ -28,7 +28,7 @@ interface Entry {
  * machine is deleted and made again (the device registry's version). A sum read while any of
  * these happened is not kept.
  */
-export class WholeDaySums {
+export class PastSums {
   /** By SN, then by run (PastRun.key). */
   #bySn = new Map<string, Map<string, Entry>>();
   #size = 0;

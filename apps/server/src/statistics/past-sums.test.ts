@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { emptyFigures, type Figures } from '../foundation/shared/metrics.ts';
-import { WholeDaySums } from './whole-day-sums.ts';
+import { PastSums } from './past-sums.ts';
 
 const DAYS = { key: 'days 2026-11-01|2026-11-10', past: true };
 const produced = (n: number): Figures => ({ ...emptyFigures(), produced: n });
@@ -26,10 +26,10 @@ const rollups = () => {
 const producedOf = (sums: Map<string, Readonly<Figures>>) =>
   Object.fromEntries([...sums].map(([sn, f]) => [sn, f.produced]));
 
-describe('whole-day sums kept between statistics requests', () => {
+describe('past sums kept between statistics requests', () => {
   it('reads each machine once, and a machine with no rollup as empty figures', async () => {
     const db = rollups();
-    const sums = new WholeDaySums(() => 1);
+    const sums = new PastSums(() => 1);
     const first = await sums.read(['A', 'B', 'C'], DAYS, db.load, 0);
     const again = await sums.read(['A', 'B', 'C'], DAYS, db.load, 1_000);
     expect(producedOf(first)).toEqual({ A: 10, B: 20, C: 0 });
@@ -39,7 +39,7 @@ describe('whole-day sums kept between statistics requests', () => {
 
   it('reads a machine again after a past day of it was written', async () => {
     const db = rollups();
-    const sums = new WholeDaySums(() => 1);
+    const sums = new PastSums(() => 1);
     await sums.read(['A', 'B'], DAYS, db.load, 0);
     db.stored.set('A', 15);
     sums.forget('A');
@@ -52,7 +52,7 @@ describe('whole-day sums kept between statistics requests', () => {
 
   it('keeps nothing read while a past day was written (the read may predate the write)', async () => {
     const db = rollups();
-    const sums = new WholeDaySums(() => 1);
+    const sums = new PastSums(() => 1);
     const during = await sums.read(
       ['A'],
       DAYS,
@@ -71,7 +71,7 @@ describe('whole-day sums kept between statistics requests', () => {
   it('starts again when the machines change (a machine deleted and made again)', async () => {
     const db = rollups();
     let version = 1;
-    const sums = new WholeDaySums(() => version);
+    const sums = new PastSums(() => version);
     await sums.read(['A'], DAYS, db.load, 0);
     db.stored.delete('A');
     version = 2;
@@ -80,7 +80,7 @@ describe('whole-day sums kept between statistics requests', () => {
 
   it('never keeps a run that reaches today, and keeps none past a minute', async () => {
     const db = rollups();
-    const sums = new WholeDaySums(() => 1);
+    const sums = new PastSums(() => 1);
     const untilToday = { key: 'days 2026-11-01|2026-11-23', past: false };
     await sums.read(['A'], untilToday, db.load, 0);
     await sums.read(['A'], untilToday, db.load, 1);
@@ -94,7 +94,7 @@ describe('whole-day sums kept between statistics requests', () => {
 
   it('reads every machine again when notices from other instances may have been lost', async () => {
     const db = rollups();
-    const sums = new WholeDaySums(() => 1, 3_600_000);
+    const sums = new PastSums(() => 1, 3_600_000);
     await sums.read(['A', 'B'], DAYS, db.load, 0);
     await sums.read(['A', 'B'], DAYS, db.load, 3_599_999);
     expect(db.asked).toHaveLength(1);
